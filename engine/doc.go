@@ -1,0 +1,54 @@
+// Package engine is a scalar reverse-mode automatic differentiation engine.
+//
+// A computation is a Graph in the lessons' list format, in forward order:
+//
+//	[["p", "mul", ["a", "b"]], ["u", "add", ["p", "c"]], ["L", "sq", ["u"]]]
+//
+// Each entry names a node, its op and its inputs; an input is a leaf or an
+// earlier node. Evaluate computes every value from the leaves; Backward
+// returns d(out)/d(name) for every name, walking the nodes once in reverse
+// and adding every contribution that reaches a value (a value used twice,
+// as in x*x, receives both).
+//
+// # Ops
+//
+// The local derivatives are those of the lessons' local_grads:
+//
+//	add     a+b        (1, 1)
+//	sub     a−b        (1, −1)
+//	mul     a·b        (b, a)
+//	div     a/b        (1/b, −a/b²)
+//	sq      a²         (2a)
+//	tanh    tanh a     (1−tanh²a)
+//	relu    max(0, a)  (1 if a > 0, else 0: the derivative at exactly 0 is 0)
+//	neg     −a         (−1)
+//	exp     eᵃ         (eᵃ)
+//	log     ln a       (1/a), a > 0
+//	sigmoid σ(a)       (σ(a)(1−σ(a)))
+//	pow     aᵏ         (k·aᵏ⁻¹), with the constant k as a fourth element:
+//	                   ["y", "pow", ["x"], 3]
+//	detach  a          (0): a stop-gradient; it receives a gradient of its
+//	                   own but passes none upstream
+//
+// # Errors
+//
+// Bad input is reported, never a panic: each error names the node, leaf or
+// entry at fault and says what is wrong, and wraps one of the Err variables
+// for errors.Is.
+//
+// # Speed
+//
+// Compile resolves names to slots once; a Tape keeps values and gradients
+// in flat slices and runs Forward and Reverse without allocating. Reuse a
+// Tape to evaluate the same graph many times.
+//
+// # Values
+//
+// Value is the same machinery with a micrograd-style API: build expressions
+// with methods and call Backward on the result. BackwardMode(OverwriteBug)
+// reproduces the classic bug of assigning gradients instead of adding them,
+// for teaching.
+//
+// GradCheck compares gradients with finite differences, and Descend takes a
+// gradient-descent step.
+package engine

@@ -1,0 +1,184 @@
+package engine
+
+import "strconv"
+
+// Value is a scalar in an expression built with methods, micrograd style:
+//
+//	a, b := NewValue(2, "a"), NewValue(3, "b")
+//	L := a.Mul(b).Add(NewValue(1, "c")).Sq()
+//	L.Backward() // a.Grad == 42
+//
+// Data is computed when the Value is built; Grad is filled in by Backward.
+// A Value runs on the same compiled machinery as Graph: Backward compiles
+// the expression behind it into a Tape.
+type Value struct {
+	Data  float64
+	Grad  float64
+	Label string
+	op    opcode
+	node  bool // false for a leaf
+	in    [2]*Value
+	k     float64
+}
+
+// NewValue returns a leaf holding x, labelled for display.
+func NewValue(x float64, label string) *Value { return &Value{Data: x, Label: label} }
+
+func (v *Value) apply(op opcode, w *Value, k float64) *Value {
+	b := w
+	if b == nil {
+		b = v
+	}
+	return &Value{Data: forward(op, v.Data, b.Data, k), op: op, node: true, in: [2]*Value{v, w}, k: k}
+}
+
+// Add returns v + w.
+func (v *Value) Add(w *Value) *Value { return v.apply(opAdd, w, 0) }
+
+// Sub returns v - w.
+func (v *Value) Sub(w *Value) *Value { return v.apply(opSub, w, 0) }
+
+// Mul returns v * w.
+func (v *Value) Mul(w *Value) *Value { return v.apply(opMul, w, 0) }
+
+// Div returns v / w. Dividing by zero gives an infinite or NaN Data, as in
+// IEEE arithmetic; callers that want an error check w.Data first.
+func (v *Value) Div(w *Value) *Value { return v.apply(opDiv, w, 0) }
+
+// Neg returns -v.
+func (v *Value) Neg() *Value { return v.apply(opNeg, nil, 0) }
+
+// Sq returns v².
+func (v *Value) Sq() *Value { return v.apply(opSq, nil, 0) }
+
+// Tanh returns tanh(v).
+func (v *Value) Tanh() *Value { return v.apply(opTanh, nil, 0) }
+
+// Relu returns max(0, v); its derivative at exactly 0 is 0.
+func (v *Value) Relu() *Value { return v.apply(opRelu, nil, 0) }
+
+// Exp returns eᵛ.
+func (v *Value) Exp() *Value { return v.apply(opExp, nil, 0) }
+
+// Log returns ln v.
+func (v *Value) Log() *Value { return v.apply(opLog, nil, 0) }
+
+// Sigmoid returns 1/(1+e⁻ᵛ).
+func (v *Value) Sigmoid() *Value { return v.apply(opSigmoid, nil, 0) }
+
+// Pow returns vᵏ for a constant k.
+func (v *Value) Pow(k float64) *Value { return v.apply(opPow, nil, k) }
+
+// Detach returns a stop-gradient of v: the same value, which receives a
+// gradient of its own but passes none on to v.
+func (v *Value) Detach() *Value { return v.apply(opDetach, nil, 0) }
+
+// Op returns the name of the op that made v, or "" for a leaf.
+func (v *Value) Op() string {
+	if !v.node {
+		return ""
+	}
+	return ops[v.op].name
+}
+
+// K returns the constant exponent of a pow node.
+func (v *Value) K() float64 { return v.k }
+
+// Inputs returns the values v was computed from: one or two, or none for a
+// leaf. x*x has the same input twice.
+func (v *Value) Inputs() []*Value {
+	if !v.node {
+		return nil
+	}
+	if ops[v.op].arity == 1 {
+		return []*Value{v.in[0]}
+	}
+	return []*Value{v.in[0], v.in[1]}
+}
+
+// Backward sets Grad to d(v)/d(u) for every u that v depends on. It first
+// clears every reachable gradient, so calling it twice gives the same
+// answer. It uses no recursion: any depth of expression works.
+func (v *Value) Backward() { v.BackwardMode(Accumulate) }
+
+// BackwardMode is Backward with a choice of Mode; OverwriteBug shows what
+// the classic assign-instead-of-add bug does.
+func (v *Value) BackwardMode(mode Mode) {
+	order := Topo(v)
+	t, vals, slots := compileValues(order)
+	grads := make([]float64, len(vals))
+	t.Reverse(vals, grads, slots[len(order)-1], mode)
+	for i, u := range order {
+		u.Grad = grads[slots[i]]
+	}
+}
+
+// Topo returns every value v depends on, and v last, each once, inputs
+// before the values made from them. It uses an explicit stack.
+func Topo(v *Value) []*Value {
+	type frame struct {
+		v    *Value
+		next int
+	}
+	seen := map[*Value]bool{v: true}
+	var order []*Value
+	stack := []frame{{v, 0}}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if in := f.v.Inputs(); f.next < len(in) {
+			u := in[f.next]
+			f.next++
+			if !seen[u] {
+				seen[u] = true
+				stack = append(stack, frame{u, 0})
+			}
+			continue
+		}
+		order = append(order, f.v)
+		stack = stack[:len(stack)-1]
+	}
+	return order
+}
+
+// compileValues builds a Tape for a topological order of values, with the
+// values of its slots and the slot of each value in order. Leaves come
+// first, as in every Tape; each group keeps its order.
+func compileValues(order []*Value) (t *Tape, vals []float64, slots []int) {
+	slot := make(map[*Value]int32, len(order))
+	slots = make([]int, len(order))
+	t = &Tape{names: make([]string, len(order))}
+	for i, u := range order {
+		if !u.node {
+			slot[u] = int32(t.leaves)
+			slots[i] = t.leaves
+			t.leaves++
+		}
+	}
+	n := t.leaves
+	for i, u := range order {
+		if u.node {
+			slot[u] = int32(n)
+			slots[i] = n
+			n++
+		}
+	}
+	vals = make([]float64, len(order))
+	t.code = make([]instr, 0, len(order)-t.leaves)
+	for i, u := range order {
+		s := slots[i]
+		vals[s] = u.Data
+		t.names[s] = u.Label
+		if t.names[s] == "" {
+			t.names[s] = "v" + strconv.Itoa(i)
+		}
+		if u.node {
+			a := slot[u.in[0]]
+			b := a
+			if u.in[1] != nil {
+				b = slot[u.in[1]]
+			}
+			t.code = append(t.code, instr{op: u.op, a: a, b: b, k: u.k})
+		}
+	}
+	return t, vals, slots
+}

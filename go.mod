@@ -1,0 +1,3 @@
+module gradbook
+
+go 1.26.8
