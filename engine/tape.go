@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"math"
-	"slices"
 )
 
 // Mode chooses how the reverse pass combines the contributions that reach
@@ -34,7 +33,8 @@ type instr struct {
 // each run brings its own slices.
 type Tape struct {
 	names     []string
-	slot      map[string]int32
+	ids       []int32          // the slot of each name id, -1 if unused
+	byName    map[string]int32 // the id of each name, when compiled from a Graph
 	leaves    int
 	code      []instr
 	firstUser []int32 // for each leaf slot, the first node that uses it
@@ -44,70 +44,158 @@ type Tape struct {
 // an empty name, an unknown op, a wrong number of inputs, a name defined
 // twice, or an input that is used before it is defined.
 func Compile(g Graph) (*Tape, error) {
-	entry := make(map[string]int32, len(g))
+	e, ids := Encode(g)
+	t, err := CompileEncoded(e)
+	if err != nil {
+		return nil, err
+	}
+	t.byName = ids
+	return t, nil
+}
+
+// Encoded is a graph with its names numbered: the compact form in which
+// the JavaScript API hands a graph over. Names[id] is a name and Ops[id] an
+// op's name; Code holds five numbers for each node, in forward order: the
+// id of its name, the id of its op, its number of inputs and the ids of its
+// first two inputs (-1 where there is none). K holds each node's constant.
+type Encoded struct {
+	Names []string
+	Ops   []string
+	Code  []int32
+	K     []float64
+}
+
+// Encode numbers the names of g, returning the encoding and each name's id.
+func Encode(g Graph) (Encoded, map[string]int32) {
+	ids := make(map[string]int32, len(g)+len(g)/4)
+	e := Encoded{Code: make([]int32, 0, 5*len(g)), K: make([]float64, len(g))}
+	opIDs := map[string]int32{}
+	id := func(name string) int32 {
+		i, ok := ids[name]
+		if !ok {
+			i = int32(len(e.Names))
+			ids[name] = i
+			e.Names = append(e.Names, name)
+		}
+		return i
+	}
 	for i, n := range g {
-		if n.Name == "" {
+		op, ok := opIDs[n.Op]
+		if !ok {
+			op = int32(len(e.Ops))
+			opIDs[n.Op] = op
+			e.Ops = append(e.Ops, n.Op)
+		}
+		in := [2]int32{-1, -1}
+		nameID := id(n.Name)
+		for p, name := range n.Inputs[:min(2, len(n.Inputs))] {
+			in[p] = id(name)
+		}
+		e.Code = append(e.Code, nameID, op, int32(len(n.Inputs)), in[0], in[1])
+		e.K[i] = n.K
+	}
+	return e, ids
+}
+
+// CompileEncoded is Compile for an encoded graph.
+func CompileEncoded(e Encoded) (*Tape, error) {
+	n := len(e.Code) / 5
+	if len(e.Code) != 5*n || len(e.K) != n {
+		return nil, fmt.Errorf("%w: encoded graph: %d codes and %d constants for %d nodes", ErrSyntax, len(e.Code), len(e.K), n)
+	}
+	opcodes := make([]int16, len(e.Ops))
+	for i, name := range e.Ops {
+		opcodes[i] = -1
+		if c, ok := opByName[name]; ok {
+			opcodes[i] = int16(c)
+		}
+	}
+	nameOf := func(id int32) (string, bool) {
+		if id < 0 || int(id) >= len(e.Names) {
+			return "", false
+		}
+		return e.Names[id], true
+	}
+	// defined[id] is 1 + the entry that defines name id, or 0.
+	defined := make([]int32, len(e.Names))
+	t := &Tape{code: make([]instr, n)}
+	for i := 0; i < n; i++ {
+		c := e.Code[5*i : 5*i+5]
+		name, ok := nameOf(c[0])
+		if !ok || c[1] < 0 || int(c[1]) >= len(e.Ops) {
+			return nil, fmt.Errorf("%w: encoded graph: entry %d refers to a name or op that does not exist", ErrSyntax, i+1)
+		}
+		if name == "" {
 			if i == 0 {
 				return nil, fmt.Errorf("entry 1: %w: every node needs a name", ErrEmptyName)
 			}
-			return nil, fmt.Errorf("entry %d (after node %q): %w: every node needs a name", i+1, g[i-1].Name, ErrEmptyName)
+			prev := e.Names[e.Code[5*(i-1)]]
+			return nil, fmt.Errorf("entry %d (after node %q): %w: every node needs a name", i+1, prev, ErrEmptyName)
 		}
-		op, ok := opByName[n.Op]
-		if !ok {
-			if n.Op == "" {
-				return nil, nodeErr(n.Name, ErrUnknownOp, "the op is missing (known ops: %s)", knownOps())
+		op := opcodes[c[1]]
+		if op < 0 {
+			if e.Ops[c[1]] == "" {
+				return nil, nodeErr(name, ErrUnknownOp, "the op is missing (known ops: %s)", knownOps())
 			}
-			return nil, nodeErr(n.Name, ErrUnknownOp, "unknown op %q (known ops: %s)", n.Op, knownOps())
+			return nil, nodeErr(name, ErrUnknownOp, "unknown op %q (known ops: %s)", e.Ops[c[1]], knownOps())
 		}
 		info := ops[op]
-		if len(n.Inputs) != info.arity {
-			return nil, nodeErr(n.Name, ErrArity, "%s takes %s, got %d", info.name, plural(info.arity, "input"), len(n.Inputs))
+		if int(c[2]) != info.arity {
+			return nil, nodeErr(name, ErrArity, "%s takes %s, got %d", info.name, plural(info.arity, "input"), c[2])
 		}
+		k := e.K[i]
 		if info.konst {
-			if math.IsNaN(n.K) || math.IsInf(n.K, 0) {
-				return nil, nodeErr(n.Name, ErrBadNumber, "the exponent of pow must be a finite number, got %v", n.K)
+			if math.IsNaN(k) || math.IsInf(k, 0) {
+				return nil, nodeErr(name, ErrBadNumber, "the exponent of pow must be a finite number, got %v", k)
 			}
-		} else if n.K != 0 {
-			return nil, nodeErr(n.Name, ErrArity, "%s takes no constant, got %v", info.name, n.K)
+		} else if k != 0 {
+			return nil, nodeErr(name, ErrArity, "%s takes no constant, got %v", info.name, k)
 		}
-		if prev, dup := entry[n.Name]; dup {
-			return nil, nodeErr(n.Name, ErrDuplicate, "defined twice, by entries %d and %d", prev+1, i+1)
+		if prev := defined[c[0]]; prev != 0 {
+			return nil, nodeErr(name, ErrDuplicate, "defined twice, by entries %d and %d", prev, i+1)
 		}
-		entry[n.Name] = int32(i)
+		defined[c[0]] = int32(i + 1)
+		t.code[i] = instr{op: opcode(op), a: c[3], b: c[4], k: k}
 	}
 
-	t := &Tape{code: make([]instr, len(g)), slot: entry}
+	// Resolve inputs: nodes are coded as ^index (negative) until the number
+	// of leaves is known, leaves as their slot, in order of first use.
+	slot := make([]int32, len(e.Names))
+	for i := range slot {
+		slot[i] = -1
+	}
 	var leafNames []string
-	// Nodes are first coded as ^index (negative), leaves as their slot;
-	// once the number of leaves is known, nodes move after them.
-	for i, n := range g {
-		var ref [2]int32
-		for p, in := range n.Inputs {
+	for i := range t.code {
+		c := &t.code[i]
+		name := e.Names[e.Code[5*i]]
+		refs := []*int32{&c.a, &c.b}[:ops[c.op].arity]
+		for p, ref := range refs {
+			in, ok := nameOf(*ref)
+			if !ok {
+				return nil, fmt.Errorf("%w: encoded graph: node %q has an input that does not exist", ErrSyntax, name)
+			}
 			if in == "" {
-				return nil, nodeErr(n.Name, ErrEmptyName, "input %d has an empty name", p+1)
+				return nil, nodeErr(name, ErrEmptyName, "input %d has an empty name", p+1)
 			}
-			j, known := entry[in]
-			switch {
-			case !known:
-				j = int32(len(leafNames))
-				entry[in] = ^j
-				leafNames = append(leafNames, in)
-				t.firstUser = append(t.firstUser, int32(i))
-				ref[p] = j
-			case j < 0:
-				ref[p] = ^j // a leaf seen before
-			case j == int32(i):
-				return nil, nodeErr(n.Name, ErrUndefined, "uses itself as an input")
-			case j > int32(i):
-				return nil, nodeErr(n.Name, ErrUndefined, "input %q is not defined earlier: it is entry %d, after this one (entry %d)", in, j+1, i+1)
+			switch d := defined[*ref] - 1; {
+			case d < 0: // a leaf
+				if slot[*ref] < 0 {
+					slot[*ref] = int32(len(leafNames))
+					leafNames = append(leafNames, in)
+					t.firstUser = append(t.firstUser, int32(i))
+				}
+				*ref = slot[*ref]
+			case d == int32(i):
+				return nil, nodeErr(name, ErrUndefined, "uses itself as an input")
+			case d > int32(i):
+				return nil, nodeErr(name, ErrUndefined, "input %q is not defined earlier: it is entry %d, after this one (entry %d)", in, d+1, i+1)
 			default:
-				ref[p] = ^j
+				*ref = ^d
 			}
 		}
-		if len(n.Inputs) == 1 {
-			ref[1] = ref[0]
+		if len(refs) == 1 {
+			c.b = c.a
 		}
-		t.code[i] = instr{op: opByName[n.Op], a: ref[0], b: ref[1], k: n.K}
 	}
 	L := int32(len(leafNames))
 	for i := range t.code {
@@ -120,14 +208,13 @@ func Compile(g Graph) (*Tape, error) {
 		}
 	}
 	t.leaves = len(leafNames)
-	t.names = append(leafNames, make([]string, len(g))...)
-	for s, name := range leafNames {
-		entry[name] = int32(s)
+	t.names = append(leafNames, make([]string, n)...)
+	for i := 0; i < n; i++ {
+		id := e.Code[5*i]
+		t.names[t.leaves+i] = e.Names[id]
+		slot[id] = L + int32(i)
 	}
-	for i, n := range g {
-		t.names[t.leaves+i] = n.Name
-		entry[n.Name] = L + int32(i)
-	}
+	t.ids = slot
 	return t, nil
 }
 
@@ -150,8 +237,20 @@ func (t *Tape) Names() []string { return t.names }
 
 // Slot returns the slot of a leaf or node.
 func (t *Tape) Slot(name string) (int, bool) {
-	s, ok := t.slot[name]
-	return int(s), ok
+	id, ok := t.byName[name]
+	if !ok || t.ids[id] < 0 {
+		return 0, false
+	}
+	return int(t.ids[id]), true
+}
+
+// SlotOfID returns the slot of name id of the Encoded graph the Tape was
+// compiled from, or -1 if the graph does not use it.
+func (t *Tape) SlotOfID(id int) int {
+	if id < 0 || id >= len(t.ids) {
+		return -1
+	}
+	return int(t.ids[id])
 }
 
 // Inputs returns the slots of the inputs of slot s (none for a leaf).
@@ -276,108 +375,7 @@ func (t *Tape) LocalGrad(vals []float64, s, p int) float64 {
 	return db
 }
 
-// Evaluate returns the value of every leaf in leaves and every node.
-// It is an error for a leaf to be missing, not finite, or named like a node.
-func (t *Tape) Evaluate(leaves map[string]float64) (map[string]float64, error) {
-	vals := make([]float64, len(t.names))
-	if err := t.load(leaves, vals, true); err != nil {
-		return nil, err
-	}
-	if err := t.Forward(vals); err != nil {
-		return nil, err
-	}
-	res := make(map[string]float64, len(leaves)+len(t.code))
-	for name, x := range leaves {
-		res[name] = x
-	}
-	for i, name := range t.names[t.leaves:] {
-		res[name] = vals[t.leaves+i]
-	}
-	return res, nil
-}
-
-// load copies the leaf values (and, for a reverse pass, the node values)
-// into vals, checking each. Problems are reported in graph order; among
-// names the graph does not use, the first in sorted order.
-func (t *Tape) load(values map[string]float64, vals []float64, leavesOnly bool) error {
-	n := len(t.names)
-	if leavesOnly {
-		n = t.leaves
-	}
-	for s, name := range t.names[:n] {
-		x, ok := values[name]
-		if !ok {
-			if s < t.leaves {
-				user := t.firstUser[s]
-				return nodeErr(t.names[t.leaves+int(user)], ErrUndefined,
-					"input %q is not defined earlier: no leaf or earlier node has that name", name)
-			}
-			return nodeErr(name, ErrMissingValue, "has no value: pass backward the values that evaluate returned")
-		}
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			if s >= t.leaves {
-				return nodeErr(name, ErrBadNumber, "its value is %v", x)
-			}
-			return checkNumber(name, x)
-		}
-		vals[s] = x
-	}
-	if len(values) == n {
-		return nil // every name was a slot: nothing else to check
-	}
-	var bad []string
-	for name, x := range values {
-		s, used := t.slot[name]
-		switch {
-		case used && int(s) < n:
-		case name == "" || !used && (math.IsNaN(x) || math.IsInf(x, 0)) || leavesOnly && used:
-			bad = append(bad, name)
-		}
-	}
-	if len(bad) == 0 {
-		return nil
-	}
-	name := slices.Min(bad)
-	switch {
-	case name == "":
-		return fmt.Errorf("a leaf has an empty name: %w", ErrEmptyName)
-	case t.slot[name] >= int32(t.leaves):
-		return nodeErr(name, ErrDuplicate, "is both a leaf and a node: give the node another name")
-	}
-	return checkNumber(name, values[name])
-}
-
-// Backward returns d(out)/d(name) for every name in values, which must hold
-// the value of every leaf and node (as Evaluate returns them). Names that do
-// not reach out get 0. Each call returns a fresh map.
-func (t *Tape) Backward(values map[string]float64, out string, mode Mode) (map[string]float64, error) {
-	vals := make([]float64, len(t.names))
-	if err := t.load(values, vals, false); err != nil {
-		return nil, err
-	}
-	res := make(map[string]float64, len(values))
-	s, ok := t.slot[out]
-	if !ok {
-		if _, isLeaf := values[out]; !isLeaf {
-			if out == "" {
-				return nil, fmt.Errorf("%w: the output name is empty", ErrNoOutput)
-			}
-			return nil, fmt.Errorf("%w: %q is not the name of a node or leaf", ErrNoOutput, out)
-		}
-		for name := range values {
-			res[name] = 0
-		}
-		res[out] = 1
-		return res, nil
-	}
-	grads := make([]float64, len(t.names))
-	t.Reverse(vals, grads, int(s), mode)
-	for name := range values {
-		if s, ok := t.slot[name]; ok {
-			res[name] = grads[s]
-		} else {
-			res[name] = 0
-		}
-	}
-	return res, nil
+func isNode(t *Tape, name string) bool {
+	s, ok := t.Slot(name)
+	return ok && s >= t.leaves
 }
