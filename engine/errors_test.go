@@ -116,3 +116,27 @@ func TestParseGraphShapes(t *testing.T) {
 		t.Errorf("empty graph: %v %v", g, err)
 	}
 }
+
+func TestJSONRoundTrip(t *testing.T) {
+	g := []byte(`[["p","mul",["a","b"]],["u","add",["p","c"]],["L","sq",["u"]]]`)
+	vals, err := EvaluateJSON(g, []byte(`{"c":1,"b":3,"a":2,"spare":9}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"c":1,"b":3,"a":2,"spare":9,"p":6,"u":7,"L":49}`; string(vals) != want {
+		t.Errorf("EvaluateJSON = %s, want %s", vals, want)
+	}
+	grads, err := BackwardJSON(g, vals, "L")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"c":14,"b":28,"a":42,"spare":0,"p":14,"u":14,"L":1}`; string(grads) != want {
+		t.Errorf("BackwardJSON = %s, want %s", grads, want)
+	}
+	if _, err := BackwardJSON(g, vals, "nope"); !errors.Is(err, ErrNoOutput) {
+		t.Errorf("unknown out: %v", err)
+	}
+	if g, err := BackwardJSON(g, vals, "spare"); err != nil || !strings.Contains(string(g), `"spare":1`) {
+		t.Errorf("out is an unused leaf: %s %v", g, err)
+	}
+}

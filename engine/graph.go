@@ -35,6 +35,7 @@ var (
 	ErrLogDomain    = errors.New("log of a non-positive number")
 	ErrNotFinite    = errors.New("result is not finite")
 	ErrMissingValue = errors.New("missing value")
+	ErrTooLarge     = errors.New("graph too large")
 )
 
 // NodeError is an error about one named node or leaf.

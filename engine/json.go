@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -290,4 +291,110 @@ func (d *decoder) entry(i int) (Node, error) {
 		return n, fmt.Errorf("%w: %s: an entry has at most four elements: [name, op, [inputs], exponent]", ErrSyntax, where)
 	}
 	return n, nil
+}
+
+// EvaluateJSON is Evaluate on JSON text: a graph in the list format and an
+// object of leaf values. It returns a JSON object of every value: the
+// leaves in the order given, then the nodes in graph order.
+func EvaluateJSON(graph, leaves []byte) ([]byte, error) {
+	t, b, xs, names, err := decodeJSON(graph, leaves, true)
+	if err != nil {
+		return nil, err
+	}
+	var buf []byte
+	buf = append(buf, '{')
+	for i, name := range names {
+		buf = appendMember(buf, i, name, xs[i])
+	}
+	for i, name := range t.names[t.leaves:] {
+		buf = appendMember(buf, len(names)+i, name, b[t.leaves+i])
+	}
+	return append(buf, '}'), nil
+}
+
+// BackwardJSON is Backward on JSON text: a graph in the list format and an
+// object of every value, as EvaluateJSON returns it. It returns a JSON
+// object of gradients, one for each value, in the order given. A gradient
+// that overflows is written as 1e999, which JavaScript reads as Infinity.
+func BackwardJSON(graph, values []byte, out string) ([]byte, error) {
+	t, vals, _, names, err := decodeJSON(graph, values, false)
+	if err != nil {
+		return nil, err
+	}
+	bound := t.bindNames(names, nil)
+	outID := int32(-1)
+	if id, ok := t.byName[out]; ok {
+		outID = id
+	}
+	grads, err := t.Gradients(vals, bound, outID, out, Accumulate)
+	if err != nil {
+		return nil, err
+	}
+	buf := []byte{'{'}
+	for i, name := range names {
+		buf = appendMember(buf, i, name, grads[i])
+	}
+	return append(buf, '}'), nil
+}
+
+// decodeJSON parses a graph and named values and loads them into a Tape:
+// it returns the tape, the value of every slot (for Evaluate, after the
+// forward pass), and the given values with their names.
+func decodeJSON(graph, values []byte, leavesOnly bool) (t *Tape, vals, xs []float64, names []string, err error) {
+	g, err := ParseGraph(graph)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	names, xs, err = ParseValues(values)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if t, err = Compile(g); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if vals, err = t.Load(t.bindNames(names, xs), leavesOnly); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if leavesOnly {
+		err = t.Forward(vals)
+	}
+	return t, vals, xs, names, err
+}
+
+// bindNames numbers the given names with t.
+func (t *Tape) bindNames(names []string, xs []float64) Bound {
+	b := Bound{IDs: make([]int32, len(names)), Xs: xs}
+	for i, name := range names {
+		b.IDs[i] = -1
+		if id, ok := t.byName[name]; ok {
+			b.IDs[i] = id
+		} else {
+			b.Extra = append(b.Extra, name)
+		}
+	}
+	return b
+}
+
+func appendMember(buf []byte, i int, name string, x float64) []byte {
+	if i > 0 {
+		buf = append(buf, ',')
+	}
+	q, _ := json.Marshal(name) // a string always marshals
+	buf = append(buf, q...)
+	buf = append(buf, ':')
+	return AppendNumber(buf, x)
+}
+
+// AppendNumber appends x as a JSON number, writing ±Inf as ±1e999 (which
+// JavaScript reads as ±Infinity) and NaN as null.
+func AppendNumber(buf []byte, x float64) []byte {
+	switch {
+	case math.IsNaN(x):
+		return append(buf, "null"...)
+	case math.IsInf(x, 1):
+		return append(buf, "1e999"...)
+	case math.IsInf(x, -1):
+		return append(buf, "-1e999"...)
+	}
+	return strconv.AppendFloat(buf, x, 'g', -1, 64)
 }

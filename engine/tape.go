@@ -3,7 +3,13 @@ package engine
 import (
 	"fmt"
 	"math"
+	"strings"
 )
+
+// MaxNodes is the largest graph Compile accepts, so that a huge graph gets
+// an error instead of exhausting memory (a WebAssembly program cannot
+// recover from that).
+const MaxNodes = 5_000_000
 
 // Mode chooses how the reverse pass combines the contributions that reach
 // a value.
@@ -100,6 +106,9 @@ func Encode(g Graph) (Encoded, map[string]int32) {
 // CompileEncoded is Compile for an encoded graph.
 func CompileEncoded(e Encoded) (*Tape, error) {
 	n := len(e.Code) / 5
+	if n > MaxNodes {
+		return nil, fmt.Errorf("%w: the graph has %d nodes; at most %d are allowed", ErrTooLarge, n, MaxNodes)
+	}
 	if len(e.Code) != 5*n || len(e.K) != n {
 		return nil, fmt.Errorf("%w: encoded graph: %d codes and %d constants for %d nodes", ErrSyntax, len(e.Code), len(e.K), n)
 	}
@@ -124,6 +133,9 @@ func CompileEncoded(e Encoded) (*Tape, error) {
 		name, ok := nameOf(c[0])
 		if !ok || c[1] < 0 || int(c[1]) >= len(e.Ops) {
 			return nil, fmt.Errorf("%w: encoded graph: entry %d refers to a name or op that does not exist", ErrSyntax, i+1)
+		}
+		if strings.IndexByte(name, 0) >= 0 {
+			return nil, fmt.Errorf("entry %d: %w: the name %q contains a NUL character", i+1, ErrSyntax, name)
 		}
 		if name == "" {
 			if i == 0 {
@@ -176,6 +188,9 @@ func CompileEncoded(e Encoded) (*Tape, error) {
 			}
 			if in == "" {
 				return nil, nodeErr(name, ErrEmptyName, "input %d has an empty name", p+1)
+			}
+			if strings.IndexByte(in, 0) >= 0 {
+				return nil, nodeErr(name, ErrSyntax, "input %q contains a NUL character", in)
 			}
 			switch d := defined[*ref] - 1; {
 			case d < 0: // a leaf
@@ -373,9 +388,4 @@ func (t *Tape) LocalGrad(vals []float64, s, p int) float64 {
 		return da
 	}
 	return db
-}
-
-func isNode(t *Tape, name string) bool {
-	s, ok := t.Slot(name)
-	return ok && s >= t.leaves
 }

@@ -1,0 +1,109 @@
+// Command serve builds the Gradbook site and serves it:
+//
+//	go run serve.go                  # build, then serve on http://127.0.0.1:8080
+//	go run serve.go -addr :9000      # another address
+//	go run serve.go -build           # build only
+//
+// Building compiles the engine to site/engine.wasm and copies wasm_exec.js
+// from the same Go toolchain, so the two always match.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"mime"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:8080", "`host:port` to serve on")
+	buildOnly := flag.Bool("build", false, "build the site and exit")
+	flag.Parse()
+	log.SetFlags(0)
+
+	if err := build("site"); err != nil {
+		log.Fatalf("serve: the build failed, so nothing is served:\n%v", err)
+	}
+	if *buildOnly {
+		return
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Fatalf("serve: %v", err)
+	}
+	fmt.Printf("Gradbook is at http://%s/\n", displayAddr(ln.Addr().String()))
+	srv := &http.Server{Handler: handler("site"), ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		srv.Shutdown(shutdown)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Fatalf("serve: %v", err)
+	}
+}
+
+// displayAddr turns a listener address into one a browser can open.
+func displayAddr(a string) string {
+	host, port, err := net.SplitHostPort(a)
+	if err != nil || (host != "::" && host != "0.0.0.0" && host != "") {
+		return a
+	}
+	return net.JoinHostPort("127.0.0.1", port)
+}
+
+// build compiles the wasm into dir and copies the toolchain's wasm_exec.js.
+func build(dir string) error {
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return fmt.Errorf("go env GOROOT: %v", err)
+	}
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "engine.wasm"), "./wasm")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build ./wasm: %v\n%s", err, out)
+	}
+	src := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js")
+	return copyFile(filepath.Join(dir, "wasm_exec.js"), src)
+}
+
+func copyFile(dst, src string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// handler serves dir with the headers the site needs.
+func handler(dir string) http.Handler {
+	mime.AddExtensionType(".wasm", "application/wasm")
+	files := http.FileServer(http.Dir(dir))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		files.ServeHTTP(w, r)
+	})
+}
