@@ -114,7 +114,15 @@ test("backward: missing out, bad out, missing values, cyclic and huge graphs", a
       cyclicInputs: attempt(() => autodiff.evaluate([["p", "mul", inputs]], { a: 1, b: 2 })),
       huge: attempt(() => autodiff.evaluate(Array.from({ length: 5_000_001 }, (_, i) => ["n" + i, "neg", ["x"]]), { x: 1 })),
       notArrayLike: attempt(() => autodiff.evaluate(huge, {})),
-      rawCore: attempt(() => { const r = autodiffCore.evaluate(1, 2); if (r instanceof Error) throw r; }),
+      rawCore: attempt(() => {
+        const e = autodiff.exports;
+        const ptr = e.gb_input(96);
+        const h = new Int32Array(e.mem.buffer, ptr, 24);
+        h.fill(1 << 30); // every section out of the buffer
+        h[18] = 0; // no tape to reuse
+        if (e.gb_backward() !== 1) return;
+        throw new Error(new TextDecoder().decode(new Uint8Array(e.mem.buffer, e.gb_output(), e.gb_output_len())));
+      }),
       after: autodiff.backward(g, autodiff.evaluate(g, { a: 2, b: 3 }), "p"),
     };
   });

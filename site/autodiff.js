@@ -11,27 +11,33 @@
 // Both take the lessons' plain arrays and objects, return a plain object of
 // name → number, and throw an Error with the engine's message on bad input.
 //
-// Go functions cannot throw into JavaScript, and every property read across
-// the boundary is slow, so this wrapper does the conversions here: it numbers
-// the names once and hands the engine a few typed arrays.
+// Crossing into Go is what costs, so this wrapper does the conversions:
+// it numbers the names of a graph once, writes them and the values straight
+// into the engine's memory, and calls the engine's WebAssembly exports
+// (wasm/layout.go has the layout). A graph equal to the last one is not
+// sent again.
 (function (global) {
   "use strict";
 
   const api = {};
-  let core = null;
+  let ex = null; // the module's exports, once started
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
 
-  function engine() {
-    if (!core) {
-      core = global.autodiffCore || null;
-      if (!core) throw new Error("autodiff: the engine is still loading: wait for autodiff.ready");
-    }
-    return core;
+  // Header words, as in wasm/layout.go.
+  const H = {
+    namesOff: 0, namesLen: 1, namesN: 2, opsOff: 3, opsLen: 4, opsN: 5, codeOff: 6, nodes: 7, kOff: 8,
+    idsOff: 9, values: 10, xsOff: 11, extraOff: 12, extraLen: 13, extraN: 14, outID: 15, outOff: 16,
+    outLen: 17, tape: 18, tapeOut: 19, jsonOff: 20, jsonLen: 21, json2Off: 22, json2Len: 23, words: 24,
+  };
+
+  function exports() {
+    if (!ex) throw new Error("autodiff: the engine is still loading: wait for autodiff.ready");
+    return ex;
   }
 
-  function check(result) {
-    if (result instanceof Error) throw result;
-    return result;
-  }
+  // The last graph encoded, and the engine's id for its compiled tape.
+  let last = null;
 
   // encode numbers the names of a graph in the list format. It returns null
   // for anything but a well-formed list of entries, which then goes to the
@@ -39,13 +45,18 @@
   function encode(graph) {
     if (!Array.isArray(graph)) return null;
     const n = graph.length;
-    if (n > engine().maxNodes) throw new Error(`graph too large: the graph has ${n} nodes; at most ${engine().maxNodes} are allowed`);
+    if (n > global.autodiffCore.maxNodes) {
+      throw new Error(`graph too large: the graph has ${n} nodes; at most ${global.autodiffCore.maxNodes} are allowed`);
+    }
+    if (last && same(last, graph)) return last;
     const index = new Map();
     const names = [];
     const opIndex = new Map();
     const ops = [];
     const code = new Int32Array(5 * n);
     const k = new Float64Array(n);
+    // What each entry was, to tell cheaply whether the next graph is equal.
+    const snap = { name: new Array(n), op: new Array(n), in0: new Array(n), in1: new Array(n), len: new Int32Array(n), size: new Int8Array(n) };
     const id = (name) => {
       let i = index.get(name);
       if (i === undefined) {
@@ -77,12 +88,30 @@
         if (typeof input !== "string") return null;
         if (p < 2) code[c + 3 + p] = id(input);
       }
+      if (ins.length > 2) return null; // never valid: the engine says why
       if (e.length === 4) {
         if (typeof e[3] !== "number") return null;
         k[i] = e[3];
       }
+      snap.name[i] = name; snap.op[i] = op; snap.in0[i] = ins[0]; snap.in1[i] = ins[1];
+      snap.len[i] = ins.length; snap.size[i] = e.length;
     }
-    return { index, names, ops, code, k };
+    last = { n, index, names, ops, code, k, snap, tape: 0, leafKeys: null, leafIDs: null };
+    return last;
+  }
+
+  // same reports whether graph is entry for entry the graph enc was made from.
+  function same(enc, graph) {
+    const s = enc.snap;
+    if (graph.length !== enc.n) return false;
+    for (let i = 0; i < enc.n; i++) {
+      const e = graph[i];
+      if (!Array.isArray(e) || e.length !== s.size[i] || e[0] !== s.name[i] || e[1] !== s.op[i]) return false;
+      const ins = e[2];
+      if (!Array.isArray(ins) || ins.length !== s.len[i] || ins[0] !== s.in0[i] || ins[1] !== s.in1[i]) return false;
+      if (e.length === 4 && e[3] !== enc.k[i]) return false;
+    }
+    return true;
   }
 
   // bind numbers the names of an object of values with the graph's names.
@@ -90,44 +119,140 @@
   function bind(enc, values) {
     if (values === null || typeof values !== "object" || Array.isArray(values)) return null;
     const keys = Object.keys(values);
-    const ids = new Int32Array(keys.length);
     const xs = new Float64Array(keys.length);
-    const extra = [];
     for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
-      const x = values[key];
+      const x = values[keys[i]];
       if (typeof x !== "number") return null;
       xs[i] = x;
-      const id = enc.index.get(key);
-      if (id === undefined) {
-        ids[i] = -1;
-        extra.push(key);
-      } else {
-        ids[i] = id;
+    }
+    const extra = [];
+    let ids = boundAsEvaluated(enc, keys);
+    if (ids) {
+      for (let i = 0; i < enc.leafKeys.length; i++) if (ids[i] < 0) extra.push(keys[i]);
+    } else {
+      ids = new Int32Array(keys.length);
+      for (let i = 0; i < keys.length; i++) {
+        const id = enc.index.get(keys[i]);
+        if (id === undefined) {
+          ids[i] = -1;
+          extra.push(keys[i]);
+        } else {
+          ids[i] = id;
+        }
       }
     }
     return { keys, ids, xs, extra };
   }
 
-  function bytes(a) {
-    return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  // boundAsEvaluated numbers keys without a lookup each when they are those
+  // of the last evaluate's answer: its leaves, then the graph's nodes.
+  function boundAsEvaluated(enc, keys) {
+    const lk = enc.leafKeys;
+    if (!lk || keys.length !== lk.length + enc.n) return null;
+    const ids = new Int32Array(keys.length);
+    for (let i = 0; i < lk.length; i++) {
+      if (keys[i] !== lk[i]) return null;
+      ids[i] = enc.leafIDs[i];
+    }
+    for (let j = 0, i = lk.length; j < enc.n; j++, i++) {
+      const id = enc.code[5 * j];
+      if (keys[i] !== enc.names[id]) return null;
+      ids[i] = id;
+    }
+    return ids;
   }
 
-  function args(enc, b) {
-    return [enc.names.join("\0"), enc.names.length, enc.ops.join("\0"), bytes(enc.code), bytes(enc.k),
-      bytes(b.ids), bytes(b.xs), b.extra.join("\0"), b.extra.length];
+  const align = (x) => (x + 7) & ~7;
+
+  // send lays a request out in the engine's input buffer and calls op on
+  // it. It returns the answer as a Float64Array view (copy it at once), or
+  // throws the engine's error.
+  function send(op, enc, b, outID, outName) {
+    const e = exports();
+    const m = b.ids.length;
+    const reuse = enc.tape !== 0;
+    const n = reuse ? 0 : enc.n;
+    let off = align(4 * H.words);
+    const codeOff = off; off = align(off + 20 * n);
+    const kOff = off; off += 8 * n;
+    const idsOff = off; off = align(off + 4 * m);
+    const xsOff = off; off += 8 * m;
+    const texts = [reuse ? "" : enc.names.join("\0"), reuse ? "" : enc.ops.join("\0"), b.extra.join("\0"), outName || ""];
+    let size = off;
+    for (const t of texts) size += 3 * t.length;
+    const ptr = e.gb_input(size);
+    const buf = e.mem.buffer;
+    const h = new Int32Array(buf, ptr, H.words);
+    h.fill(0);
+    new Int32Array(buf, ptr + codeOff, 5 * n).set(n === enc.n ? enc.code : []);
+    new Float64Array(buf, ptr + kOff, n).set(n === enc.n ? enc.k : []);
+    new Int32Array(buf, ptr + idsOff, m).set(b.ids);
+    new Float64Array(buf, ptr + xsOff, m).set(b.xs);
+    const bytes = new Uint8Array(buf, ptr, size);
+    const at = [];
+    for (const t of texts) {
+      const { written } = encoder.encodeInto(t, bytes.subarray(off));
+      at.push([off, written]);
+      off += written;
+    }
+    [[h[H.namesOff], h[H.namesLen]], [h[H.opsOff], h[H.opsLen]], [h[H.extraOff], h[H.extraLen]], [h[H.outOff], h[H.outLen]]] = at;
+    h[H.namesN] = enc.names.length; h[H.opsN] = enc.ops.length;
+    h[H.codeOff] = codeOff; h[H.nodes] = enc.n; h[H.kOff] = kOff;
+    h[H.idsOff] = idsOff; h[H.values] = m; h[H.xsOff] = xsOff; h[H.extraN] = b.extra.length;
+    h[H.outID] = outID; h[H.tape] = enc.tape;
+    const status = e[op]();
+    if (status === 2) { // the engine no longer has the tape: send the graph
+      enc.tape = 0;
+      return send(op, enc, b, outID, outName);
+    }
+    enc.tape = new Int32Array(e.mem.buffer, ptr, H.words)[H.tapeOut];
+    return answer(status);
   }
 
-  // json sends what encode or bind could not take to the engine as text.
+  // sendJSON is send for the graph and values as JSON text.
+  function sendJSON(op, graphText, valuesText, outName) {
+    const e = exports();
+    const texts = [graphText, valuesText, outName || ""];
+    let size = 4 * H.words;
+    for (const t of texts) size += 3 * t.length;
+    const ptr = e.gb_input(size);
+    const bytes = new Uint8Array(e.mem.buffer, ptr, size);
+    const h = new Int32Array(e.mem.buffer, ptr, H.words);
+    h.fill(0);
+    let off = 4 * H.words;
+    const at = [];
+    for (const t of texts) {
+      const { written } = encoder.encodeInto(t, bytes.subarray(off));
+      at.push([off, written]);
+      off += written;
+    }
+    [[h[H.jsonOff], h[H.jsonLen]], [h[H.json2Off], h[H.json2Len]], [h[H.outOff], h[H.outLen]]] = at;
+    const status = e[op]();
+    const ans = answer(status, true);
+    return JSON.parse(ans);
+  }
+
+  function answer(status, text) {
+    const e = exports();
+    const ptr = e.gb_output(), len = e.gb_output_len();
+    if (status !== 0 || text) {
+      const msg = decoder.decode(new Uint8Array(e.mem.buffer, ptr, len));
+      if (status !== 0) throw new Error(msg);
+      return msg;
+    }
+    return new Float64Array(e.mem.buffer, ptr, len / 8);
+  }
+
+  // json turns what encode or bind could not take into text for the engine.
   function json(what, x) {
-    if (x === undefined) throw new Error(`autodiff: the ${what} is missing`);
+    if (x === undefined) throw new Error(`autodiff: the ${what} are missing`);
     let text;
     try {
       text = JSON.stringify(x);
     } catch (err) {
       throw new Error(`autodiff: the ${what} cannot be read: ${err.message}`);
     }
-    if (typeof text !== "string") throw new Error(`autodiff: the ${what} is not a list or object`);
+    if (typeof text !== "string") throw new Error(`autodiff: the ${what} are not a list or object`);
     return text;
   }
 
@@ -138,14 +263,17 @@
   // evaluate(graph, leaves) returns every value: the leaves, then the nodes.
   api.evaluate = function evaluate(graph, leaves) {
     argCount(arguments.length, "evaluate", 2);
-    const c = engine();
+    exports();
     const enc = encode(graph);
     const b = enc && bind(enc, leaves);
-    if (!b) return JSON.parse(check(c.evaluateJSON(json("graph", graph), json("leaves", leaves))));
-    const nodes = check(c.evaluate(...args(enc, b)));
+    if (!b) return sendJSON("gb_evaluate_json", json("graph", graph), json("leaves", leaves));
+    const nodes = send("gb_evaluate", enc, b, -1, "");
     const out = {};
     for (let i = 0; i < b.keys.length; i++) out[b.keys[i]] = b.xs[i];
-    for (let i = 0; i < graph.length; i++) out[graph[i][0]] = nodes[i];
+    const names = enc.names, code = enc.code;
+    for (let i = 0; i < enc.n; i++) out[names[code[5 * i]]] = nodes[i];
+    enc.leafKeys = b.keys;
+    enc.leafIDs = b.ids;
     return out;
   };
 
@@ -153,13 +281,13 @@
   // values: 1 for out, 0 for names that do not reach it.
   api.backward = function backward(graph, values, out) {
     argCount(arguments.length, "backward", 3);
-    const c = engine();
+    exports();
     if (typeof out !== "string") throw new Error(`autodiff.backward: out must be the name of a node, got ${out === null ? "null" : typeof out}`);
     const enc = encode(graph);
     const b = enc && bind(enc, values);
-    if (!b) return JSON.parse(check(c.backwardJSON(json("graph", graph), json("values", values), out)));
+    if (!b) return sendJSON("gb_backward_json", json("graph", graph), json("values", values), out);
     const outID = enc.index.has(out) ? enc.index.get(out) : -1;
-    const grads = check(c.backward(...args(enc, b), outID, out));
+    const grads = send("gb_backward", enc, b, outID, out);
     const res = {};
     for (let i = 0; i < b.keys.length; i++) res[b.keys[i]] = grads[i];
     return res;
@@ -181,8 +309,7 @@
     const go = new global.Go();
     let result;
     if (typeof process !== "undefined" && process.versions && process.versions.node && typeof require === "function") {
-      const path = require("path");
-      const file = url || path.join(__dirname, "engine.wasm");
+      const file = url || require("path").join(__dirname, "engine.wasm");
       result = await WebAssembly.instantiate(require("fs").readFileSync(file), go.importObject);
     } else {
       const response = await fetch(url || wasmURL());
@@ -190,7 +317,10 @@
       result = await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject);
     }
     go.run(result.instance); // runs until the page goes away
-    engine();
+    if (!global.autodiffCore || global.autodiffCore.headerWords !== H.words) {
+      throw new Error("autodiff: engine.wasm does not match autodiff.js: reload the page");
+    }
+    ex = result.instance.exports;
   }
 
   // autodiff.load(url) starts the engine from another address; ready
@@ -201,6 +331,9 @@
     return pending;
   };
   Object.defineProperty(api, "ready", { get: () => api.load(), enumerable: true });
+  // The raw WebAssembly exports, for tests: a call with a bad request
+  // must answer with an error, never stop the engine.
+  Object.defineProperty(api, "exports", { get: () => ex });
 
   global.autodiff = api;
   if (typeof module !== "undefined" && module.exports) module.exports = api;
