@@ -35,9 +35,6 @@ type GradientCheck struct {
 // GradCheck checks d(out)/d(name) for each of names against left, right and
 // central differences at each step (DefaultSteps if steps is empty).
 func GradCheck(g Graph, leaves map[string]float64, out string, names []string, steps []float64) ([]GradientCheck, error) {
-	if len(steps) == 0 {
-		steps = DefaultSteps
-	}
 	t, err := Compile(g)
 	if err != nil {
 		return nil, err
@@ -68,31 +65,48 @@ func GradCheck(g Graph, leaves map[string]float64, out string, names []string, s
 		if !ok {
 			return nil, leafErr(name, ErrUndefined, "cannot check it: it is not a leaf")
 		}
-		c := GradientCheck{Name: name, Analytic: grads[name]}
-		base := vals[out]
-		for _, h := range steps {
-			if !(h > 0) || math.IsInf(h, 0) {
-				return nil, fmt.Errorf("grad check: the step must be a positive number, got %v", h)
-			}
-			lo, err := f(name, x-h)
-			if err != nil {
-				return nil, err
-			}
-			hi, err := f(name, x+h)
-			if err != nil {
-				return nil, err
-			}
-			d := Difference{Step: h, Left: (base - lo) / h, Right: (hi - base) / h, Central: (hi - lo) / (2 * h)}
-			d.AbsErr = math.Abs(d.Central - c.Analytic)
-			if scale := math.Max(math.Abs(d.Central), math.Abs(c.Analytic)); scale > 0 {
-				d.RelErr = d.AbsErr / scale
-			}
-			c.Rows = append(c.Rows, d)
+		c, err := Differences(func(x float64) (float64, error) { return f(name, x) }, x, grads[name], steps)
+		if err != nil {
+			return nil, err
 		}
-		c.Kink = kink(c.Rows)
+		c.Name = name
 		checks = append(checks, c)
 	}
 	return checks, nil
+}
+
+// Differences compares analytic, the derivative of f at x, with left,
+// right and central differences of f at each step (DefaultSteps if none).
+func Differences(f func(float64) (float64, error), x, analytic float64, steps []float64) (GradientCheck, error) {
+	if len(steps) == 0 {
+		steps = DefaultSteps
+	}
+	c := GradientCheck{Analytic: analytic}
+	base, err := f(x)
+	if err != nil {
+		return c, err
+	}
+	for _, h := range steps {
+		if !(h > 0) || math.IsInf(h, 0) {
+			return c, fmt.Errorf("grad check: the step must be a positive number, got %v", h)
+		}
+		lo, err := f(x - h)
+		if err != nil {
+			return c, err
+		}
+		hi, err := f(x + h)
+		if err != nil {
+			return c, err
+		}
+		d := Difference{Step: h, Left: (base - lo) / h, Right: (hi - base) / h, Central: (hi - lo) / (2 * h)}
+		d.AbsErr = math.Abs(d.Central - analytic)
+		if scale := math.Max(math.Abs(d.Central), math.Abs(analytic)); scale > 0 {
+			d.RelErr = d.AbsErr / scale
+		}
+		c.Rows = append(c.Rows, d)
+	}
+	c.Kink = kink(c.Rows)
+	return c, nil
 }
 
 // kink reports whether the one-sided differences disagree at the smallest

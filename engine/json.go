@@ -297,19 +297,29 @@ func (d *decoder) entry(i int) (Node, error) {
 // object of leaf values. It returns a JSON object of every value: the
 // leaves in the order given, then the nodes in graph order.
 func EvaluateJSON(graph, leaves []byte) ([]byte, error) {
-	t, b, xs, names, err := decodeJSON(graph, leaves, true)
+	names, xs, err := EvaluateOrdered(graph, leaves)
 	if err != nil {
 		return nil, err
 	}
-	var buf []byte
+	return appendObject(nil, names, xs), nil
+}
+
+// EvaluateOrdered is EvaluateJSON returning the names and values in order.
+func EvaluateOrdered(graph, leaves []byte) (names []string, vals []float64, err error) {
+	t, b, xs, names, err := decodeJSON(graph, leaves, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	names = append(names, t.names[t.leaves:]...)
+	return names, append(xs, b[t.leaves:]...), nil
+}
+
+func appendObject(buf []byte, names []string, xs []float64) []byte {
 	buf = append(buf, '{')
 	for i, name := range names {
 		buf = appendMember(buf, i, name, xs[i])
 	}
-	for i, name := range t.names[t.leaves:] {
-		buf = appendMember(buf, len(names)+i, name, b[t.leaves+i])
-	}
-	return append(buf, '}'), nil
+	return append(buf, '}')
 }
 
 // BackwardJSON is Backward on JSON text: a graph in the list format and an
@@ -317,24 +327,30 @@ func EvaluateJSON(graph, leaves []byte) ([]byte, error) {
 // object of gradients, one for each value, in the order given. A gradient
 // that overflows is written as 1e999, which JavaScript reads as Infinity.
 func BackwardJSON(graph, values []byte, out string) ([]byte, error) {
-	t, vals, _, names, err := decodeJSON(graph, values, false)
+	names, grads, err := BackwardOrdered(graph, values, out)
 	if err != nil {
 		return nil, err
+	}
+	return appendObject(nil, names, grads), nil
+}
+
+// BackwardOrdered is BackwardJSON returning the names and gradients in
+// order.
+func BackwardOrdered(graph, values []byte, out string) (names []string, grads []float64, err error) {
+	t, vals, _, names, err := decodeJSON(graph, values, false)
+	if err != nil {
+		return nil, nil, err
 	}
 	bound := t.bindNames(names, nil)
 	outID := int32(-1)
 	if id, ok := t.byName[out]; ok {
 		outID = id
 	}
-	grads, err := t.Gradients(vals, bound, outID, out, Accumulate)
+	grads, err = t.Gradients(vals, bound, outID, out, Accumulate)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	buf := []byte{'{'}
-	for i, name := range names {
-		buf = appendMember(buf, i, name, grads[i])
-	}
-	return append(buf, '}'), nil
+	return names, grads, nil
 }
 
 // decodeJSON parses a graph and named values and loads them into a Tape:

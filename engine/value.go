@@ -140,6 +140,19 @@ func Topo(v *Value) []*Value {
 	return order
 }
 
+// TapeOf compiles the expression behind root into a Tape, returning the
+// value of every slot and the Value in each slot. The root is in the last
+// slot unless it is a leaf.
+func TapeOf(root *Value) (t *Tape, vals []float64, bySlot []*Value) {
+	order := Topo(root)
+	t, vals, slots := compileValues(order)
+	bySlot = make([]*Value, len(order))
+	for i, u := range order {
+		bySlot[slots[i]] = u
+	}
+	return t, vals, bySlot
+}
+
 // compileValues builds a Tape for a topological order of values, with the
 // values of its slots and the slot of each value in order. Leaves come
 // first, as in every Tape; each group keeps its order.

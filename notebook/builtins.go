@@ -1,0 +1,538 @@
+package notebook
+
+import (
+	gojson "encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"go.starlark.net/starlark"
+
+	"gradbook/engine"
+)
+
+// toJSON encodes a Starlark value (lists, tuples, dicts, strings, numbers)
+// as JSON, keeping the order of dict keys, for the engine's parser, which
+// then reports shape errors in the same words as the JavaScript API.
+func toJSON(what string, x starlark.Value) ([]byte, error) {
+	buf, err := appendJSON(nil, x, 0)
+	if err != nil {
+		return nil, fmt.Errorf("the %s must hold only lists, strings and numbers: %v", what, err)
+	}
+	return buf, nil
+}
+
+func appendJSON(buf []byte, x starlark.Value, depth int) ([]byte, error) {
+	if depth > 100 {
+		return nil, fmt.Errorf("it is nested too deeply")
+	}
+	switch x := x.(type) {
+	case starlark.NoneType:
+		return append(buf, "null"...), nil
+	case starlark.Bool:
+		return strconv.AppendBool(buf, bool(x)), nil
+	case starlark.Int, starlark.Float:
+		f, _ := starlark.AsFloat(x)
+		return engine.AppendNumber(buf, f), nil
+	case starlark.String:
+		q, _ := gojson.Marshal(string(x))
+		return append(buf, q...), nil
+	case *starlark.Dict:
+		buf = append(buf, '{')
+		for i, item := range x.Items() {
+			k, ok := item[0].(starlark.String)
+			if !ok {
+				return nil, fmt.Errorf("a dict key is a %s, not a string", item[0].Type())
+			}
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			q, _ := gojson.Marshal(string(k))
+			buf = append(append(buf, q...), ':')
+			var err error
+			if buf, err = appendJSON(buf, item[1], depth+1); err != nil {
+				return nil, err
+			}
+		}
+		return append(buf, '}'), nil
+	case starlark.Indexable: // lists and tuples
+		buf = append(buf, '[')
+		for i := 0; i < x.Len(); i++ {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			var err error
+			if buf, err = appendJSON(buf, x.Index(i), depth+1); err != nil {
+				return nil, err
+			}
+		}
+		return append(buf, ']'), nil
+	}
+	return nil, fmt.Errorf("it contains a %s", x.Type())
+}
+
+func orderedDict(names []string, xs []float64) *starlark.Dict {
+	d := starlark.NewDict(len(names))
+	for i, n := range names {
+		d.SetKey(starlark.String(n), starlark.Float(xs[i]))
+	}
+	return d
+}
+
+func toMap(names []string, xs []float64) map[string]float64 {
+	m := make(map[string]float64, len(names))
+	for i, n := range names {
+		m[n] = xs[i]
+	}
+	return m
+}
+
+// evaluate(graph, leaves) returns a dict of every value: the leaves, then
+// the nodes, as the JavaScript API does.
+func evaluateBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var graph, leaves starlark.Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 2, &graph, &leaves); err != nil {
+		return nil, err
+	}
+	g, err := toJSON("graph", graph)
+	if err != nil {
+		return nil, err
+	}
+	l, err := toJSON("leaves", leaves)
+	if err != nil {
+		return nil, err
+	}
+	names, xs, err := engine.EvaluateOrdered(g, l)
+	if err != nil {
+		return nil, err
+	}
+	state(thread).built(&target{graph: g, values: toMap(names, xs)})
+	return orderedDict(names, xs), nil
+}
+
+// backward(graph, values, out) returns a dict of d(out)/d(name) for every
+// name in values.
+func backwardBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var graph, values starlark.Value
+	var out string
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 3, &graph, &values, &out); err != nil {
+		return nil, err
+	}
+	g, err := toJSON("graph", graph)
+	if err != nil {
+		return nil, err
+	}
+	v, err := toJSON("values", values)
+	if err != nil {
+		return nil, err
+	}
+	names, grads, err := engine.BackwardOrdered(g, v, out)
+	if err != nil {
+		return nil, err
+	}
+	vnames, vals, _ := engine.ParseValues(v)
+	state(thread).built(&target{graph: g, values: toMap(vnames, vals), out: out})
+	return orderedDict(names, grads), nil
+}
+
+// number reads a number or a Value's data.
+func number(x starlark.Value) (float64, bool) {
+	if v, ok := x.(*Value); ok {
+		return v.v.Data, true
+	}
+	if _, ok := x.(starlark.Bool); ok {
+		return 0, false
+	}
+	return starlark.AsFloat(x)
+}
+
+// check(actual, expected, tol=1e-9, label=None) prints whether actual is
+// within tol of expected (relative to |expected| when that is above 1).
+// Numbers and Values compare as numbers; dicts compare the keys of
+// expected; lists and tuples compare element by element.
+func checkBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var actual, expected starlark.Value
+	tol := 1e-9
+	var label string
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "actual", &actual, "expected", &expected, "tol?", &tol, "label?", &label); err != nil {
+		return nil, err
+	}
+	st := state(thread)
+	cell, code := st.caller(thread)
+	if label == "" {
+		label = firstArg(code)
+	}
+	problem, err := compare(actual, expected, tol)
+	if err != nil {
+		return nil, err
+	}
+	r := CheckResult{Label: label, Passed: problem == ""}
+	if r.Passed {
+		r.Text = fmt.Sprintf("✓ %s = %s", label, show(actual))
+	} else {
+		r.Text = fmt.Sprintf("✗ %s: %s", label, problem)
+	}
+	if st.quiet == 0 && cell >= 0 {
+		st.res[cell].Checks = append(st.res[cell].Checks, r)
+		st.out[cell].WriteString(r.Text + "\n")
+	}
+	return starlark.Bool(r.Passed), nil
+}
+
+func show(x starlark.Value) string {
+	if f, ok := number(x); ok {
+		return num(f)
+	}
+	return x.String()
+}
+
+// compare returns "" if actual matches expected, or what differs.
+func compare(actual, expected starlark.Value, tol float64) (string, error) {
+	if e, ok := number(expected); ok {
+		a, ok := number(actual)
+		if !ok {
+			return fmt.Sprintf("got %s, a %s, expected the number %s", actual.String(), actual.Type(), num(e)), nil
+		}
+		if math.Abs(a-e) <= tol*math.Max(1, math.Abs(e)) {
+			return "", nil
+		}
+		return fmt.Sprintf("got %s, expected %s", num(a), num(e)), nil
+	}
+	switch e := expected.(type) {
+	case *starlark.Dict:
+		a, ok := actual.(*starlark.Dict)
+		if !ok {
+			return fmt.Sprintf("got a %s, expected a dict", actual.Type()), nil
+		}
+		for _, item := range e.Items() {
+			av, found, err := a.Get(item[0])
+			if err != nil {
+				return "", err
+			}
+			if !found {
+				return fmt.Sprintf("%s is missing", item[0].String()), nil
+			}
+			p, err := compare(av, item[1], tol)
+			if err != nil || p != "" {
+				return fmt.Sprintf("at %s: %s", item[0].String(), p), err
+			}
+		}
+		return "", nil
+	case starlark.Indexable:
+		a, ok := actual.(starlark.Indexable)
+		if !ok {
+			return fmt.Sprintf("got a %s, expected a %s", actual.Type(), expected.Type()), nil
+		}
+		if a.Len() != e.Len() {
+			return fmt.Sprintf("got %d items, expected %d", a.Len(), e.Len()), nil
+		}
+		for i := 0; i < e.Len(); i++ {
+			p, err := compare(a.Index(i), e.Index(i), tol)
+			if err != nil || p != "" {
+				return fmt.Sprintf("at [%d]: %s", i, p), err
+			}
+		}
+		return "", nil
+	}
+	eq, err := starlark.Equal(actual, expected)
+	if err != nil {
+		return "", err
+	}
+	if eq {
+		return "", nil
+	}
+	return fmt.Sprintf("got %s, expected %s", actual.String(), expected.String()), nil
+}
+
+// firstArg returns the text of the first argument of the call at the start
+// of code, e.g. "a.grad" from "check(a.grad, 42)".
+func firstArg(code string) string {
+	open := strings.IndexByte(code, '(')
+	if open < 0 {
+		return "check"
+	}
+	depth := 0
+	for i := open + 1; i < len(code); i++ {
+		switch code[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				return strings.TrimSpace(code[open+1 : i])
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				return strings.TrimSpace(code[open+1 : i])
+			}
+		}
+	}
+	return strings.TrimSpace(code[open+1:])
+}
+
+// grad_check compares a derivative with left, right and central finite
+// differences at several steps, prints a table and returns it as a dict:
+//
+//	grad_check(f, at, analytic=None, steps=None)   f is a function of one number
+//	grad_check(graph, leaves, out, names, steps=None)
+//
+// The second form checks d(out)/d(name) for each leaf in names with the
+// engine's gradient, and returns a dict of name → table.
+func gradCheckBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	st := state(thread)
+	if len(args) > 0 {
+		if fn, ok := args[0].(starlark.Callable); ok {
+			var at float64
+			var analytic, steps starlark.Value = starlark.None, starlark.None
+			if err := starlark.UnpackArgs(b.Name(), args, kwargs, "f", &fn, "at", &at, "analytic?", &analytic, "steps?", &steps); err != nil {
+				return nil, err
+			}
+			hs, err := stepList(steps)
+			if err != nil {
+				return nil, err
+			}
+			f := func(x float64) (float64, error) {
+				st.quiet++
+				defer func() { st.quiet-- }()
+				y, err := starlark.Call(thread, fn, starlark.Tuple{starlark.Float(x)}, nil)
+				if err != nil {
+					return 0, err
+				}
+				v, ok := number(y)
+				if !ok {
+					return 0, fmt.Errorf("grad_check: %s must return a number or a Value, got %s", fn.Name(), y.Type())
+				}
+				return v, nil
+			}
+			a := math.NaN()
+			if analytic != starlark.None {
+				var ok bool
+				if a, ok = number(analytic); !ok {
+					return nil, fmt.Errorf("grad_check: analytic must be a number, got %s", analytic.Type())
+				}
+			}
+			c, err := engine.Differences(f, at, a, hs)
+			if err != nil {
+				return nil, err
+			}
+			thread.Print(thread, table(c))
+			return checkDict(c), nil
+		}
+	}
+	var graph, leaves, names, steps starlark.Value
+	var out string
+	steps = starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "graph", &graph, "leaves", &leaves, "out", &out, "names", &names, "steps?", &steps); err != nil {
+		return nil, err
+	}
+	g, err := toJSON("graph", graph)
+	if err != nil {
+		return nil, err
+	}
+	l, err := toJSON("leaves", leaves)
+	if err != nil {
+		return nil, err
+	}
+	hs, err := stepList(steps)
+	if err != nil {
+		return nil, err
+	}
+	var which []string
+	iter := starlark.Iterate(names)
+	if iter == nil {
+		return nil, fmt.Errorf("grad_check: names must be a list of leaf names, got %s", names.Type())
+	}
+	defer iter.Done()
+	var x starlark.Value
+	for iter.Next(&x) {
+		s, ok := starlark.AsString(x)
+		if !ok {
+			return nil, fmt.Errorf("grad_check: names must be strings, got %s", x.Type())
+		}
+		which = append(which, s)
+	}
+	parsed, err := engine.ParseGraph(g)
+	if err != nil {
+		return nil, err
+	}
+	ln, lx, err := engine.ParseValues(l)
+	if err != nil {
+		return nil, err
+	}
+	checks, err := engine.GradCheck(parsed, toMap(ln, lx), out, which, hs)
+	if err != nil {
+		return nil, err
+	}
+	res := starlark.NewDict(len(checks))
+	for _, c := range checks {
+		thread.Print(thread, fmt.Sprintf("d%s/d%s:\n%s", out, c.Name, table(c)))
+		res.SetKey(starlark.String(c.Name), checkDict(c))
+	}
+	return res, nil
+}
+
+func stepList(steps starlark.Value) ([]float64, error) {
+	if steps == nil || steps == starlark.None {
+		return nil, nil
+	}
+	iter := starlark.Iterate(steps)
+	if iter == nil {
+		return nil, fmt.Errorf("grad_check: steps must be a list of numbers, got %s", steps.Type())
+	}
+	defer iter.Done()
+	var hs []float64
+	var x starlark.Value
+	for iter.Next(&x) {
+		h, ok := starlark.AsFloat(x)
+		if !ok {
+			return nil, fmt.Errorf("grad_check: steps must be numbers, got %s", x.Type())
+		}
+		hs = append(hs, h)
+	}
+	return hs, nil
+}
+
+func checkDict(c engine.GradientCheck) *starlark.Dict {
+	d := starlark.NewDict(4)
+	d.SetKey(starlark.String("analytic"), starlark.Float(c.Analytic))
+	rows := make([]starlark.Value, len(c.Rows))
+	for i, r := range c.Rows {
+		row := starlark.NewDict(6)
+		for _, kv := range []struct {
+			k string
+			v float64
+		}{{"step", r.Step}, {"left", r.Left}, {"right", r.Right}, {"central", r.Central}, {"abs_err", r.AbsErr}, {"rel_err", r.RelErr}} {
+			row.SetKey(starlark.String(kv.k), starlark.Float(kv.v))
+		}
+		rows[i] = row
+	}
+	d.SetKey(starlark.String("rows"), starlark.NewList(rows))
+	d.SetKey(starlark.String("kink"), starlark.Bool(c.Kink))
+	if n := len(c.Rows); n > 0 {
+		d.SetKey(starlark.String("left"), starlark.Float(c.Rows[n-1].Left))
+		d.SetKey(starlark.String("right"), starlark.Float(c.Rows[n-1].Right))
+		d.SetKey(starlark.String("central"), starlark.Float(c.Rows[n-1].Central))
+	}
+	return d
+}
+
+// table formats a gradient check as aligned text.
+func table(c engine.GradientCheck) string {
+	var b strings.Builder
+	hasAnalytic := !math.IsNaN(c.Analytic)
+	fmt.Fprintf(&b, "%-8s %14s %14s %14s", "step", "left", "right", "central")
+	if hasAnalytic {
+		fmt.Fprintf(&b, " %12s %12s", "abs error", "rel error")
+	}
+	for _, r := range c.Rows {
+		fmt.Fprintf(&b, "\n%-8s %14s %14s %14s", strconv.FormatFloat(r.Step, 'g', -1, 64), short(r.Left), short(r.Right), short(r.Central))
+		if hasAnalytic {
+			fmt.Fprintf(&b, " %12.3g %12.3g", r.AbsErr, r.RelErr)
+		}
+	}
+	if hasAnalytic {
+		fmt.Fprintf(&b, "\nbackward gives %s", num(c.Analytic))
+	}
+	if c.Kink {
+		last := c.Rows[len(c.Rows)-1]
+		fmt.Fprintf(&b, "\nkink: the left and right differences tend to %s and %s, so there is no derivative here; the central difference (%s) is neither one-sided limit.",
+			short(last.Left), short(last.Right), short(last.Central))
+	}
+	return b.String()
+}
+
+func short(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
+
+// show(v) draws the graph behind the Value v; show(graph, values, out)
+// draws a graph in the list format with its values and the gradients of
+// out (out may be left out to draw values only).
+func showBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	st := state(thread)
+	cell, _ := st.caller(thread)
+	if len(args) == 1 && len(kwargs) == 0 {
+		v, ok := args[0].(*Value)
+		if !ok {
+			return nil, fmt.Errorf("show: want a Value, or a graph with its values, got %s", args[0].Type())
+		}
+		st.shown[cell] = append(st.shown[cell], &target{root: v.v})
+		return starlark.None, nil
+	}
+	var graph, values starlark.Value
+	var out string
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 2, &graph, &values, &out); err != nil {
+		return nil, err
+	}
+	g, err := toJSON("graph", graph)
+	if err != nil {
+		return nil, err
+	}
+	v, err := toJSON("values", values)
+	if err != nil {
+		return nil, err
+	}
+	parsed, err := engine.ParseGraph(g)
+	if err != nil {
+		return nil, err
+	}
+	names, xs, err := engine.ParseValues(v)
+	if err != nil {
+		return nil, err
+	}
+	// Values may be just the leaves: complete them.
+	m := toMap(names, xs)
+	if full, err := engine.Evaluate(parsed, leavesOnly(parsed, m)); err == nil {
+		for k, x := range full {
+			if _, ok := m[k]; !ok {
+				m[k] = x
+			}
+		}
+	} else {
+		return nil, err
+	}
+	st.shown[cell] = append(st.shown[cell], &target{graph: g, values: m, out: out})
+	return starlark.None, nil
+}
+
+func leavesOnly(g engine.Graph, m map[string]float64) map[string]float64 {
+	nodes := map[string]bool{}
+	for _, n := range g {
+		nodes[n.Name] = true
+	}
+	l := map[string]float64{}
+	for k, x := range m {
+		if !nodes[k] {
+			l[k] = x
+		}
+	}
+	return l
+}
+
+// round(x) rounds to the nearest integer (halves to even, as Python 3);
+// round(x, n) to n decimal places.
+func roundBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var x starlark.Value
+	var n starlark.Value = starlark.None
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &x, &n); err != nil {
+		return nil, err
+	}
+	f, ok := number(x)
+	if !ok {
+		return nil, fmt.Errorf("round: want a number, got %s", x.Type())
+	}
+	if n == starlark.None {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("round: cannot round %s to an integer", num(f))
+		}
+		return starlark.NumberToInt(starlark.Float(math.RoundToEven(f)))
+	}
+	digits, err := starlark.AsInt32(n)
+	if err != nil {
+		return nil, fmt.Errorf("round: the number of digits must be an integer")
+	}
+	if digits < 0 || digits > 17 {
+		return nil, fmt.Errorf("round: the number of digits must be between 0 and 17, got %d", digits)
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', digits, 64), 64)
+	return starlark.Float(r), nil
+}

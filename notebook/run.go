@@ -1,0 +1,442 @@
+package notebook
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.starlark.net/lib/math"
+	"go.starlark.net/resolve"
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+
+	"gradbook/engine"
+)
+
+// Budget is how long one run may take before it is stopped: a runaway loop
+// stops well within a second and the page stays usable.
+const Budget = 800 * time.Millisecond
+
+// fileOptions are the Starlark dialect of cells: Python-like, with while
+// loops, top-level control flow, global reassignment and recursion.
+var fileOptions = &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
+
+// CellResult is what running one cell produced.
+type CellResult struct {
+	Ran      bool   // false if the cell did not run (an error above it)
+	Output   string // what it printed, check lines included
+	Checks   []CheckResult
+	Drawings []*Drawing
+	Err      *CellError // nil if it ran clean
+}
+
+// Passed reports whether the cell ran clean and every check passed.
+func (r *CellResult) Passed() bool {
+	if !r.Ran || r.Err != nil {
+		return false
+	}
+	for _, c := range r.Checks {
+		if !c.Passed {
+			return false
+		}
+	}
+	return true
+}
+
+// CheckResult is one call of check().
+type CheckResult struct {
+	Label  string
+	Passed bool
+	Text   string // the line check printed
+}
+
+// CellError is an error in a cell, placed the way Python places one.
+type CellError struct {
+	Cell int    // the cell that failed (0-based)
+	Line int    // line within the cell (1-based), 0 if unknown
+	Code string // the text of that line
+	Msg  string // what went wrong, one line
+	Hint string // for a Python habit Starlark lacks: the Starlark way
+	// Where names the place inside a function defined elsewhere, when the
+	// failing line is not in the cell that ran.
+	Where string
+	// Above is set when the cell did not run because cell Cell above it
+	// failed.
+	Above bool
+}
+
+// Error formats e like a Python traceback's last lines.
+func (e *CellError) Error() string {
+	if e.Above {
+		return fmt.Sprintf("not run: cell %d above has an error; fix it first", e.Cell+1)
+	}
+	var b strings.Builder
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "cell %d, line %d", e.Cell+1, e.Line)
+	} else {
+		fmt.Fprintf(&b, "cell %d", e.Cell+1)
+	}
+	if e.Where != "" {
+		fmt.Fprintf(&b, " (%s)", e.Where)
+	}
+	b.WriteString("\n")
+	if e.Code != "" {
+		fmt.Fprintf(&b, "    %s\n", strings.TrimSpace(e.Code))
+	}
+	fmt.Fprintf(&b, "Error: %s", e.Msg)
+	if e.Hint != "" {
+		fmt.Fprintf(&b, "\nHint: %s", e.Hint)
+	}
+	return b.String()
+}
+
+// Run runs cells[0] to cells[last] in order as one program, so that each
+// cell sees the globals the cells above it leave, and returns a result for
+// each of them. Nothing carries over from an earlier Run: results depend
+// only on the sources.
+func Run(cells []string, last int) []CellResult {
+	last = min(last, len(cells)-1)
+	res := make([]CellResult, last+1)
+	// A syntax error anywhere stops the run at that cell.
+	stop := last
+	for i := 0; i <= last; i++ {
+		if _, err := fileOptions.Parse(fmt.Sprintf("cell %d", i+1), cells[i], 0); err != nil {
+			res[i].Ran = true
+			res[i].Err = syntaxError(i, cells[i], err)
+			stop = i - 1
+			break
+		}
+	}
+	if stop >= 0 {
+		run(cells[:stop+1], res)
+	}
+	for i := range res {
+		if !res[i].Ran {
+			for j := i - 1; j >= 0; j-- {
+				if res[j].Err != nil {
+					res[i].Err = &CellError{Cell: j, Above: true}
+					break
+				}
+			}
+		}
+	}
+	return res
+}
+
+// runState is what built-ins record during one run.
+type runState struct {
+	cells   []string
+	starts  []int // line of the program where each cell's source begins
+	current int   // the cell running now
+	res     []CellResult
+	out     []strings.Builder
+	last    []*target   // per cell: the last graph it built
+	shown   [][]*target // per cell: what it asked show() to draw
+	quiet   int         // >0 while built-ins evaluate on the learner's behalf
+	// stoppedAt is where a run that took too long was stopped.
+	stoppedAt starlark.CallStack
+	start     time.Time
+}
+
+// target is something to draw: the expression behind a Value, or a graph
+// in the list format with its values.
+type target struct {
+	root   *engine.Value
+	graph  []byte // JSON
+	values map[string]float64
+	out    string
+}
+
+func state(thread *starlark.Thread) *runState {
+	st, _ := thread.Local("notebook").(*runState)
+	return st
+}
+
+// built records t as the current cell's latest graph.
+func (st *runState) built(t *target) {
+	if st == nil || st.quiet > 0 || st.current < 0 {
+		return
+	}
+	st.last[st.current] = t
+}
+
+func run(cells []string, res []CellResult) {
+	st := &runState{
+		cells: cells, res: res, current: -1,
+		out:   make([]strings.Builder, len(cells)),
+		last:  make([]*target, len(cells)),
+		shown: make([][]*target, len(cells)),
+		start: time.Now(),
+	}
+	var prog strings.Builder
+	line := 1
+	for i, src := range cells {
+		fmt.Fprintf(&prog, "__cell__(%d)\n", i)
+		line++
+		st.starts = append(st.starts, line)
+		prog.WriteString(src)
+		prog.WriteString("\n")
+		line += strings.Count(src, "\n") + 1
+	}
+	thread := &starlark.Thread{
+		Name: "notebook",
+		Print: func(thread *starlark.Thread, msg string) {
+			if st.current >= 0 && st.quiet == 0 {
+				st.out[st.current].WriteString(msg)
+				st.out[st.current].WriteString("\n")
+			}
+		},
+		Load: func(*starlark.Thread, string) (starlark.StringDict, error) {
+			return nil, errors.New("Starlark cells cannot load modules: math, Value and the other built-ins are already there")
+		},
+	}
+	thread.SetLocal("notebook", st)
+	const every = 100_000
+	thread.SetMaxExecutionSteps(every)
+	thread.OnMaxSteps = func(thread *starlark.Thread) {
+		if time.Since(st.start) > Budget {
+			st.stoppedAt = thread.CallStack()
+			thread.Cancel(fmt.Sprintf("stopped after %.1f s: the cell ran too long (an endless loop?)", Budget.Seconds()))
+			return
+		}
+		thread.SetMaxExecutionSteps(thread.ExecutionSteps() + every)
+	}
+	globals, err := starlark.ExecFileOptions(fileOptions, thread, "cells", prog.String(), st.predeclared())
+	if cell, e := st.compileError(err); e != nil {
+		// A name that no cell above defines, say: run the cells above it,
+		// then report it in its cell.
+		if cell > 0 {
+			run(cells[:cell], res)
+		}
+		res[cell].Ran = true
+		res[cell].Err = e
+		return
+	}
+	ran := st.current
+	for i := 0; i <= ran && i < len(res); i++ {
+		res[i].Ran = true
+	}
+	if err != nil && ran >= 0 {
+		res[ran].Err = st.runtimeError(ran, err)
+	}
+	names := map[*engine.Value]string{}
+	for name, v := range globals {
+		if v, ok := v.(*Value); ok && v.v.Label == "" {
+			names[v.v] = name
+		}
+	}
+	for i := 0; i <= ran && i < len(res); i++ {
+		res[i].Output += st.out[i].String()
+		targets := st.shown[i]
+		if len(targets) == 0 && st.last[i] != nil {
+			targets = []*target{st.last[i]}
+		}
+		for _, t := range targets {
+			if d := t.draw(names); d != nil {
+				res[i].Drawings = append(res[i].Drawings, d)
+			}
+		}
+	}
+}
+
+func (t *target) draw(names map[*engine.Value]string) *Drawing {
+	if t.root != nil {
+		if len(engine.Topo(t.root)) > MaxDrawnNodes {
+			return nil
+		}
+		d := DrawValue(t.root, names)
+		d.Title = "The graph behind " + d.Nodes[d.Out].Label
+		return d
+	}
+	g, err := engine.ParseGraph(t.graph)
+	if err != nil || len(g) > MaxDrawnNodes {
+		return nil
+	}
+	tape, err := engine.Compile(g)
+	if err != nil {
+		return nil
+	}
+	vals := make([]float64, len(tape.Names()))
+	for s, name := range tape.Names() {
+		vals[s] = t.values[name]
+	}
+	d := DrawGraph(tape, vals, t.out)
+	d.Title = "The graph"
+	if t.out != "" {
+		d.Title += ", with gradients of " + t.out
+	}
+	return d
+}
+
+// cellOf maps a program line to a cell and a line within it.
+func (st *runState) cellOf(line int) (cell, inCell int) {
+	cell = -1
+	for i, s := range st.starts {
+		if line >= s {
+			cell = i
+		}
+	}
+	if cell < 0 {
+		return 0, 0
+	}
+	return cell, line - st.starts[cell] + 1
+}
+
+// compileError places an error found before the program ran (resolving
+// names), or returns nil.
+func (st *runState) compileError(err error) (int, *CellError) {
+	if err == nil {
+		return 0, nil
+	}
+	var ee *starlark.EvalError
+	if errors.As(err, &ee) {
+		return 0, nil
+	}
+	var se syntax.Error
+	var list resolve.ErrorList
+	switch {
+	case errors.As(err, &list) && len(list) > 0:
+		se = syntax.Error(list[0])
+	case errors.As(err, &se):
+	default:
+		return 0, nil
+	}
+	cell, line := st.cellOf(int(se.Pos.Line))
+	e := &CellError{Cell: cell, Line: line, Code: lineOf(st.cells[cell], line), Msg: se.Msg}
+	e.Hint = hint(e.Code, e.Msg)
+	return cell, e
+}
+
+func (st *runState) runtimeError(ran int, err error) *CellError {
+	e := &CellError{Cell: ran, Msg: err.Error()}
+	var ee *starlark.EvalError
+	if errors.As(err, &ee) {
+		e.Msg = ee.Msg
+		stack := ee.CallStack
+		if st.stoppedAt != nil {
+			stack = st.stoppedAt
+		}
+		// The innermost frame in the learner's code places the error.
+		for i := len(stack) - 1; i >= 0; i-- {
+			f := stack[i]
+			if f.Pos.Filename() != "cells" {
+				continue
+			}
+			cell, line := st.cellOf(int(f.Pos.Line))
+			e.Line = line
+			e.Code = lineOf(st.cells[cell], line)
+			if cell != ran {
+				e.Where = fmt.Sprintf("in %s, defined in cell %d", f.Name, cell+1)
+			}
+			break
+		}
+	}
+	e.Msg = strings.TrimPrefix(e.Msg, "Starlark computation cancelled: ")
+	if st.stoppedAt != nil && (e.Line < 1 || e.Where != "") {
+		// Starlark does not keep the position of every instruction: name
+		// the loop that was running.
+		if line := loopLine(st.cells[ran]); line > 0 {
+			e.Line, e.Code, e.Where = line, lineOf(st.cells[ran], line), ""
+		}
+	}
+	e.Hint = hint(e.Code, e.Msg)
+	return e
+}
+
+var loopRE = regexp.MustCompile(`^\s*(while|for)\b`)
+
+// loopLine returns the line of the first loop in src, or 0.
+func loopLine(src string) int {
+	for i, l := range strings.Split(src, "\n") {
+		if loopRE.MatchString(l) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func syntaxError(cell int, src string, err error) *CellError {
+	e := &CellError{Cell: cell, Msg: err.Error()}
+	var se syntax.Error
+	if errors.As(err, &se) {
+		e.Line = int(se.Pos.Line)
+		e.Msg = se.Msg
+	}
+	var errs interface{ Unwrap() []error }
+	if errors.As(err, &errs) && len(errs.Unwrap()) > 0 {
+		if errors.As(errs.Unwrap()[0], &se) {
+			e.Line, e.Msg = int(se.Pos.Line), se.Msg
+		}
+	}
+	e.Code = lineOf(src, e.Line)
+	e.Hint = hint(e.Code, e.Msg)
+	if e.Hint == "" {
+		// A Python habit may sit on another line than the one the parser
+		// tripped on: look at the whole cell.
+		for i, l := range strings.Split(src, "\n") {
+			if h := hint(l, e.Msg); h != "" {
+				e.Hint = h
+				if e.Line == 0 {
+					e.Line, e.Code = i+1, l
+				}
+				break
+			}
+		}
+	}
+	return e
+}
+
+func lineOf(src string, line int) string {
+	lines := strings.Split(src, "\n")
+	if line < 1 || line > len(lines) {
+		return ""
+	}
+	return lines[line-1]
+}
+
+// predeclared returns the built-ins of a cell.
+func (st *runState) predeclared() starlark.StringDict {
+	return starlark.StringDict{
+		"Value":      starlark.NewBuiltin("Value", newValue),
+		"detach":     starlark.NewBuiltin("detach", detach),
+		"evaluate":   starlark.NewBuiltin("evaluate", evaluateBuiltin),
+		"backward":   starlark.NewBuiltin("backward", backwardBuiltin),
+		"check":      starlark.NewBuiltin("check", checkBuiltin),
+		"grad_check": starlark.NewBuiltin("grad_check", gradCheckBuiltin),
+		"show":       starlark.NewBuiltin("show", showBuiltin),
+		"round":      starlark.NewBuiltin("round", roundBuiltin),
+		"math":       math.Module,
+		"__cell__": starlark.NewBuiltin("__cell__", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var i int
+			if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &i); err != nil {
+				return nil, err
+			}
+			st.current = i
+			return starlark.None, nil
+		}),
+	}
+}
+
+// Line returns the line of the learner's code that is calling a built-in,
+// and which cell it is in.
+func (st *runState) caller(thread *starlark.Thread) (cell int, code string) {
+	for d := 1; d < thread.CallStackDepth(); d++ {
+		f := thread.CallFrame(d)
+		if f.Pos.Filename() == "cells" {
+			c, line := st.cellOf(int(f.Pos.Line))
+			src := lineOf(st.cells[c], line)
+			col := int(f.Pos.Col) - 1
+			if col >= 0 && col < len(src) {
+				return c, src[col:]
+			}
+			return c, src
+		}
+	}
+	return st.current, ""
+}
+
+// num formats a float for Starlark-facing messages.
+func fnum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

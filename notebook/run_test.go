@@ -1,0 +1,76 @@
+package notebook
+
+import (
+	"strings"
+	"testing"
+)
+
+// The two examples every cell must run as typed.
+const valueExample = `a = Value(2.0, "a"); b = Value(3.0, "b"); c = Value(1.0, "c")
+u = a*b + c
+L = u*u
+L.backward()
+print(a.grad, b.grad, c.grad)`
+
+const listExample = `g = [["p", "mul", ["a", "b"]], ["u", "add", ["p", "c"]], ["L", "sq", ["u"]]]
+vals = evaluate(g, {"a": 2.0, "b": 3.0, "c": 1.0})
+print(backward(g, vals, "L"))`
+
+func runOne(t *testing.T, src string) CellResult {
+	t.Helper()
+	return Run([]string{src}, 0)[0]
+}
+
+func TestExamples(t *testing.T) {
+	r := runOne(t, valueExample)
+	if r.Err != nil || r.Output != "42.0 28.0 14.0\n" {
+		t.Errorf("Value example: output %q, error %v", r.Output, r.Err)
+	}
+	if len(r.Drawings) != 1 || r.Drawings[0].Nodes[r.Drawings[0].Out].Label != "L" {
+		t.Errorf("Value example: drawings %+v", r.Drawings)
+	}
+	r = runOne(t, listExample)
+	want := `{"a": 42.0, "b": 28.0, "c": 14.0, "p": 14.0, "u": 14.0, "L": 1.0}` + "\n"
+	if r.Err != nil || r.Output != want {
+		t.Errorf("list example: output %q, error %v", r.Output, r.Err)
+	}
+}
+
+func TestCellsSeeCellsAbove(t *testing.T) {
+	cells := []string{"w = 1.0\nprint('one')", "w = w - 0.5\nprint(w)", "print(w * 2)"}
+	res := Run(cells, 2)
+	if res[0].Output != "one\n" || res[1].Output != "0.5\n" || res[2].Output != "1.0\n" {
+		t.Errorf("outputs %q %q %q", res[0].Output, res[1].Output, res[2].Output)
+	}
+	// An error above stops the cells below.
+	res = Run([]string{"x = 1", "y = nope", "print(x)"}, 2)
+	if res[1].Err == nil || res[2].Err == nil || !res[2].Err.Above || res[2].Ran {
+		t.Fatalf("errors %v / %v", res[1].Err, res[2].Err)
+	}
+	if got := res[1].Err.Error(); !strings.Contains(got, "cell 2, line 1") || !strings.Contains(got, "y = nope") || !strings.Contains(got, "undefined: nope") {
+		t.Errorf("error reads %q", got)
+	}
+}
+
+func TestRunawayLoop(t *testing.T) {
+	r := runOne(t, "x = 0\nwhile True:\n    x += 1\n")
+	if r.Err == nil || !strings.Contains(r.Err.Error(), "cell 1, line 3") || !strings.Contains(r.Err.Error(), "ran too long") {
+		t.Errorf("runaway loop: %v", r.Err)
+	}
+}
+
+func TestPythonHabits(t *testing.T) {
+	for src, want := range map[string]string{
+		"x = 2 ** 3":                "no ** operator",
+		"x = 2\nprint(f\"{x}\")":    "no f-strings",
+		"class A:\n    pass":        "no classes",
+		"import math":               "no import",
+		"assert 1 == 1":             "use check(actual, expected)",
+		"print(\"%.2f\" % 3.14159)": "round(x, 2)",
+	} {
+		r := runOne(t, src)
+		if r.Err == nil || !strings.Contains(r.Err.Hint, want) {
+			t.Errorf("%q: error %v, want a hint with %q", src, r.Err, want)
+		}
+	}
+}

@@ -1,0 +1,171 @@
+package notebook
+
+import (
+	"fmt"
+	"html"
+	"strings"
+)
+
+// View chooses what an SVG of a Drawing shows.
+type View struct {
+	ID string // prefix for the ids inside the SVG, unique on the page
+	// Step, if positive, shows the reverse pass after that many steps,
+	// with the node of step Step highlighted; 0 shows the finished pass.
+	Step int
+	// Overwrite shows, beside each gradient, the one the overwrite bug
+	// would give.
+	Overwrite bool
+	// Path highlights these edges.
+	Path []int
+}
+
+// SVG draws d as an SVG element whose text alternative (title and desc)
+// describes every node.
+func (d *Drawing) SVG(v View) string {
+	var b strings.Builder
+	grads := d.GradsAfter(len(d.Steps))
+	active := -1
+	if v.Step > 0 {
+		grads = d.GradsAfter(v.Step)
+		active = d.Steps[v.Step-1].Node
+	}
+	onPath := map[int]bool{}
+	for _, e := range v.Path {
+		onPath[e] = true
+	}
+	id := html.EscapeString(v.ID)
+	fmt.Fprintf(&b, `<svg class="graph" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" width="%g" height="%g" role="img" aria-labelledby="%s-title %s-desc">`,
+		d.Width, d.Height, d.Width, d.Height, id, id)
+	fmt.Fprintf(&b, `<title id="%s-title">%s</title><desc id="%s-desc">%s</desc>`, id, html.EscapeString(d.Title), id, html.EscapeString(d.Describe()))
+	fmt.Fprintf(&b, `<defs><marker id="%s-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" class="arrowhead"/></marker></defs>`, id)
+	sent := map[int]bool{}
+	if active >= 0 {
+		for _, e := range d.Steps[v.Step-1].Edges {
+			sent[e] = true
+		}
+	}
+	for i, e := range d.Edges {
+		from, to := d.Nodes[e.From], d.Nodes[e.To]
+		x1, y1 := from.X+nodeW, from.Y+nodeH/2
+		x2, y2 := to.X, to.Y+nodeH/2
+		if len(d.inputsOf(e.To)) == 2 {
+			y2 += (float64(e.Port) - 0.5) * portGap
+		}
+		mx := (x1 + x2) / 2
+		class := "edge"
+		if onPath[i] {
+			class += " on-path"
+		}
+		if sent[i] {
+			class += " sending"
+		}
+		fmt.Fprintf(&b, `<g class="%s" data-from="%s" data-to="%s"><path d="M%g,%gC%g,%g %g,%g %g,%g" marker-end="url(#%s-arrow)"/>`,
+			class, html.EscapeString(from.Name), html.EscapeString(to.Name), x1, y1, mx, y1, mx, y2, x2-2, y2, id)
+		if d.Out >= 0 {
+			// The label sits at the curve's midpoint.
+			lx, ly := (x1+x2)/2, (y1+y2)/2
+			label := num(e.Contribution)
+			if v.Step > 0 && !d.done(v.Step, e.To) {
+				label = "·"
+			}
+			w := 7*float64(len(label)) + 8
+			fmt.Fprintf(&b, `<rect class="contrib-bg" x="%g" y="%g" width="%g" height="16" rx="3"/><text class="contrib" x="%g" y="%g" text-anchor="middle">%s</text>`,
+				lx-w/2, ly-8, w, lx, ly+4, html.EscapeString(label))
+		}
+		b.WriteString(`</g>`)
+	}
+	for s, n := range d.Nodes {
+		class := "node"
+		if n.Op == "" {
+			class += " leaf"
+		}
+		if s == d.Out {
+			class += " out"
+		}
+		if s == active {
+			class += " active"
+		}
+		fmt.Fprintf(&b, `<g class="%s" data-name="%s" transform="translate(%g,%g)"><rect width="%g" height="%g" rx="8"/>`,
+			class, html.EscapeString(n.Name), n.X, n.Y, nodeW, nodeH)
+		head := n.Label
+		if n.Op != "" && n.Op != n.Label {
+			head += " = " + n.Op
+		}
+		fmt.Fprintf(&b, `<text class="label" x="8" y="17">%s</text>`, html.EscapeString(clip(head, 18)))
+		fmt.Fprintf(&b, `<text class="val" x="8" y="35">value %s</text>`, html.EscapeString(clip(num(n.Value), 12)))
+		if d.Out >= 0 {
+			g := fmt.Sprintf("grad %s", clip(num(grads[s]), 10))
+			fmt.Fprintf(&b, `<text class="grad" x="8" y="53">%s`, html.EscapeString(g))
+			if v.Overwrite && d.Overwrite != nil {
+				wrong := d.Overwrite[s]
+				cls := "overwrite"
+				if wrong != grads[s] {
+					cls += " wrong"
+				}
+				fmt.Fprintf(&b, `<tspan class="%s" dx="6">bug: %s</tspan>`, cls, html.EscapeString(clip(num(wrong), 8)))
+			}
+			b.WriteString(`</text>`)
+		}
+		b.WriteString(`</g>`)
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+// done reports whether, after k steps, node s has received every
+// contribution it will get (so the edges into it may show theirs).
+func (d *Drawing) done(k, s int) bool {
+	for i := 0; i < k; i++ {
+		if d.Steps[i].Node == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *Drawing) inputsOf(s int) []int {
+	var in []int
+	for _, e := range d.Edges {
+		if e.To == s {
+			in = append(in, e.From)
+		}
+	}
+	return in
+}
+
+// Describe says in words what the drawing shows: each node's value and
+// gradient, and how it was computed.
+func (d *Drawing) Describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d values.", len(d.Nodes))
+	if d.Out >= 0 {
+		fmt.Fprintf(&b, " Gradients are of %s.", d.Nodes[d.Out].Label)
+	}
+	for s, n := range d.Nodes {
+		b.WriteString(" ")
+		b.WriteString(n.Label)
+		if n.Op != "" {
+			var ins []string
+			for _, e := range d.Edges {
+				if e.To == s {
+					ins = append(ins, d.Nodes[e.From].Label)
+				}
+			}
+			fmt.Fprintf(&b, " = %s(%s)", n.Op, strings.Join(ins, ", "))
+		}
+		fmt.Fprintf(&b, " = %s", num(n.Value))
+		if d.Out >= 0 {
+			fmt.Fprintf(&b, ", gradient %s", num(n.Grad))
+		}
+		b.WriteString(";")
+	}
+	return b.String()
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,238 @@
+package notebook
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+
+	"gradbook/engine"
+)
+
+// Value is the Starlark face of an engine.Value: a scalar that records how
+// it was computed. It supports + - * / with Values or numbers on either
+// side, unary -, and the methods and attributes listed in attrs.
+//
+// A Value's gradient is set by backward even after the cell that made it
+// has finished (Starlark freezes a cell's globals): backward recomputes
+// every gradient it sets, so no answer depends on what ran before.
+type Value struct {
+	v  *engine.Value
+	st *runState // the run that made it, nil outside a run
+}
+
+var (
+	_ starlark.HasBinary = (*Value)(nil)
+	_ starlark.HasUnary  = (*Value)(nil)
+	_ starlark.HasAttrs  = (*Value)(nil)
+)
+
+// String returns the Value as Python's micrograd prints it.
+func (v *Value) String() string {
+	if v.v.Label != "" {
+		return fmt.Sprintf("Value(data=%s, grad=%s, label=%q)", num(v.v.Data), num(v.v.Grad), v.v.Label)
+	}
+	return fmt.Sprintf("Value(data=%s, grad=%s)", num(v.v.Data), num(v.v.Grad))
+}
+
+// Type returns "Value".
+func (v *Value) Type() string { return "Value" }
+
+// Freeze does nothing: see the type's doc.
+func (v *Value) Freeze() {}
+
+// Truth reports whether the value is non-zero, as for a number.
+func (v *Value) Truth() starlark.Bool { return v.v.Data != 0 }
+
+// Hash hashes a Value by identity, so Values can be dict keys.
+func (v *Value) Hash() (uint32, error) {
+	p := uintptr(unsafe.Pointer(v.v))
+	return uint32(p ^ p>>32), nil
+}
+
+var valueAttrs = []string{"backward", "data", "detach", "exp", "grad", "label", "log", "op", "pow", "relu", "sigmoid", "tanh", "value"}
+
+// AttrNames lists the attributes and methods of a Value.
+func (v *Value) AttrNames() []string { return valueAttrs }
+
+// Attr returns .value (or .data), .grad, .label, .op, or a method.
+func (v *Value) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "value", "data":
+		return starlark.Float(v.v.Data), nil
+	case "grad":
+		return starlark.Float(v.v.Grad), nil
+	case "label":
+		return starlark.String(v.v.Label), nil
+	case "op":
+		return starlark.String(v.v.Op()), nil
+	case "relu", "tanh", "exp", "log", "sigmoid", "detach":
+		return starlark.NewBuiltin(name, v.unaryMethod), nil
+	case "pow":
+		return starlark.NewBuiltin(name, v.pow), nil
+	case "backward":
+		return starlark.NewBuiltin(name, v.backward), nil
+	}
+	return nil, nil
+}
+
+func (v *Value) unaryMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
+		return nil, err
+	}
+	var r *engine.Value
+	switch b.Name() {
+	case "relu":
+		r = v.v.Relu()
+	case "tanh":
+		r = v.v.Tanh()
+	case "exp":
+		r = v.v.Exp()
+	case "log":
+		if v.v.Data <= 0 {
+			return nil, fmt.Errorf("log of a non-positive number: %s is %s", describe(v.v), num(v.v.Data))
+		}
+		r = v.v.Log()
+	case "sigmoid":
+		r = v.v.Sigmoid()
+	case "detach":
+		r = v.v.Detach()
+	}
+	return v.st.made(r, b.Name(), v.v)
+}
+
+func (v *Value) pow(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var k float64
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &k); err != nil {
+		return nil, err
+	}
+	return v.st.made(v.v.Pow(k), "pow", v.v)
+}
+
+func (v *Value) backward(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	overwrite := false
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "overwrite?", &overwrite); err != nil {
+		return nil, err
+	}
+	mode := engine.Accumulate
+	if overwrite {
+		mode = engine.OverwriteBug
+	}
+	v.v.BackwardMode(mode)
+	v.st.built(&target{root: v.v})
+	return starlark.None, nil
+}
+
+// made checks a new Value's data, records it as the cell's latest graph,
+// and wraps it.
+func (st *runState) made(r *engine.Value, op string, in ...*engine.Value) (starlark.Value, error) {
+	if math.IsNaN(r.Data) || math.IsInf(r.Data, 0) {
+		args := ""
+		for i, u := range in {
+			if i > 0 {
+				args += ", "
+			}
+			args += num(u.Data)
+		}
+		return nil, fmt.Errorf("%s(%s) is %s: the result is not a finite number", op, args, num(r.Data))
+	}
+	st.built(&target{root: r})
+	return &Value{r, st}, nil
+}
+
+// Unary implements -v (and +v).
+func (v *Value) Unary(op syntax.Token) (starlark.Value, error) {
+	switch op {
+	case syntax.MINUS:
+		return v.st.made(v.v.Neg(), "neg", v.v)
+	case syntax.PLUS:
+		return v, nil
+	}
+	return nil, nil
+}
+
+// Binary implements + - * / between Values, and between a Value and a
+// number on either side. Other operators are not supported (Starlark has
+// no **: use .pow(k)).
+func (v *Value) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	w, ok := toValue(y)
+	if !ok {
+		return nil, nil
+	}
+	a, b := v.v, w
+	if side == starlark.Right {
+		a, b = w, v.v
+	}
+	var r *engine.Value
+	var name string
+	switch op {
+	case syntax.PLUS:
+		r, name = a.Add(b), "add"
+	case syntax.MINUS:
+		r, name = a.Sub(b), "sub"
+	case syntax.STAR:
+		r, name = a.Mul(b), "mul"
+	case syntax.SLASH:
+		if b.Data == 0 {
+			return nil, fmt.Errorf("division by zero: %s is 0", describe(b))
+		}
+		r, name = a.Div(b), "div"
+	default:
+		return nil, nil
+	}
+	return v.st.made(r, name, a, b)
+}
+
+// toValue turns a Value or a number into an engine Value; a number becomes
+// a constant leaf.
+func toValue(x starlark.Value) (*engine.Value, bool) {
+	switch x := x.(type) {
+	case *Value:
+		return x.v, true
+	case starlark.Int, starlark.Float:
+		f, _ := starlark.AsFloat(x)
+		return engine.NewValue(f, ""), true
+	}
+	return nil, false
+}
+
+func describe(v *engine.Value) string {
+	if v.Label != "" {
+		return v.Label
+	}
+	if v.Op() == "" {
+		return "the divisor"
+	}
+	return "the " + v.Op() + " result"
+}
+
+// newValue is the built-in Value(x) or Value(x, "label").
+func newValue(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var x starlark.Value
+	var label string
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "x", &x, "label?", &label); err != nil {
+		return nil, err
+	}
+	if v, ok := x.(*Value); ok {
+		return v, nil
+	}
+	f, ok := starlark.AsFloat(x)
+	if !ok || x.Type() == "bool" {
+		return nil, fmt.Errorf("Value: want a number, got %s", x.Type())
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, fmt.Errorf("Value: want a finite number, got %s", num(f))
+	}
+	return state(thread).made(engine.NewValue(f, label), "Value")
+}
+
+// detach is the built-in detach(v): a stop-gradient.
+func detach(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var v *Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &v); err != nil {
+		return nil, err
+	}
+	return v.st.made(v.v.Detach(), "detach", v.v)
+}
