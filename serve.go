@@ -4,8 +4,10 @@
 //	go run serve.go -addr :9000      # another address
 //	go run serve.go -build           # build only
 //
-// Building compiles the engine to site/engine.wasm and copies wasm_exec.js
-// from the same Go toolchain, so the two always match.
+// Building compiles the engine to site/engine.wasm and the notebook to
+// site/notebook.wasm, copies wasm_exec.js from the same Go toolchain (so
+// they always match), and renders the lessons in site/lessons/*.md to
+// HTML pages with the index and the scratch page.
 package main
 
 import (
@@ -24,15 +26,18 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"gradbook/notebook/lesson"
 )
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "`host:port` to serve on")
 	buildOnly := flag.Bool("build", false, "build the site and exit")
+	fixtures := flag.String("fixtures", "", "also build the lessons in `dir` into site/fixtures/, unlisted (for tests)")
 	flag.Parse()
 	log.SetFlags(0)
 
-	if err := build("site"); err != nil {
+	if err := build("site", *fixtures); err != nil {
 		log.Fatalf("serve: the build failed, so nothing is served:\n%v", err)
 	}
 	if *buildOnly {
@@ -66,19 +71,49 @@ func displayAddr(a string) string {
 	return net.JoinHostPort("127.0.0.1", port)
 }
 
-// build compiles the wasm into dir and copies the toolchain's wasm_exec.js.
-func build(dir string) error {
+// build compiles the two wasm programs into dir, copies the toolchain's
+// wasm_exec.js, and renders the pages.
+func build(dir, fixtures string) error {
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
 		return fmt.Errorf("go env GOROOT: %v", err)
 	}
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "engine.wasm"), "./wasm")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build ./wasm: %v\n%s", err, out)
+	wasms := map[string]string{"engine.wasm": "./wasm", "notebook.wasm": "./cmd/notebook"}
+	errs := make(chan error, len(wasms))
+	for out, pkg := range wasms {
+		go func() {
+			cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, out), pkg)
+			cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+			if msg, err := cmd.CombinedOutput(); err != nil {
+				errs <- fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)
+				return
+			}
+			errs <- nil
+		}()
+	}
+	for range wasms {
+		if e := <-errs; e != nil && err == nil {
+			err = e
+		}
+	}
+	if err != nil {
+		return err
 	}
 	src := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js")
-	return copyFile(filepath.Join(dir, "wasm_exec.js"), src)
+	if err := copyFile(filepath.Join(dir, "wasm_exec.js"), src); err != nil {
+		return err
+	}
+	lessons, err := lesson.Build(dir)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("Built %d lessons.\n", len(lessons))
+	if fixtures != "" {
+		if _, err := lesson.BuildFixtures(dir, fixtures); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func copyFile(dst, src string) error {

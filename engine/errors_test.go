@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"strings"
@@ -138,5 +139,25 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 	if g, err := BackwardJSON(g, vals, "spare"); err != nil || !strings.Contains(string(g), `"spare":1`) {
 		t.Errorf("out is an unused leaf: %s %v", g, err)
+	}
+}
+
+func TestJSONStrings(t *testing.T) {
+	for _, s := range []string{"plain", `q"uote`, `back\slash`, "tab\tnew\nline", "\x01ctl", "né 𝛁 ∂", "\u2028"} {
+		enc := AppendString(nil, s)
+		var back string
+		if err := json.Unmarshal(enc, &back); err != nil || back != s {
+			t.Errorf("AppendString(%q) = %s, which reads back as %q (%v)", s, enc, back, err)
+		}
+		std, _ := json.Marshal(s)
+		d := decoder{data: std}
+		got, err := d.str()
+		if err != nil || got != s {
+			t.Errorf("decoding %s = %q, %v; want %q", std, got, err, s)
+		}
+	}
+	d := decoder{data: []byte(`"\ud83d\ude00 \u00e9"`)}
+	if got, err := d.str(); err != nil || got != "😀 é" {
+		t.Errorf("surrogates: %q %v", got, err)
 	}
 }

@@ -1,10 +1,11 @@
 package engine
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // ParseGraph decodes a graph from JSON in the lessons' list format:
@@ -184,9 +185,9 @@ func (d *decoder) str() (string, error) {
 			if !escaped {
 				return string(d.data[start+1 : d.pos-1]), nil
 			}
-			var s string
-			if err := json.Unmarshal(d.data[start:d.pos], &s); err != nil {
-				return "", fmt.Errorf("%w: bad string at byte %d: %v", ErrSyntax, start+1, err)
+			s, ok := unescape(d.data[start+1 : d.pos-1])
+			if !ok {
+				return "", fmt.Errorf("%w: bad escape in the string at byte %d", ErrSyntax, start+1)
 			}
 			return s, nil
 		}
@@ -395,8 +396,7 @@ func appendMember(buf []byte, i int, name string, x float64) []byte {
 	if i > 0 {
 		buf = append(buf, ',')
 	}
-	q, _ := json.Marshal(name) // a string always marshals
-	buf = append(buf, q...)
+	buf = AppendString(buf, name)
 	buf = append(buf, ':')
 	return AppendNumber(buf, x)
 }
@@ -413,4 +413,98 @@ func AppendNumber(buf []byte, x float64) []byte {
 		return append(buf, "-1e999"...)
 	}
 	return strconv.AppendFloat(buf, x, 'g', -1, 64)
+}
+
+// AppendString appends s as a JSON string.
+func AppendString(buf []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	buf = append(buf, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			buf = append(buf, c)
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			switch c {
+			case '"', '\\':
+				buf = append(buf, '\\', c)
+			case '\n':
+				buf = append(buf, '\\', 'n')
+			case '\r':
+				buf = append(buf, '\\', 'r')
+			case '\t':
+				buf = append(buf, '\\', 't')
+			default:
+				buf = append(buf, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			buf = append(buf, `\ufffd`...)
+		} else {
+			buf = append(buf, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(buf, '"')
+}
+
+// unescape decodes the body of a JSON string that contains escapes.
+func unescape(b []byte) (string, bool) {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		if i >= len(b) {
+			return "", false
+		}
+		switch b[i] {
+		case '"', '\\', '/':
+			out = append(out, b[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := hex4(b, i+1)
+			if !ok {
+				return "", false
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				if r2, ok := hex4(b, i+3); ok && i+2 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
+					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+						r = d
+						i += 6
+					}
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			return "", false
+		}
+	}
+	return string(out), true
+}
+
+func hex4(b []byte, i int) (rune, bool) {
+	if i+4 > len(b) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(b[i:i+4]), 16, 32)
+	return rune(n), err == nil
 }

@@ -1,7 +1,6 @@
 package notebook
 
 import (
-	gojson "encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -36,8 +35,7 @@ func appendJSON(buf []byte, x starlark.Value, depth int) ([]byte, error) {
 		f, _ := starlark.AsFloat(x)
 		return engine.AppendNumber(buf, f), nil
 	case starlark.String:
-		q, _ := gojson.Marshal(string(x))
-		return append(buf, q...), nil
+		return engine.AppendString(buf, string(x)), nil
 	case *starlark.Dict:
 		buf = append(buf, '{')
 		for i, item := range x.Items() {
@@ -48,8 +46,7 @@ func appendJSON(buf []byte, x starlark.Value, depth int) ([]byte, error) {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			q, _ := gojson.Marshal(string(k))
-			buf = append(append(buf, q...), ':')
+			buf = append(engine.AppendString(buf, string(k)), ':')
 			var err error
 			if buf, err = appendJSON(buf, item[1], depth+1); err != nil {
 				return nil, err

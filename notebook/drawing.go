@@ -62,9 +62,9 @@ type Step struct {
 
 // Sizes of the picture, in SVG units.
 const (
-	nodeW   = 132.0
+	nodeW   = 124.0
 	nodeH   = 64.0
-	gapX    = 64.0
+	gapX    = 48.0
 	gapY    = 26.0
 	margin  = 12.0
 	portGap = 18.0

@@ -3,8 +3,6 @@ package notebook
 import (
 	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -133,9 +131,11 @@ type runState struct {
 	current int   // the cell running now
 	res     []CellResult
 	out     []strings.Builder
-	last    []*target   // per cell: the last graph it built
-	shown   [][]*target // per cell: what it asked show() to draw
-	quiet   int         // >0 while built-ins evaluate on the learner's behalf
+	last    []*target                  // per cell: the last graph it built
+	shown   [][]*target                // per cell: what it asked show() to draw
+	quiet   int                        // >0 while built-ins evaluate on the learner's behalf
+	names   []map[*engine.Value]string // per cell: the names it gave Values
+	reached int                        // the last cell that started
 	// stoppedAt is where a run that took too long was stopped.
 	stoppedAt starlark.CallStack
 	start     time.Time
@@ -165,22 +165,26 @@ func (st *runState) built(t *target) {
 
 func run(cells []string, res []CellResult) {
 	st := &runState{
-		cells: cells, res: res, current: -1,
+		cells: cells, res: res, current: -1, reached: -1,
 		out:   make([]strings.Builder, len(cells)),
 		last:  make([]*target, len(cells)),
 		shown: make([][]*target, len(cells)),
+		names: make([]map[*engine.Value]string, len(cells)),
 		start: time.Now(),
 	}
 	var prog strings.Builder
 	line := 1
 	for i, src := range cells {
-		fmt.Fprintf(&prog, "__cell__(%d)\n", i)
+		// Each cell starts with a marker that also hands over the names
+		// the cell above assigned, to label the values in its drawings.
+		fmt.Fprintf(&prog, "__cell__(%d, %s)\n", i, namesDict(cells, i-1))
 		line++
 		st.starts = append(st.starts, line)
 		prog.WriteString(src)
 		prog.WriteString("\n")
 		line += strings.Count(src, "\n") + 1
 	}
+	fmt.Fprintf(&prog, "__cell__(%d, %s)\n", len(cells), namesDict(cells, len(cells)-1))
 	thread := &starlark.Thread{
 		Name: "notebook",
 		Print: func(thread *starlark.Thread, msg string) {
@@ -190,7 +194,7 @@ func run(cells []string, res []CellResult) {
 			}
 		},
 		Load: func(*starlark.Thread, string) (starlark.StringDict, error) {
-			return nil, errors.New("Starlark cells cannot load modules: math, Value and the other built-ins are already there")
+			return nil, errors.New("cells cannot load modules: math, Value and the other built-ins are already there")
 		},
 	}
 	thread.SetLocal("notebook", st)
@@ -215,7 +219,7 @@ func run(cells []string, res []CellResult) {
 		res[cell].Err = e
 		return
 	}
-	ran := st.current
+	ran := st.reached
 	for i := 0; i <= ran && i < len(res); i++ {
 		res[i].Ran = true
 	}
@@ -223,12 +227,18 @@ func run(cells []string, res []CellResult) {
 		res[ran].Err = st.runtimeError(ran, err)
 	}
 	names := map[*engine.Value]string{}
-	for name, v := range globals {
-		if v, ok := v.(*Value); ok && v.v.Label == "" {
-			names[v.v] = name
-		}
-	}
 	for i := 0; i <= ran && i < len(res); i++ {
+		for v, name := range st.names[i] {
+			names[v] = name
+		}
+		if i == ran && err != nil {
+			// The cell stopped early: name what its globals hold now.
+			for name, v := range globals {
+				if v, ok := v.(*Value); ok && v.v.Label == "" {
+					names[v.v] = name
+				}
+			}
+		}
 		res[i].Output += st.out[i].String()
 		targets := st.shown[i]
 		if len(targets) == 0 && st.last[i] != nil {
@@ -269,6 +279,49 @@ func (t *target) draw(names map[*engine.Value]string) *Drawing {
 		d.Title += ", with gradients of " + t.out
 	}
 	return d
+}
+
+// namesDict returns a Starlark dict expression of the names that cell i
+// surely assigns: those bound by top-level assignment statements, which
+// are bound once the cell has run to its end.
+func namesDict(cells []string, i int) string {
+	if i < 0 {
+		return "{}"
+	}
+	f, err := fileOptions.Parse("cell", cells[i], 0)
+	if err != nil {
+		return "{}"
+	}
+	seen := map[string]bool{}
+	var b strings.Builder
+	b.WriteString("{")
+	var add func(e syntax.Expr)
+	add = func(e syntax.Expr) {
+		switch e := e.(type) {
+		case *syntax.Ident:
+			if !seen[e.Name] {
+				seen[e.Name] = true
+				fmt.Fprintf(&b, "%q: %s, ", e.Name, e.Name)
+			}
+		case *syntax.TupleExpr:
+			for _, x := range e.List {
+				add(x)
+			}
+		case *syntax.ParenExpr:
+			add(e.X)
+		case *syntax.ListExpr:
+			for _, x := range e.List {
+				add(x)
+			}
+		}
+	}
+	for _, stmt := range f.Stmts {
+		if a, ok := stmt.(*syntax.AssignStmt); ok && a.Op == syntax.EQ {
+			add(a.LHS)
+		}
+	}
+	b.WriteString("}")
+	return b.String()
 }
 
 // cellOf maps a program line to a cell and a line within it.
@@ -346,12 +399,10 @@ func (st *runState) runtimeError(ran int, err error) *CellError {
 	return e
 }
 
-var loopRE = regexp.MustCompile(`^\s*(while|for)\b`)
-
 // loopLine returns the line of the first loop in src, or 0.
 func loopLine(src string) int {
 	for i, l := range strings.Split(src, "\n") {
-		if loopRE.MatchString(l) {
+		if f := strings.Fields(l); len(f) > 0 && (f[0] == "while" || f[0] == "for") {
 			return i + 1
 		}
 	}
@@ -411,10 +462,24 @@ func (st *runState) predeclared() starlark.StringDict {
 		"math":       math.Module,
 		"__cell__": starlark.NewBuiltin("__cell__", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var i int
-			if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &i); err != nil {
+			var names *starlark.Dict
+			if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 2, &i, &names); err != nil {
 				return nil, err
 			}
+			if prev := i - 1; prev >= 0 && prev < len(st.names) {
+				st.names[prev] = map[*engine.Value]string{}
+				for _, item := range names.Items() {
+					if v, ok := item[1].(*Value); ok && v.v.Label == "" {
+						st.names[prev][v.v] = string(item[0].(starlark.String))
+					}
+				}
+			}
 			st.current = i
+			if i >= len(st.cells) {
+				st.current = -1
+			} else {
+				st.reached = i
+			}
 			return starlark.None, nil
 		}),
 	}
@@ -437,6 +502,3 @@ func (st *runState) caller(thread *starlark.Thread) (cell int, code string) {
 	}
 	return st.current, ""
 }
-
-// num formats a float for Starlark-facing messages.
-func fnum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

@@ -169,3 +169,115 @@ func clip(s string, n int) string {
 	}
 	return string(r[:n-1]) + "…"
 }
+
+// ControlsHTML returns the controls under a drawing: stepping through the
+// reverse pass, the overwrite toggle, and the leaf whose paths to list.
+func (d *Drawing) ControlsHTML(id string) string {
+	if d.Out < 0 {
+		return ""
+	}
+	id = html.EscapeString(id)
+	var b strings.Builder
+	b.WriteString(`<div class="controls" role="group" aria-label="Reverse pass">`)
+	b.WriteString(`<button type="button" class="step-back" disabled>Step back</button>`)
+	b.WriteString(`<button type="button" class="step">Step</button>`)
+	b.WriteString(`<button type="button" class="step-all" disabled>Whole pass</button>`)
+	fmt.Fprintf(&b, `<label class="toggle"><input type="checkbox" class="overwrite" id="%s-overwrite"> Overwrite instead of add (the bug)</label>`, id)
+	fmt.Fprintf(&b, `<label class="paths-label" for="%s-paths">Paths from</label><select class="paths-from" id="%s-paths"><option value="">(choose a value)</option>`, id, id)
+	for s, n := range d.Nodes {
+		if s != d.Out {
+			fmt.Fprintf(&b, `<option value="%d">%s</option>`, s, html.EscapeString(n.Label))
+		}
+	}
+	b.WriteString(`</select></div>`)
+	return b.String()
+}
+
+// StepText says what step k of the reverse pass does (k from 1), or, for
+// k = 0, what the whole pass is.
+func (d *Drawing) StepText(k int) string {
+	if d.Out < 0 {
+		return ""
+	}
+	if k <= 0 || k > len(d.Steps) {
+		return fmt.Sprintf("The reverse pass visits %d nodes, from %s back. Press Step to follow it.", len(d.Steps), d.Nodes[d.Out].Label)
+	}
+	before := d.GradsAfter(k - 1)
+	st := d.Steps[k-1]
+	n := d.Nodes[st.Node]
+	var b strings.Builder
+	fmt.Fprintf(&b, "Step %d of %d: at %s (%s), gradient %s.", k, len(d.Steps), n.Label, n.Op, num(before[st.Node]))
+	g := append([]float64(nil), before...)
+	for _, e := range st.Edges {
+		ed := d.Edges[e]
+		from := d.Nodes[ed.From].Label
+		g[ed.From] += ed.Contribution
+		fmt.Fprintf(&b, " %s.grad += %s × %s = %s → %s.", from, num(before[st.Node]), num(ed.Local), num(ed.Contribution), num(g[ed.From]))
+	}
+	return b.String()
+}
+
+// PathsHTML lists every path from node from to the output with the product
+// of its local derivatives, and their sum, which is the gradient.
+func (d *Drawing) PathsHTML(from int) string {
+	if from < 0 || from >= len(d.Nodes) || d.Out < 0 {
+		return ""
+	}
+	paths, total := d.PathsTo(from)
+	var b strings.Builder
+	name := html.EscapeString(d.Nodes[from].Label)
+	out := html.EscapeString(d.Nodes[d.Out].Label)
+	if total == 0 {
+		fmt.Fprintf(&b, `<p>No path leads from %s to %s, so its gradient is 0.</p>`, name, out)
+		return b.String()
+	}
+	fmt.Fprintf(&b, `<p>%s paths from %s to %s:</p><ol class="path-list">`, num(total), name, out)
+	sum := 0.0
+	for _, p := range paths {
+		labels := []string{name}
+		var factors []string
+		for _, e := range p.Edges {
+			labels = append(labels, html.EscapeString(d.Nodes[d.Edges[e].To].Label))
+			factors = append(factors, num(d.Edges[e].Local))
+		}
+		sum += p.Product
+		fmt.Fprintf(&b, `<li>%s: %s = %s</li>`, strings.Join(labels, " → "), strings.Join(factors, " × "), num(p.Product))
+	}
+	b.WriteString(`</ol>`)
+	if float64(len(paths)) < total {
+		fmt.Fprintf(&b, `<p>Only the first %d are listed.</p>`, len(paths))
+	} else {
+		fmt.Fprintf(&b, `<p class="path-sum">Sum of the paths: %s = ∂%s/∂%s.</p>`, num(sum), out, name)
+	}
+	return b.String()
+}
+
+// TableHTML lists the drawing's values as a table: a text alternative to
+// the picture.
+func (d *Drawing) TableHTML() string {
+	var b strings.Builder
+	b.WriteString(`<table class="graph-table"><thead><tr><th scope="col">value</th><th scope="col">computed as</th><th scope="col">value</th>`)
+	if d.Out >= 0 {
+		fmt.Fprintf(&b, `<th scope="col">∂%s/∂value</th>`, html.EscapeString(d.Nodes[d.Out].Label))
+	}
+	b.WriteString(`</tr></thead><tbody>`)
+	for s, n := range d.Nodes {
+		how := "leaf"
+		if n.Op != "" {
+			var ins []string
+			for _, e := range d.Edges {
+				if e.To == s {
+					ins = append(ins, d.Nodes[e.From].Label)
+				}
+			}
+			how = fmt.Sprintf("%s(%s)", n.Op, strings.Join(ins, ", "))
+		}
+		fmt.Fprintf(&b, `<tr data-name="%s"><th scope="row">%s</th><td>%s</td><td>%s</td>`, html.EscapeString(n.Name), html.EscapeString(n.Label), html.EscapeString(how), num(n.Value))
+		if d.Out >= 0 {
+			fmt.Fprintf(&b, `<td>%s</td>`, num(n.Grad))
+		}
+		b.WriteString(`</tr>`)
+	}
+	b.WriteString(`</tbody></table>`)
+	return b.String()
+}

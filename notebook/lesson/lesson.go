@@ -1,0 +1,312 @@
+// Package lesson reads lesson files and renders them to HTML pages. It is
+// used when the site is built, never in the browser: goldmark stays out of
+// the wasm.
+//
+// # The lesson format
+//
+// A lesson is one Markdown file (CommonMark) in site/lessons. It may start
+// with front matter between two lines of three dashes:
+//
+//	---
+//	title: Reverse accumulation
+//	summary: Walk a graph backwards and add up every path.
+//	minutes: 15
+//	order: 2
+//	---
+//
+// The title defaults to the first heading; lessons are listed by order,
+// then file name. The file name, without .md, is the lesson's address.
+//
+// Prose is Markdown. Raw HTML is not rendered, and links may only use
+// http, https, mailto or relative addresses. Write math in Unicode
+// (∂L/∂w = 2·u·b, x², Σ); LaTeX is not rendered.
+//
+// A fenced code block whose info string names a cell kind is a cell:
+//
+//	```python id=worked
+//	a = Value(2.0, "a")
+//	```
+//
+// The kinds are registered with Register: python is a code cell. An id
+// gives the cell a stable name (letters, digits, - and _); without one a
+// cell is called after the lesson and its position, e.g. chain-rule-3.
+// Other fenced blocks are shown as code.
+package lesson
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
+	"gradbook/notebook"
+)
+
+// Lesson is a parsed lesson file.
+type Lesson struct {
+	Slug    string // file name without .md
+	Title   string
+	Summary string
+	Minutes int
+	Order   int
+	Cells   []*Cell
+	Body    string // the rendered HTML of the prose and cells
+}
+
+// Cell is one cell of a lesson.
+type Cell struct {
+	ID     string
+	Kind   string
+	Attrs  map[string]string // the info string's key=value pairs
+	Source string
+	Index  int // position among the lesson's cells, from 0
+	Number int // position among the lesson's code cells, from 1 (0 if not code)
+}
+
+// Kind renders the cells of one kind.
+type Kind interface {
+	// HTML returns the markup of c.
+	HTML(c *Cell) (string, error)
+}
+
+var kinds = map[string]Kind{"python": codeKind{}}
+
+// Register adds a kind of cell, named by the first word of a fenced
+// block's info string.
+func Register(name string, k Kind) { kinds[name] = k }
+
+type codeKind struct{}
+
+func (codeKind) HTML(c *Cell) (string, error) {
+	return notebook.CodeCellHTML(c.ID, c.Number, c.Source), nil
+}
+
+var idRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+
+// Parse reads a lesson from its file name's slug and its text.
+func Parse(slug string, src []byte) (*Lesson, error) {
+	l := &Lesson{Slug: slug}
+	body, err := l.frontMatter(src)
+	if err != nil {
+		return nil, fmt.Errorf("lesson %s: %w", slug, err)
+	}
+	md := goldmark.New(
+		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Typographer),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(&cellRenderer{l: l}, 100))),
+	)
+	doc := md.Parser().Parse(text.NewReader(body))
+	// Collect the cells and the title before rendering.
+	err = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Heading:
+			if l.Title == "" && n.Level == 1 {
+				l.Title = string(plainText(n, body))
+			}
+		case *ast.FencedCodeBlock:
+			kind, attrs := info(n, body)
+			if _, ok := kinds[kind]; !ok {
+				return ast.WalkContinue, nil
+			}
+			c := &Cell{Kind: kind, Attrs: attrs, Index: len(l.Cells), ID: attrs["id"]}
+			var src bytes.Buffer
+			for i := 0; i < n.Lines().Len(); i++ {
+				seg := n.Lines().At(i)
+				src.Write(seg.Value(body))
+			}
+			c.Source = strings.TrimRight(src.String(), "\n")
+			if kind == "python" {
+				c.Number = 1
+				for _, p := range l.Cells {
+					if p.Kind == "python" {
+						c.Number++
+					}
+				}
+			}
+			if c.ID == "" {
+				c.ID = fmt.Sprintf("%s-%d", slug, c.Index+1)
+			} else if !idRE.MatchString(c.ID) {
+				return ast.WalkStop, fmt.Errorf("cell %d: id %q: use letters, digits, - and _, starting with a letter", c.Index+1, c.ID)
+			}
+			for _, p := range l.Cells {
+				if p.ID == c.ID {
+					return ast.WalkStop, fmt.Errorf("cell %d: id %q is used twice", c.Index+1, c.ID)
+				}
+			}
+			l.Cells = append(l.Cells, c)
+		}
+		return ast.WalkContinue, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("lesson %s: %w", slug, err)
+	}
+	if l.Title == "" {
+		return nil, fmt.Errorf("lesson %s: no title: add title: to the front matter or a # heading", slug)
+	}
+	var out bytes.Buffer
+	if err := md.Renderer().Render(&out, body, doc); err != nil {
+		return nil, fmt.Errorf("lesson %s: %w", slug, err)
+	}
+	l.Body = out.String()
+	return l, nil
+}
+
+func plainText(n ast.Node, src []byte) []byte {
+	var b bytes.Buffer
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			if t, ok := c.(*ast.Text); ok {
+				b.Write(t.Segment.Value(src))
+			}
+			if s, ok := c.(*ast.String); ok {
+				b.Write(s.Value)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.Bytes()
+}
+
+// info splits a fenced block's info string into its kind and attributes:
+// "python id=worked" or "python {#worked}".
+func info(n *ast.FencedCodeBlock, src []byte) (string, map[string]string) {
+	attrs := map[string]string{}
+	if n.Info == nil {
+		return "", attrs
+	}
+	fields := strings.Fields(string(n.Info.Segment.Value(src)))
+	if len(fields) == 0 {
+		return "", attrs
+	}
+	for _, f := range fields[1:] {
+		f = strings.Trim(f, "{}")
+		if strings.HasPrefix(f, "#") {
+			attrs["id"] = f[1:]
+			continue
+		}
+		if k, v, ok := strings.Cut(f, "="); ok {
+			attrs[k] = strings.Trim(v, `"'`)
+		}
+	}
+	return fields[0], attrs
+}
+
+func (l *Lesson) frontMatter(src []byte) ([]byte, error) {
+	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	if !bytes.HasPrefix(src, []byte("---\n")) {
+		return src, nil
+	}
+	end := bytes.Index(src[4:], []byte("\n---\n"))
+	if end < 0 {
+		return nil, errors.New("front matter: no closing --- line")
+	}
+	for i, line := range strings.Split(string(src[4:4+end]), "\n") {
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			return nil, fmt.Errorf("front matter line %d: want key: value, got %q", i+1, line)
+		}
+		v = strings.Trim(strings.TrimSpace(v), `"`)
+		switch strings.TrimSpace(k) {
+		case "title":
+			l.Title = v
+		case "summary":
+			l.Summary = v
+		case "minutes", "order":
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return nil, fmt.Errorf("front matter line %d: %s must be a whole number, got %q", i+1, k, v)
+			}
+			if k == "minutes" {
+				l.Minutes = n
+			} else {
+				l.Order = n
+			}
+		default:
+			return nil, fmt.Errorf("front matter line %d: unknown key %q (known: title, summary, minutes, order)", i+1, k)
+		}
+	}
+	return src[4+end+5:], nil
+}
+
+// cellRenderer renders fenced blocks that are cells with their kind, and
+// other fenced blocks as escaped code.
+type cellRenderer struct {
+	l    *Lesson
+	next int
+}
+
+func (r *cellRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindFencedCodeBlock, r.render)
+}
+
+func (r *cellRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	fb := n.(*ast.FencedCodeBlock)
+	kind, _ := info(fb, src)
+	if k, ok := kinds[kind]; ok && r.next < len(r.l.Cells) {
+		c := r.l.Cells[r.next]
+		r.next++
+		out, err := k.HTML(c)
+		if err != nil {
+			return ast.WalkStop, fmt.Errorf("cell %s: %w", c.ID, err)
+		}
+		w.WriteString(out)
+		return ast.WalkSkipChildren, nil
+	}
+	w.WriteString("<pre><code>")
+	for i := 0; i < fb.Lines().Len(); i++ {
+		seg := fb.Lines().At(i)
+		w.WriteString(html.EscapeString(string(seg.Value(src))))
+	}
+	w.WriteString("</code></pre>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+// LoadDir parses every lesson file in dir, sorted by order then slug.
+func LoadDir(dir string) ([]*Lesson, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.md"))
+	if err != nil {
+		return nil, err
+	}
+	var lessons []*Lesson
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		l, err := Parse(strings.TrimSuffix(filepath.Base(f), ".md"), src)
+		if err != nil {
+			return nil, err
+		}
+		lessons = append(lessons, l)
+	}
+	sort.SliceStable(lessons, func(i, j int) bool {
+		if lessons[i].Order != lessons[j].Order {
+			return lessons[i].Order < lessons[j].Order
+		}
+		return lessons[i].Slug < lessons[j].Slug
+	})
+	return lessons, nil
+}

@@ -1,0 +1,85 @@
+package lesson
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gradbook/notebook"
+)
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+var pages = template.Must(template.ParseFS(templateFiles, "templates/*.html"))
+
+// Build renders the site's pages into dir from the lessons in dir/lessons:
+// index.html, scratch.html and lessons/<slug>.html for each lesson.
+func Build(dir string) ([]*Lesson, error) {
+	lessons, err := LoadDir(filepath.Join(dir, "lessons"))
+	if err != nil {
+		return nil, err
+	}
+	write := func(name, tmpl string, data any) error { return writePage(dir, name, tmpl, data) }
+	if err := write("index.html", "index.html", map[string]any{"Lessons": lessons}); err != nil {
+		return nil, err
+	}
+	first := template.HTML(notebook.CodeCellHTML("scratch-1", 1, ""))
+	if err := write("scratch.html", "scratch.html", map[string]any{"FirstCell": first}); err != nil {
+		return nil, err
+	}
+	if err := writeLessons(dir, "lessons", lessons); err != nil {
+		return nil, err
+	}
+	return lessons, nil
+}
+
+// BuildFixtures renders the lessons in src into dir/fixtures, unlisted:
+// pages for tests, such as a lesson that tries to inject script.
+func BuildFixtures(dir, src string) ([]*Lesson, error) {
+	lessons, err := LoadDir(src)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "fixtures"), 0o755); err != nil {
+		return nil, err
+	}
+	return lessons, writeLessons(dir, "fixtures", lessons)
+}
+
+// writePage renders template tmpl with data into dir/name.
+func writePage(dir, name, tmpl string, data any) error {
+	var b bytes.Buffer
+	if err := pages.ExecuteTemplate(&b, tmpl, data); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644)
+}
+
+// writeLessons renders each lesson into dir/sub/<slug>.html.
+func writeLessons(dir, sub string, lessons []*Lesson) error {
+	for i, l := range lessons {
+		data := map[string]any{
+			"Root":   "../",
+			"Lesson": l,
+			"Body":   template.HTML(l.Body),
+			"HasH1":  strings.Contains(l.Body, "<h1"),
+			"Prev":   nil,
+			"Next":   nil,
+		}
+		if i > 0 {
+			data["Prev"] = lessons[i-1]
+		}
+		if i+1 < len(lessons) {
+			data["Next"] = lessons[i+1]
+		}
+		if err := writePage(dir, filepath.Join(sub, l.Slug+".html"), "lesson.html", data); err != nil {
+			return err
+		}
+	}
+	return nil
+}

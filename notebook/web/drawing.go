@@ -1,0 +1,104 @@
+//go:build js && wasm
+
+package web
+
+import (
+	"fmt"
+	"html"
+	"strconv"
+
+	"honnef.co/go/js/dom/v2"
+
+	"gradbook/notebook"
+)
+
+// drawingView is one drawing under a cell with its controls: step through
+// the reverse pass, show the overwrite bug, list the paths from a value.
+type drawingView struct {
+	d         *notebook.Drawing
+	id        string
+	root      dom.Element
+	box       dom.Element
+	text      dom.Element
+	paths     dom.Element
+	step      int
+	overwrite bool
+	path      []int
+}
+
+func newDrawingView(c *Cell, d *notebook.Drawing, id string) *drawingView {
+	v := &drawingView{d: d, id: id}
+	fig := c.page.doc.CreateElement("figure")
+	fig.SetAttribute("class", "drawing")
+	fig.SetID(id)
+	fig.SetInnerHTML(fmt.Sprintf(`<figcaption>%s</figcaption><div class="svg-box"></div>%s<p class="step-text" aria-live="polite"></p><div class="paths" aria-live="polite"></div><details><summary>The graph as a table</summary>%s</details>`,
+		html.EscapeString(d.Title), d.ControlsHTML(id), d.TableHTML()))
+	c.drawings.AppendChild(fig)
+	v.root = fig
+	v.box = fig.QuerySelector(".svg-box")
+	v.text = fig.QuerySelector(".step-text")
+	v.paths = fig.QuerySelector(".paths")
+	v.text.SetTextContent(d.StepText(0))
+	c.page.listen(fig, "click", func(ev dom.Event) {
+		t := ev.Target()
+		switch {
+		case t.Class().Contains("step"):
+			go v.setStep(v.step + 1)
+		case t.Class().Contains("step-back"):
+			go v.setStep(v.step - 1)
+		case t.Class().Contains("step-all"):
+			go v.setStep(0)
+		}
+	})
+	c.page.listen(fig, "change", func(ev dom.Event) {
+		t := ev.Target()
+		switch {
+		case t.Class().Contains("overwrite"):
+			on := t.(*dom.HTMLInputElement).Checked()
+			go func() { v.overwrite = on; v.redraw() }()
+		case t.Class().Contains("paths-from"):
+			val := t.(*dom.HTMLSelectElement).Value()
+			go v.showPaths(val)
+		}
+	})
+	v.redraw()
+	return v
+}
+
+func (v *drawingView) redraw() {
+	v.box.SetInnerHTML(v.d.SVG(notebook.View{ID: v.id, Step: v.step, Overwrite: v.overwrite, Path: v.path}))
+	v.root.SetAttribute("data-step", strconv.Itoa(v.step))
+	if back, ok := v.root.QuerySelector(".step-back").(*dom.HTMLButtonElement); ok {
+		back.SetDisabled(v.step == 0)
+	}
+	if all, ok := v.root.QuerySelector(".step-all").(*dom.HTMLButtonElement); ok {
+		all.SetDisabled(v.step == 0)
+	}
+	if next, ok := v.root.QuerySelector("button.step").(*dom.HTMLButtonElement); ok {
+		next.SetDisabled(v.step >= len(v.d.Steps))
+	}
+}
+
+// setStep shows the reverse pass after k steps (0: the finished pass).
+func (v *drawingView) setStep(k int) {
+	v.step = max(0, min(k, len(v.d.Steps)))
+	v.text.SetTextContent(v.d.StepText(v.step))
+	v.redraw()
+}
+
+func (v *drawingView) showPaths(val string) {
+	from, err := strconv.Atoi(val)
+	if err != nil {
+		v.path = nil
+		v.paths.SetInnerHTML("")
+		v.redraw()
+		return
+	}
+	v.paths.SetInnerHTML(v.d.PathsHTML(from))
+	paths, _ := v.d.PathsTo(from)
+	v.path = nil
+	for _, p := range paths {
+		v.path = append(v.path, p.Edges...)
+	}
+	v.redraw()
+}

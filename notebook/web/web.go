@@ -1,0 +1,283 @@
+//go:build js && wasm
+
+// Package web brings a notebook page to life in the browser: it wires the
+// cells that the build rendered (editors, Run and Reset, Run all, the
+// scratch page's cell controls) to the notebook package, and shows each
+// run's output and drawings. It only converts: running and drawing are in
+// package notebook, which is tested natively.
+package web
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"honnef.co/go/js/dom/v2"
+
+	"gradbook/notebook"
+)
+
+// Page is a notebook page: its code cells in order.
+type Page struct {
+	doc     dom.Document
+	body    dom.Element
+	status  dom.Element
+	runAll  *dom.HTMLButtonElement
+	cells   []*Cell
+	scratch bool
+	nextID  int
+	// sources remembers the sources the cells had when they last ran, to
+	// tell a learner when a result is stale.
+	funcs []js.Func
+}
+
+// Cell is one code cell on the page.
+type Cell struct {
+	page     *Page
+	root     dom.Element
+	editor   *dom.HTMLTextAreaElement
+	run      *dom.HTMLButtonElement
+	reset    *dom.HTMLButtonElement
+	out      dom.Element
+	drawings dom.Element
+	views    []*drawingView
+}
+
+// Start finds the page's cells and wires them. It returns once the page is
+// ready; handlers run on their own goroutines.
+func Start() *Page {
+	doc := dom.GetWindow().Document()
+	p := &Page{doc: doc, body: doc.QuerySelector("body")}
+	p.status = doc.GetElementByID("notebook-status")
+	p.scratch = p.body.GetAttribute("data-page") == "scratch"
+	for _, el := range doc.QuerySelectorAll("section.code-cell") {
+		p.cells = append(p.cells, p.wire(el))
+	}
+	p.nextID = len(p.cells) + 1
+	if b, ok := doc.GetElementByID("run-all").(*dom.HTMLButtonElement); ok {
+		p.runAll = b
+		p.listen(b, "click", func(dom.Event) { go p.RunAll() })
+		b.SetDisabled(false)
+	}
+	if b, ok := doc.GetElementByID("add-cell").(*dom.HTMLButtonElement); ok {
+		p.listen(b, "click", func(dom.Event) { go p.addCell("") })
+		b.SetDisabled(false)
+	}
+	p.say("Ready: Run a cell, or Run all.")
+	p.body.SetAttribute("data-notebook", "ready")
+	return p
+}
+
+func (p *Page) listen(el dom.Element, typ string, f func(dom.Event)) {
+	p.funcs = append(p.funcs, el.AddEventListener(typ, false, f))
+}
+
+func (p *Page) say(s string) {
+	if p.status != nil {
+		p.status.SetTextContent(s)
+	}
+}
+
+func (p *Page) wire(el dom.Element) *Cell {
+	c := &Cell{page: p, root: el}
+	c.editor = el.QuerySelector("textarea.editor").(*dom.HTMLTextAreaElement)
+	c.run = el.QuerySelector("button.run").(*dom.HTMLButtonElement)
+	c.reset = el.QuerySelector("button.reset").(*dom.HTMLButtonElement)
+	c.out = el.QuerySelector("output.out")
+	c.drawings = el.QuerySelector("div.drawings")
+	p.listen(c.run, "click", func(dom.Event) { go p.Run(c) })
+	p.listen(c.reset, "click", func(dom.Event) { go c.Reset() })
+	p.listen(c.editor, "keydown", func(ev dom.Event) {
+		k, ok := ev.(*dom.KeyboardEvent)
+		if !ok || k.Key() != "Enter" || !(k.ShiftKey() || k.CtrlKey() || k.MetaKey()) {
+			return
+		}
+		ev.PreventDefault()
+		go p.Run(c)
+	})
+	if p.scratch {
+		p.addScratchControls(c)
+	}
+	c.run.SetDisabled(false)
+	c.reset.SetDisabled(false)
+	return c
+}
+
+// index returns c's position among the page's cells.
+func (p *Page) index(c *Cell) int {
+	for i, d := range p.cells {
+		if d == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func (p *Page) sources() []string {
+	src := make([]string, len(p.cells))
+	for i, c := range p.cells {
+		src[i] = c.editor.Value()
+	}
+	return src
+}
+
+// Run runs c with the cells above it, as they are written now, and shows
+// its result.
+func (p *Page) Run(c *Cell) {
+	i := p.index(c)
+	if i < 0 {
+		return
+	}
+	start := time.Now()
+	c.root.SetAttribute("aria-busy", "true")
+	res := notebook.Run(p.sources(), i)
+	c.show(&res[i])
+	c.root.RemoveAttribute("aria-busy")
+	ms := time.Since(start).Seconds() * 1000
+	c.root.SetAttribute("data-ms", strconv.FormatFloat(ms, 'f', 1, 64))
+	p.say(fmt.Sprintf("Cell %d %s in %.0f ms.", i+1, verdict(&res[i]), ms))
+}
+
+// RunAll runs every cell in order and shows every result.
+func (p *Page) RunAll() {
+	if len(p.cells) == 0 {
+		return
+	}
+	start := time.Now()
+	res := notebook.Run(p.sources(), len(p.cells)-1)
+	passed := 0
+	for i, c := range p.cells {
+		c.show(&res[i])
+		if res[i].Passed() {
+			passed++
+		}
+	}
+	p.say(fmt.Sprintf("Ran all %d cells in %.0f ms: %d ran clean.", len(p.cells), time.Since(start).Seconds()*1000, passed))
+}
+
+func verdict(r *notebook.CellResult) string {
+	switch {
+	case r.Err != nil:
+		return "stopped with an error"
+	case !r.Passed():
+		return "ran, with failed checks"
+	}
+	return "ran"
+}
+
+// Reset puts the authored source back and clears the output.
+func (c *Cell) Reset() {
+	c.editor.SetValue(c.editor.DefaultValue())
+	c.out.SetTextContent("")
+	c.out.Class().Remove("error")
+	c.drawings.SetInnerHTML("")
+	c.views = nil
+	c.root.RemoveAttribute("data-state")
+	c.page.say("The cell is back to its original code.")
+}
+
+// show displays a cell's result: its output, its error, and its drawings.
+func (c *Cell) show(r *notebook.CellResult) {
+	text := r.Output
+	state := "passed"
+	switch {
+	case r.Err != nil:
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		text += r.Err.Error()
+		state = "error"
+		c.out.Class().Add("error")
+	case !r.Passed():
+		state = "failed"
+		c.out.Class().Remove("error")
+	default:
+		c.out.Class().Remove("error")
+	}
+	if text == "" {
+		text = "(ran; nothing printed)"
+	}
+	c.out.SetTextContent(text)
+	c.root.SetAttribute("data-state", state)
+	c.drawings.SetInnerHTML("")
+	c.views = nil
+	for k, d := range r.Drawings {
+		v := newDrawingView(c, d, fmt.Sprintf("%s-d%d", c.root.GetAttribute("data-cell-id"), k+1))
+		c.views = append(c.views, v)
+	}
+}
+
+// addCell appends a scratch cell holding source.
+func (p *Page) addCell(source string) *Cell {
+	box := p.doc.GetElementByID("cells")
+	id := fmt.Sprintf("scratch-%d", p.nextID)
+	p.nextID++
+	tmp := p.doc.CreateElement("div")
+	tmp.SetInnerHTML(notebook.CodeCellHTML(id, len(p.cells)+1, source))
+	el := tmp.QuerySelector("section")
+	box.AppendChild(el)
+	c := p.wire(el)
+	p.cells = append(p.cells, c)
+	p.renumber()
+	c.editor.Focus()
+	return c
+}
+
+func (p *Page) addScratchControls(c *Cell) {
+	bar := c.root.QuerySelector(".cell-bar")
+	for _, spec := range []struct{ class, text string }{{"move-up", "Move up"}, {"move-down", "Move down"}, {"delete", "Delete"}} {
+		b := p.doc.CreateElement("button").(*dom.HTMLButtonElement)
+		b.SetType("button")
+		b.SetAttribute("class", spec.class)
+		b.SetTextContent(spec.text)
+		bar.AppendChild(b)
+		switch spec.class {
+		case "move-up":
+			p.listen(b, "click", func(dom.Event) { go p.move(c, -1) })
+		case "move-down":
+			p.listen(b, "click", func(dom.Event) { go p.move(c, +1) })
+		case "delete":
+			p.listen(b, "click", func(dom.Event) { go p.remove(c) })
+		}
+	}
+}
+
+func (p *Page) move(c *Cell, by int) {
+	i := p.index(c)
+	j := i + by
+	if i < 0 || j < 0 || j >= len(p.cells) {
+		return
+	}
+	p.cells[i], p.cells[j] = p.cells[j], p.cells[i]
+	box := p.doc.GetElementByID("cells")
+	for _, d := range p.cells {
+		box.AppendChild(d.root) // appending moves it: this reorders
+	}
+	p.renumber()
+	c.editor.Focus()
+	p.say(fmt.Sprintf("Moved the cell to position %d.", j+1))
+}
+
+func (p *Page) remove(c *Cell) {
+	i := p.index(c)
+	if i < 0 {
+		return
+	}
+	c.root.Remove()
+	p.cells = append(p.cells[:i], p.cells[i+1:]...)
+	p.renumber()
+	p.say(fmt.Sprintf("Deleted cell %d.", i+1))
+}
+
+// renumber labels cells by their position, and names the scratch controls
+// after it.
+func (p *Page) renumber() {
+	for i, c := range p.cells {
+		c.root.QuerySelector(".cell-label").SetTextContent(fmt.Sprintf("Cell %d", i+1))
+		for _, b := range c.root.QuerySelectorAll(".move-up, .move-down, .delete") {
+			b.SetAttribute("aria-label", fmt.Sprintf("%s cell %d", b.TextContent(), i+1))
+		}
+	}
+}
