@@ -1,0 +1,160 @@
+package lesson
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gradbook/notebook"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// TestRender renders each testdata/*.md and compares the body with
+// testdata/*.golden.html (go test -update rewrites them).
+func TestRender(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.md")
+	for _, f := range files {
+		slug := strings.TrimSuffix(filepath.Base(f), ".md")
+		t.Run(slug, func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := Parse(slug, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := strings.TrimSuffix(f, ".md") + ".golden.html"
+			if *update {
+				if err := os.WriteFile(golden, []byte(l.Body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Body != string(want) {
+				t.Errorf("rendered %s differs from %s:\n%s", f, golden, l.Body)
+			}
+		})
+	}
+}
+
+func TestParse(t *testing.T) {
+	src, _ := os.ReadFile("testdata/sample.md")
+	l, err := Parse("sample", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Title != "A sample lesson" || l.Minutes != 5 || l.Order != 3 || !strings.HasPrefix(l.Summary, "Front matter") {
+		t.Errorf("front matter: %+v", l)
+	}
+	if len(l.Cells) != 2 || l.Cells[0].ID != "first" || l.Cells[1].ID != "sample-2" || l.Cells[1].Number != 2 {
+		t.Fatalf("cells: %+v %+v", l.Cells[0], l.Cells[1])
+	}
+	if l.Cells[1].Source != "y.backward()\ncheck(x.grad, 6)" {
+		t.Errorf("source %q", l.Cells[1].Source)
+	}
+	if !strings.Contains(l.Body, "&lt;b&gt;escaped&lt;/b&gt;") {
+		t.Error("a plain code block is not escaped")
+	}
+}
+
+func TestHostileLessonIsInert(t *testing.T) {
+	src, _ := os.ReadFile("testdata/hostile.md")
+	l, err := Parse("hostile", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A textarea's content is text, escaped by construction: drop it, then
+	// look for anything that could run.
+	low := strings.ToLower(l.Body)
+	for {
+		i := strings.Index(low, "<textarea")
+		j := strings.Index(low, "</textarea>")
+		if i < 0 || j < i {
+			break
+		}
+		low = low[:i] + low[j+len("</textarea>"):]
+	}
+	low = strings.ReplaceAll(low, `<img src="" alt="image">`, "")
+	for _, bad := range []string{"<script", "<img", "<iframe", "onerror", "onclick", `href="javascript`, `src="javascript`, `href="data:`} {
+		if strings.Contains(low, bad) {
+			t.Errorf("the rendered lesson contains %q:\n%s", bad, l.Body)
+		}
+	}
+}
+
+func TestNoLaTeX(t *testing.T) {
+	lessons, err := LoadDir("../../site/lessons")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lessons {
+		for _, tex := range []string{`\frac`, `\partial`, `\sum`, `$$`, `\cdot`} {
+			if strings.Contains(l.Body, tex) {
+				t.Errorf("lesson %s has raw LaTeX %q: write math in Unicode", l.Slug, tex)
+			}
+		}
+	}
+}
+
+func TestBadLessons(t *testing.T) {
+	for src, want := range map[string]string{
+		"no title here":                                 "no title",
+		"---\ntitle: x\n":                               "no closing ---",
+		"---\nminutes: soon\n---\n# T":                  "minutes must be a whole number",
+		"---\ncolour: red\n---\n# T":                    `unknown key "colour"`,
+		"# T\n```python id=a\n```\n```python id=a\n```": `id "a" is used twice`,
+		"# T\n```python id=9x\n```":                     `id "9x"`,
+	} {
+		if _, err := Parse("bad", []byte(src)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q) = %v, want an error with %q", src, err, want)
+		}
+	}
+}
+
+// TestLessonsRun runs every cell of every lesson, in order, as a learner
+// pressing Run all would: any error or failed check fails the test.
+// Lessons are tested code.
+func TestLessonsRun(t *testing.T) {
+	lessons, err := LoadDir("../../site/lessons")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lessons) == 0 {
+		t.Fatal("no lessons found")
+	}
+	for _, l := range lessons {
+		t.Run(l.Slug, func(t *testing.T) {
+			var srcs []string
+			var cells []*Cell
+			for _, c := range l.Cells {
+				if c.Kind == "python" {
+					srcs = append(srcs, c.Source)
+					cells = append(cells, c)
+				}
+			}
+			if len(srcs) == 0 {
+				return
+			}
+			for i, r := range notebook.Run(srcs, len(srcs)-1) {
+				if r.Err != nil {
+					t.Errorf("cell %s: %v", cells[i].ID, r.Err)
+				}
+				for _, c := range r.Checks {
+					if !c.Passed {
+						t.Errorf("cell %s: %s", cells[i].ID, c.Text)
+					}
+				}
+				if !r.Ran {
+					t.Errorf("cell %s did not run", cells[i].ID)
+				}
+			}
+		})
+	}
+}
