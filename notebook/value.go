@@ -104,9 +104,13 @@ func (v *Value) unaryMethod(thread *starlark.Thread, b *starlark.Builtin, args s
 }
 
 func (v *Value) pow(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var k float64
-	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &k); err != nil {
+	var x starlark.Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &x); err != nil {
 		return nil, err
+	}
+	k, ok := number(x)
+	if !ok || math.IsNaN(k) || math.IsInf(k, 0) {
+		return nil, fmt.Errorf("pow: the exponent must be a finite number, got %s", x.String())
 	}
 	return v.st.made(v.v.Pow(k), "pow", v.v)
 }
