@@ -20,7 +20,7 @@ module.exports = defineConfig({
     },
   },
   webServer: {
-    command: `go run serve.go -addr 127.0.0.1:${port}`,
+    command: `go run serve.go -addr 127.0.0.1:${port} -fixtures playwright/fixtures`,
     url: `http://127.0.0.1:${port}/`,
     timeout: 240_000,
     reuseExistingServer: !process.env.CI,

@@ -103,10 +103,9 @@ func DrawGraph(t *engine.Tape, vals []float64, out string) *Drawing {
 func draw(t *engine.Tape, vals []float64, labels []string, out int) *Drawing {
 	n := len(vals)
 	d := &Drawing{Nodes: make([]DrawNode, n), Out: out}
-	names := t.Names()
 	seen := map[string]int{}
 	for s := range d.Nodes {
-		name := names[s]
+		name := labels[s]
 		if seen[name]++; seen[name] > 1 {
 			name = fmt.Sprintf("%s#%d", name, seen[name])
 		}

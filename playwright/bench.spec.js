@@ -6,7 +6,7 @@ const { test, expect } = require("@playwright/test");
 
 test("engine from JavaScript vs plain JavaScript: figures", async ({ page }) => {
   test.setTimeout(180_000);
-  await page.goto("/");
+  await page.goto("engine.html");
   await page.evaluate(() => autodiff.ready);
   const r = await page.evaluate(() => {
     // Graph (a): the same MLP 2→16→16→1 over 100 points with a hinge loss

@@ -4,7 +4,7 @@ const { test, expect } = require("@playwright/test");
 test.beforeEach(async ({ page }) => {
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto("/");
+  await page.goto("engine.html");
   await page.evaluate(() => autodiff.ready);
   test.info().errors = errors;
 });

@@ -31,7 +31,7 @@ func newDrawingView(c *Cell, d *notebook.Drawing, id string) *drawingView {
 	fig := c.page.doc.CreateElement("figure")
 	fig.SetAttribute("class", "drawing")
 	fig.SetID(id)
-	fig.SetInnerHTML(fmt.Sprintf(`<figcaption>%s</figcaption><div class="svg-box"></div>%s<p class="step-text" aria-live="polite"></p><div class="paths" aria-live="polite"></div><details><summary>The graph as a table</summary>%s</details>`,
+	fig.SetInnerHTML(fmt.Sprintf(`<figcaption>%s</figcaption><div class="svg-box" tabindex="0" role="group" aria-label="Drawing (scrolls sideways)"></div>%s<p class="step-text" aria-live="polite"></p><div class="paths" aria-live="polite"></div><details><summary>The graph as a table</summary>%s</details>`,
 		html.EscapeString(d.Title), d.ControlsHTML(id), d.TableHTML()))
 	c.drawings.AppendChild(fig)
 	v.root = fig

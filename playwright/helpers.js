@@ -1,0 +1,34 @@
+// Shared helpers for the notebook specs.
+const { test: base, expect } = require("@playwright/test");
+
+// test records console errors and page errors; each test ends by
+// asserting there were none.
+const test = base.extend({
+  errors: async ({ page }, use) => {
+    const errors = [];
+    page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+    page.on("pageerror", (e) => errors.push(e.message));
+    await use(errors);
+    expect(errors, "console errors").toEqual([]);
+  },
+});
+
+// open goes to a notebook page and waits until its cells can run.
+async function open(page, path) {
+  await page.goto(path);
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+}
+
+// cell returns the locator of the n-th code cell (from 1).
+function cell(page, n) {
+  return page.locator("section.code-cell").nth(n - 1);
+}
+
+// typeInto replaces a cell's code, typing it as a learner would.
+async function typeInto(c, code) {
+  const editor = c.getByRole("textbox");
+  await editor.fill("");
+  await editor.pressSequentially(code, { delay: 0 });
+}
+
+module.exports = { test, expect, open, cell, typeInto };
