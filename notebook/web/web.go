@@ -66,6 +66,9 @@ func Start() *Page {
 		b.SetDisabled(false)
 	}
 	p.say("Ready: Run a cell, or Run all.")
+	// When the cells became runnable, in ms since navigation, for figures.
+	at := js.Global().Get("performance").Call("now").Float()
+	p.body.SetAttribute("data-ready-at", strconv.FormatFloat(at, 'f', 1, 64))
 	p.body.SetAttribute("data-notebook", "ready")
 	return p
 }

@@ -1,0 +1,67 @@
+// Package notebook runs the cells of a Gradbook notebook and draws the
+// graphs they build. It is pure Go, tested natively; package web wires it
+// to a page in the browser, and package lesson turns lesson files into
+// pages when the site is built.
+//
+// # Cells
+//
+// A cell is Starlark, a small Python-like language with no file, network
+// or page access, with while loops, top-level if and for, reassigned
+// globals and recursion allowed. Run runs the cells above a cell and the
+// cell itself, in order, as one program: a cell sees the globals that the
+// cells above it leave, as they are written now, and nothing else. Each
+// run may take Budget; a loop that runs longer is stopped, naming the cell
+// and line.
+//
+// # Built-ins
+//
+// Value(x) or Value(x, "w") is a scalar that records how it was made:
+//
+//	w = Value(2.0, "w")
+//	y = (w * 3 + 1).tanh()      # + - * / with Values or numbers, unary -
+//	y = w.relu() + w.exp() + w.log() + w.sigmoid() + w.pow(3)
+//	y.backward()                # clears every gradient it reaches, then adds
+//	print(w.value, w.data, w.grad)
+//	y.backward(overwrite=True)  # the classic bug: assign instead of add
+//
+// detach(v) passes v's value on but no gradient back:
+//
+//	skip = detach(p)
+//
+// evaluate and backward take graphs in the lessons' list format (lists or
+// tuples) and answer exactly as the JavaScript API does, errors included:
+//
+//	g = [["p", "mul", ["a", "b"]], ["u", "add", ["p", "c"]], ["L", "sq", ["u"]]]
+//	vals = evaluate(g, {"a": 2.0, "b": 3.0, "c": 1.0})   # every value
+//	grads = backward(g, vals, "L")                        # d L / d name
+//
+// check prints whether a result is right, within tol (relative above 1);
+// it compares numbers, Values, dicts (the expected keys) and lists:
+//
+//	check(a.grad, 42)
+//	check(grads, {"a": 42, "b": 28, "c": 14}, tol=1e-6, label="gradients")
+//
+// grad_check compares a derivative with left, right and central finite
+// differences at steps 1e-2, 1e-4 and 1e-6, prints a table and flags a kink
+// where the one-sided differences disagree:
+//
+//	grad_check(lambda w: loss_at(w), 1.0, analytic=32)
+//	grad_check(g, {"a": 2.0, "b": 3.0, "c": 1.0}, "L", ["a", "b"])
+//
+// show draws a graph; without it, a cell draws the last graph it built:
+//
+//	show(L)
+//	show(g, vals, "L")
+//
+// math is Starlark's math module (math.sqrt, math.exp, math.pi, …), and
+// round(x) and round(x, n) round as Python 3 does.
+//
+// # Drawings
+//
+// A Drawing has one node per value and one edge per use of a value, so x*x
+// gives x two edges. Each edge carries its contribution on the reverse
+// pass, the upstream gradient times the local derivative; Steps is the
+// reverse pass one node at a time; Overwrite holds the gradients the
+// overwrite bug would give; PathsTo lists every path from a value to the
+// output, whose products add up to its gradient.
+package notebook
