@@ -67,7 +67,7 @@ const (
 	gapX    = 48.0
 	gapY    = 26.0
 	margin  = 12.0
-	portGap = 18.0
+	portGap = 24.0
 )
 
 // DrawValue draws the expression behind root, with the gradients of root.

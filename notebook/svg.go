@@ -37,7 +37,7 @@ func (d *Drawing) SVG(v View) string {
 	fmt.Fprintf(&b, `<svg class="graph" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" width="%g" height="%g" role="img" aria-labelledby="%s-title %s-desc">`,
 		d.Width, d.Height, d.Width, d.Height, id, id)
 	fmt.Fprintf(&b, `<title id="%s-title">%s</title><desc id="%s-desc">%s</desc>`, id, html.EscapeString(d.Title), id, html.EscapeString(d.Describe()))
-	fmt.Fprintf(&b, `<defs><marker id="%s-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" class="arrowhead"/></marker></defs>`, id)
+	fmt.Fprintf(&b, `<defs><marker id="%s-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerUnits="userSpaceOnUse" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" class="arrowhead"/></marker></defs>`, id)
 	sent := map[int]bool{}
 	if active >= 0 {
 		for _, e := range d.Steps[v.Step-1].Edges {
@@ -62,15 +62,16 @@ func (d *Drawing) SVG(v View) string {
 		fmt.Fprintf(&b, `<g class="%s" data-from="%s" data-to="%s"><path d="M%g,%gC%g,%g %g,%g %g,%g" marker-end="url(#%s-arrow)"/>`,
 			class, html.EscapeString(from.Name), html.EscapeString(to.Name), x1, y1, mx, y1, mx, y2, x2-2, y2, id)
 		if d.Out >= 0 {
-			// The label sits at the curve's midpoint.
-			lx, ly := (x1+x2)/2, (y1+y2)/2
+			// The label sits on the curve, nearer the consumer, where the
+			// two edges of a value used twice are apart.
+			lx, ly := bezier(0.7, x1, mx, mx, x2), bezier(0.7, y1, y1, y2, y2)
 			label := num(e.Contribution)
 			if v.Step > 0 && !d.done(v.Step, e.To) {
 				label = "·"
 			}
 			w := 7*float64(len(label)) + 8
-			fmt.Fprintf(&b, `<rect class="contrib-bg" x="%g" y="%g" width="%g" height="16" rx="3"/><text class="contrib" x="%g" y="%g" text-anchor="middle">%s</text>`,
-				lx-w/2, ly-8, w, lx, ly+4, html.EscapeString(label))
+			fmt.Fprintf(&b, `<rect class="contrib-bg" x="%.1f" y="%.1f" width="%g" height="15" rx="3"/><text class="contrib" x="%.1f" y="%.1f" text-anchor="middle">%s</text>`,
+				lx-w/2, ly-7.5, w, lx, ly+4, html.EscapeString(label))
 		}
 		b.WriteString(`</g>`)
 	}
@@ -112,6 +113,12 @@ func (d *Drawing) SVG(v View) string {
 	return b.String()
 }
 
+// bezier returns the point at t of a cubic Bézier curve in one coordinate.
+func bezier(t, p0, p1, p2, p3 float64) float64 {
+	u := 1 - t
+	return u*u*u*p0 + 3*u*u*t*p1 + 3*u*t*t*p2 + t*t*t*p3
+}
+
 // done reports whether, after k steps, node s has received every
 // contribution it will get (so the edges into it may show theirs).
 func (d *Drawing) done(k, s int) bool {
@@ -121,6 +128,17 @@ func (d *Drawing) done(k, s int) bool {
 		}
 	}
 	return false
+}
+
+// usesTwice reports whether node s takes from as both of its inputs.
+func (d *Drawing) usesTwice(s, from int) bool {
+	n := 0
+	for _, in := range d.inputsOf(s) {
+		if in == from {
+			n++
+		}
+	}
+	return n > 1
 }
 
 func (d *Drawing) inputsOf(s int) []int {
@@ -237,7 +255,11 @@ func (d *Drawing) PathsHTML(from int) string {
 		labels := []string{name}
 		var factors []string
 		for _, e := range p.Edges {
-			labels = append(labels, html.EscapeString(d.Nodes[d.Edges[e].To].Label))
+			to := html.EscapeString(d.Nodes[d.Edges[e].To].Label)
+			if d.usesTwice(d.Edges[e].To, d.Edges[e].From) {
+				to += fmt.Sprintf(" (input %d)", d.Edges[e].Port+1)
+			}
+			labels = append(labels, to)
 			factors = append(factors, num(d.Edges[e].Local))
 		}
 		sum += p.Product
