@@ -163,8 +163,8 @@ func (st *runState) built(t *target) {
 	st.last[st.current] = t
 }
 
-func run(cells []string, res []CellResult) {
-	st := &runState{
+func newRunState(cells []string, res []CellResult) *runState {
+	return &runState{
 		cells: cells, res: res, current: -1, reached: -1,
 		out:   make([]strings.Builder, len(cells)),
 		last:  make([]*target, len(cells)),
@@ -172,6 +172,10 @@ func run(cells []string, res []CellResult) {
 		names: make([]map[*engine.Value]string, len(cells)),
 		start: time.Now(),
 	}
+}
+
+func run(cells []string, res []CellResult) {
+	st := newRunState(cells, res)
 	var prog strings.Builder
 	line := 1
 	for i, src := range cells {

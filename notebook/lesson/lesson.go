@@ -27,7 +27,9 @@
 //	a = Value(2.0, "a")
 //	```
 //
-// The kinds are registered with Register: python is a code cell. An id
+// The kinds are registered with Register: python is a code cell; quiz,
+// explore and exercise blocks are described in package notebook (Quiz,
+// Explore, Exercise): text divided by "--- section" lines. An id
 // gives the cell a stable name (letters, digits, - and _); without one a
 // cell is called after the lesson and its position, e.g. chain-rule-3.
 // Other fenced blocks are shown as code.
@@ -83,7 +85,24 @@ type Kind interface {
 	HTML(c *Cell) (string, error)
 }
 
-var kinds = map[string]Kind{"python": codeKind{}}
+var kinds = map[string]Kind{
+	"python":   codeKind{},
+	"quiz":     kindFunc(func(c *Cell) (string, error) { return parsed(notebook.ParseQuiz(c.ID, c.Source)) }),
+	"explore":  kindFunc(func(c *Cell) (string, error) { return parsed(notebook.ParseExplore(c.ID, c.Source)) }),
+	"exercise": kindFunc(func(c *Cell) (string, error) { return parsed(notebook.ParseExercise(c.ID, c.Source)) }),
+}
+
+// kindFunc is a Kind as a function.
+type kindFunc func(c *Cell) (string, error)
+
+func (f kindFunc) HTML(c *Cell) (string, error) { return f(c) }
+
+func parsed[T interface{ HTML() string }](x T, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	return x.HTML(), nil
+}
 
 // Register adds a kind of cell, named by the first word of a fenced
 // block's info string.

@@ -27,19 +27,24 @@ type drawingView struct {
 }
 
 func newDrawingView(c *Cell, d *notebook.Drawing, id string) *drawingView {
+	return newDrawingViewIn(c.page, c.drawings, d, id)
+}
+
+// newDrawingViewIn adds a drawing with its controls to box.
+func newDrawingViewIn(p *Page, box dom.Element, d *notebook.Drawing, id string) *drawingView {
 	v := &drawingView{d: d, id: id}
-	fig := c.page.doc.CreateElement("figure")
+	fig := p.doc.CreateElement("figure")
 	fig.SetAttribute("class", "drawing")
 	fig.SetID(id)
 	fig.SetInnerHTML(fmt.Sprintf(`<figcaption>%s</figcaption><div class="svg-box" tabindex="0" role="group" aria-label="Drawing (scrolls sideways)"></div>%s<p class="step-text" aria-live="polite"></p><div class="paths" aria-live="polite"></div><details><summary>The graph as a table</summary>%s</details>`,
 		html.EscapeString(d.Title), d.ControlsHTML(id), d.TableHTML()))
-	c.drawings.AppendChild(fig)
+	box.AppendChild(fig)
 	v.root = fig
 	v.box = fig.QuerySelector(".svg-box")
 	v.text = fig.QuerySelector(".step-text")
 	v.paths = fig.QuerySelector(".paths")
 	v.text.SetTextContent(d.StepText(0))
-	c.page.listen(fig, "click", func(ev dom.Event) {
+	p.listen(fig, "click", func(ev dom.Event) {
 		t := ev.Target()
 		switch {
 		case t.Class().Contains("step"):
@@ -50,7 +55,7 @@ func newDrawingView(c *Cell, d *notebook.Drawing, id string) *drawingView {
 			go v.setStep(0)
 		}
 	})
-	c.page.listen(fig, "change", func(ev dom.Event) {
+	p.listen(fig, "change", func(ev dom.Event) {
 		t := ev.Target()
 		switch {
 		case t.Class().Contains("overwrite"):
@@ -63,6 +68,20 @@ func newDrawingView(c *Cell, d *notebook.Drawing, id string) *drawingView {
 	})
 	v.redraw()
 	return v
+}
+
+// setDrawing shows d in place of the drawing, keeping the view's step,
+// toggle and chosen path.
+func (v *drawingView) setDrawing(d *notebook.Drawing) {
+	v.d = d
+	v.root.QuerySelector("details").SetInnerHTML("<summary>The graph as a table</summary>" + d.TableHTML())
+	v.step = min(v.step, len(d.Steps))
+	v.text.SetTextContent(d.StepText(v.step))
+	if sel, ok := v.root.QuerySelector("select.paths-from").(*dom.HTMLSelectElement); ok && sel.Value() != "" {
+		v.showPaths(sel.Value())
+		return
+	}
+	v.redraw()
 }
 
 func (v *drawingView) redraw() {

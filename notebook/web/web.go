@@ -56,6 +56,7 @@ func Start() *Page {
 		p.cells = append(p.cells, p.wire(el))
 	}
 	p.nextID = len(p.cells) + 1
+	p.wireKinds()
 	if b, ok := doc.GetElementByID("run-all").(*dom.HTMLButtonElement); ok {
 		p.runAll = b
 		p.listen(b, "click", func(dom.Event) { go p.RunAll() })

@@ -1,0 +1,383 @@
+package notebook
+
+import (
+	"errors"
+	"fmt"
+	"html"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"time"
+
+	"go.starlark.net/starlark"
+
+	"gradbook/engine"
+)
+
+// Exercise is code for the learner to complete, with a Check button that
+// tests it. Its lead is the starter code; its sections:
+//
+//	--- check backward        which checker tests it (see Checkers)
+//	--- hint                  a hint; hints are shown one at a time
+//	--- solution              a solution, behind a button
+type Exercise struct {
+	ID       string
+	Starter  string
+	Check    string
+	Hints    []string
+	Solution string
+}
+
+// Checkers are the exercises' checkers, by name. "backward" calls the
+// learner's backward(graph, values, out) on hidden graphs and compares it
+// with the engine.
+var Checkers = map[string]func(source string) Report{
+	"backward": CheckBackward,
+}
+
+// Report is the outcome of checking an exercise.
+type Report struct {
+	Passed bool
+	Lines  []string // one per test passed, then the failure
+	// Why explains the first failure in a learner's terms.
+	Why string
+}
+
+// ParseExercise reads an exercise block.
+func ParseExercise(id, body string) (*Exercise, error) {
+	lead, sections := splitSections(body)
+	x := &Exercise{ID: id, Starter: lead}
+	for _, s := range sections {
+		switch s.Name {
+		case "check":
+			if len(s.Args) != 1 || Checkers[s.Args[0]] == nil {
+				return nil, blockErr(s, "name a checker: --- check backward")
+			}
+			x.Check = s.Args[0]
+		case "hint":
+			x.Hints = append(x.Hints, s.Text)
+		case "solution":
+			x.Solution = s.Text
+		default:
+			return nil, blockErr(s, "unknown section (an exercise has check, hint, solution)")
+		}
+	}
+	if x.Check == "" {
+		return nil, errors.New("an exercise needs --- check <checker>")
+	}
+	if x.Solution != "" {
+		if r := Checkers[x.Check](x.Solution); !r.Passed {
+			return nil, fmt.Errorf("the solution does not pass its own check: %s", r.Why)
+		}
+	}
+	return x, nil
+}
+
+// HTML renders the exercise: an editor with the starter code, Run, Check
+// and Reset, the report, hints one at a time, and the solution behind a
+// button.
+func (x *Exercise) HTML() string {
+	id := html.EscapeString(x.ID)
+	rows := min(max(strings.Count(x.Starter, "\n")+2, 6), 40)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<section class="cell exercise" id="exercise-%s" data-cell-id="%s" data-kind="exercise" data-check="%s" aria-labelledby="exercise-%s-label">`,
+		id, id, html.EscapeString(x.Check), id)
+	fmt.Fprintf(&b, `<div class="cell-bar"><label class="cell-label" id="exercise-%s-label" for="exercise-%s-src">Exercise: your code</label>`, id, id)
+	b.WriteString(`<button type="button" class="run" disabled>Run</button><button type="button" class="check" disabled>Check</button><button type="button" class="reset" disabled>Reset</button></div>`)
+	fmt.Fprintf(&b, `<textarea class="editor" id="exercise-%s-src" rows="%d" spellcheck="false" autocapitalize="off" autocomplete="off">%s</textarea>`, id, rows, html.EscapeString(x.Starter))
+	fmt.Fprintf(&b, `<output class="out" for="exercise-%s-src" role="status" aria-live="polite"></output>`, id)
+	b.WriteString(`<div class="report" role="status" aria-live="polite"></div>`)
+	if len(x.Hints) > 0 {
+		b.WriteString(`<div class="hints"><button type="button" class="hint" disabled>Show a hint</button><ol class="hint-list">`)
+		for _, h := range x.Hints {
+			fmt.Fprintf(&b, `<li hidden>%s</li>`, paragraphs(h))
+		}
+		b.WriteString(`</ol></div>`)
+	}
+	if x.Solution != "" {
+		fmt.Fprintf(&b, `<details class="solution"><summary>Show a solution</summary><pre><code>%s</code></pre></details>`, html.EscapeString(x.Solution))
+	}
+	b.WriteString(`<div class="drawings"></div></section>`)
+	return b.String()
+}
+
+// backwardTest is one hidden test of a learner's backward.
+type backwardTest struct {
+	name   string
+	graph  engine.Graph
+	leaves map[string]float64
+	twice  bool // call backward twice and compare
+}
+
+func lessonOps() []string { return []string{"add", "sub", "mul", "div", "sq", "tanh", "relu", "neg"} }
+
+func backwardTests() []backwardTest {
+	n := func(name, op string, in ...string) engine.Node { return engine.Node{Name: name, Op: op, Inputs: in} }
+	every := engine.Graph{n("s", "add", "a", "b"), n("d", "sub", "s", "c"), n("m", "mul", "d", "a"), n("q", "div", "m", "b"),
+		n("sq", "sq", "q"), n("t", "tanh", "sq"), n("r", "relu", "t"), n("ng", "neg", "r")}
+	r := rand.New(rand.NewPCG(5, 8))
+	var random engine.Graph
+	names := []string{"a", "b", "c"}
+	for i := 0; i < 12; i++ {
+		ops := lessonOps()
+		op := ops[r.IntN(len(ops))]
+		if op == "div" || op == "relu" {
+			op = "mul" // keep the random graph smooth and finite
+		}
+		ar, _ := engine.Arity(op)
+		node := engine.Node{Name: fmt.Sprintf("n%d", i), Op: op}
+		for j := 0; j < ar; j++ {
+			node.Inputs = append(node.Inputs, names[r.IntN(len(names))])
+		}
+		random = append(random, node)
+		names = append(names, node.Name)
+	}
+	return []backwardTest{
+		{"the worked example", engine.Graph{n("p", "mul", "a", "b"), n("u", "add", "p", "c"), n("L", "sq", "u")}, map[string]float64{"a": 2, "b": 3, "c": 1}, false},
+		{"x + x, one value used twice by one op", engine.Graph{n("y", "add", "x", "x")}, map[string]float64{"x": 3}, false},
+		{"x * x, a repeated operand", engine.Graph{n("y", "mul", "x", "x")}, map[string]float64{"x": 3}, false},
+		{"fan-out: a feeds two nodes", engine.Graph{n("p", "mul", "a", "b"), n("q", "mul", "a", "c"), n("s", "add", "p", "q")}, map[string]float64{"a": 2, "b": 3, "c": 4}, false},
+		{"a leaf the output does not use", engine.Graph{n("p", "mul", "a", "b")}, map[string]float64{"a": 2, "b": 3, "unused": 7}, false},
+		{"calling backward twice", engine.Graph{n("p", "mul", "a", "a"), n("L", "add", "p", "b")}, map[string]float64{"a": 3, "b": 1}, true},
+		{"every op", every, map[string]float64{"a": 0.5, "b": 1.5, "c": -0.25}, false},
+		{"a random graph", random, map[string]float64{"a": 0.3, "b": -0.7, "c": 0.9}, false},
+	}
+}
+
+// CheckBackward runs the learner's code, then calls the backward(graph,
+// values, out) it defines on hidden graphs, comparing every gradient with
+// the engine's. It stops at the first failure and explains it: the
+// overwrite bug, a missing 0 for an unused leaf, a reused dict, a wrong
+// number.
+func CheckBackward(source string) Report {
+	var rep Report
+	res := Run([]string{source}, 0)
+	if res[0].Err != nil {
+		rep.Why = "Your code stops before it can be checked:\n" + res[0].Err.Error()
+		return rep
+	}
+	globals, err := runGlobals("your code", source)
+	if err != nil {
+		rep.Why = "Your code stops before it can be checked: " + err.Error()
+		return rep
+	}
+	fn, ok := globals["backward"].(*starlark.Function)
+	if !ok {
+		rep.Why = "Define a function backward(graph, values, out) in your code."
+		return rep
+	}
+	for _, tc := range backwardTests() {
+		why := checkOne(fn, tc)
+		if why != "" {
+			rep.Lines = append(rep.Lines, "✗ "+tc.name)
+			rep.Why = why
+			return rep
+		}
+		rep.Lines = append(rep.Lines, "✓ "+tc.name)
+	}
+	rep.Passed = true
+	return rep
+}
+
+func checkOne(fn *starlark.Function, tc backwardTest) string {
+	out := tc.graph[len(tc.graph)-1].Name
+	tape, err := engine.Compile(tc.graph)
+	if err != nil {
+		return err.Error()
+	}
+	vals, err := tape.Evaluate(tc.leaves)
+	if err != nil {
+		return err.Error()
+	}
+	want, _ := tape.Backward(vals, out, engine.Accumulate)
+	wrong, _ := tape.Backward(vals, out, engine.OverwriteBug)
+	call := func() (starlark.Value, string) {
+		thread := &starlark.Thread{Name: "check", Print: func(*starlark.Thread, string) {}}
+		start := time.Now()
+		thread.SetMaxExecutionSteps(100_000)
+		thread.OnMaxSteps = func(th *starlark.Thread) {
+			if time.Since(start) > Budget {
+				th.Cancel("it ran too long (an endless loop?)")
+				return
+			}
+			th.SetMaxExecutionSteps(th.ExecutionSteps() + 100_000)
+		}
+		v, err := starlark.Call(thread, fn, starlark.Tuple{graphValue(tc.graph), valuesDict(tape, tc.leaves, vals), starlark.String(out)}, nil)
+		if err != nil {
+			msg := err.Error()
+			if ee, ok := err.(*starlark.EvalError); ok {
+				msg = ee.Backtrace()
+			}
+			return nil, fmt.Sprintf("On %s, backward stopped with an error:\n%s", tc.name, msg)
+		}
+		return v, ""
+	}
+	got, why := call()
+	if why != "" {
+		return why
+	}
+	if why := compareGrads(tc, tape, got, want, wrong, out); why != "" {
+		return why
+	}
+	if tc.twice {
+		first := snapshot(got)
+		again, why := call()
+		if why != "" {
+			return why
+		}
+		if why := compareGrads(tc, tape, again, want, wrong, out); why != "" {
+			return "Calling backward a second time went wrong. " + why + " Build a fresh dict inside backward on every call, starting every gradient at 0.0."
+		}
+		if after := snapshot(got); !sameMap(first, after) {
+			return "Calling backward a second time changed the dict the first call returned: build a fresh dict inside backward on every call."
+		}
+	}
+	return ""
+}
+
+func graphValue(g engine.Graph) starlark.Value {
+	entries := make([]starlark.Value, len(g))
+	for i, n := range g {
+		ins := make([]starlark.Value, len(n.Inputs))
+		for j, in := range n.Inputs {
+			ins[j] = starlark.String(in)
+		}
+		entries[i] = starlark.Tuple{starlark.String(n.Name), starlark.String(n.Op), starlark.NewList(ins)}
+	}
+	return starlark.NewList(entries)
+}
+
+func valuesDict(t *engine.Tape, leaves, vals map[string]float64) *starlark.Dict {
+	d := starlark.NewDict(len(vals))
+	var names []string
+	for k := range leaves {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		d.SetKey(starlark.String(k), starlark.Float(vals[k]))
+	}
+	for _, k := range t.Names()[t.NumLeaves():] {
+		d.SetKey(starlark.String(k), starlark.Float(vals[k]))
+	}
+	return d
+}
+
+func snapshot(v starlark.Value) map[string]float64 {
+	m := map[string]float64{}
+	if d, ok := v.(*starlark.Dict); ok {
+		for _, it := range d.Items() {
+			if f, ok := number(it[1]); ok {
+				m[it[0].String()] = f
+			}
+		}
+	}
+	return m
+}
+
+func sameMap(a, b map[string]float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// compareGrads explains the first way got differs from want.
+func compareGrads(tc backwardTest, t *engine.Tape, got starlark.Value, want, wrong map[string]float64, out string) string {
+	d, ok := got.(*starlark.Dict)
+	if !ok {
+		if got == starlark.None {
+			return fmt.Sprintf("On %s, backward returned None: return the dict of gradients at the end.", tc.name)
+		}
+		return fmt.Sprintf("On %s, backward returned a %s: it should return a dict of name → gradient.", tc.name, got.Type())
+	}
+	gotOf := func(name string) (float64, bool, bool) {
+		v, found, _ := d.Get(starlark.String(name))
+		if !found {
+			return 0, false, false
+		}
+		f, ok := number(v)
+		return f, true, ok
+	}
+	// The overwrite bug: every number matches what '=' instead of '+='
+	// gives, and some value used more than once lost a contribution.
+	if matchesAll(gotOf, wrong) && !matchesAll(gotOf, want) {
+		uses := map[string]int{}
+		for _, n := range tc.graph {
+			for _, in := range n.Inputs {
+				uses[in]++
+			}
+		}
+		for _, name := range t.Names() {
+			if uses[name] > 1 && !Close(wrong[name], want[name]) {
+				return fmt.Sprintf("On %s: %s is used %s and got %s instead of %s: are you assigning (=) instead of adding (+=)? Every use sends back a contribution, and they all add up.",
+					tc.name, name, times(uses[name]), num(wrong[name]), num(want[name]))
+			}
+		}
+	}
+	names := make([]string, 0, len(want))
+	for _, n := range t.Names() {
+		names = append(names, n)
+	}
+	for k := range tc.leaves {
+		if _, used := t.Slot(k); !used {
+			names = append(names, k)
+		}
+	}
+	for _, name := range names {
+		g, found, isNum := gotOf(name)
+		switch {
+		case !found && want[name] == 0 && !reaches(t, name, out):
+			return fmt.Sprintf("On %s: %s does not reach %s, so its gradient is 0.0, but your dict has no entry for it. Start every name in values at 0.0.", tc.name, name, out)
+		case !found:
+			return fmt.Sprintf("On %s: your dict has no gradient for %s. Return one for every name in values, leaves and nodes.", tc.name, name)
+		case !isNum:
+			return fmt.Sprintf("On %s: the gradient of %s is not a number.", tc.name, name)
+		case name == out && !Close(g, 1):
+			return fmt.Sprintf("On %s: the gradient of %s itself should be 1.0 (d%s/d%s = 1), got %s.", tc.name, out, out, out, num(g))
+		case !Close(g, want[name]):
+			return fmt.Sprintf("On %s: d%s/d%s should be %s, but your backward gave %s.", tc.name, out, name, num(want[name]), num(g))
+		}
+	}
+	return ""
+}
+
+func matchesAll(got func(string) (float64, bool, bool), want map[string]float64) bool {
+	for k, w := range want {
+		g, found, ok := got(k)
+		if !found || !ok || !Close(g, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// reaches reports whether name is an input, directly or not, of out.
+func reaches(t *engine.Tape, name, out string) bool {
+	s, ok := t.Slot(name)
+	o, ok2 := t.Slot(out)
+	if !ok || !ok2 {
+		return false
+	}
+	live := map[int]bool{o: true}
+	for x := o; x >= t.NumLeaves(); x-- {
+		if live[x] {
+			for _, in := range t.Inputs(x) {
+				live[in] = true
+			}
+		}
+	}
+	return live[s]
+}
+
+func times(n int) string {
+	if n == 2 {
+		return "twice"
+	}
+	return fmt.Sprintf("%d times", n)
+}

@@ -1,0 +1,140 @@
+package notebook
+
+import (
+	"strings"
+	"testing"
+)
+
+const starterHead = `OPS = {
+    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+    "div": lambda a, b: a / b, "sq": lambda a: a * a, "tanh": lambda a: math.tanh(a),
+    "relu": lambda a: a if a > 0 else 0.0, "neg": lambda a: -a,
+}
+
+def local_grads(op, args):
+    if op == "add":
+        return (1.0, 1.0)
+    if op == "sub":
+        return (1.0, -1.0)
+    if op == "mul":
+        return (args[1], args[0])
+    if op == "div":
+        return (1.0 / args[1], -args[0] / (args[1] * args[1]))
+    if op == "sq":
+        return (2.0 * args[0],)
+    if op == "tanh":
+        t = math.tanh(args[0])
+        return (1.0 - t * t,)
+    if op == "relu":
+        return (1.0 if args[0] > 0 else 0.0,)
+    if op == "neg":
+        return (-1.0,)
+`
+
+func backwardWith(body string) string { return starterHead + "\n" + body }
+
+func TestCheckBackward(t *testing.T) {
+	correct := backwardWith(`def backward(graph, values, out):
+    grads = {name: 0.0 for name in values}
+    grads[out] = 1.0
+    for name, op, ins in reversed(graph):
+        local = local_grads(op, [values[i] for i in ins])
+        for i, g in zip(ins, local):
+            grads[i] += grads[name] * g
+    return grads`)
+	if r := CheckBackward(correct); !r.Passed {
+		t.Fatalf("a correct backward fails: %s\n%v", r.Why, r.Lines)
+	}
+	for name, tc := range map[string]struct{ src, says string }{
+		"overwrite": {`def backward(graph, values, out):
+    grads = {name: 0.0 for name in values}
+    grads[out] = 1.0
+    for name, op, ins in reversed(graph):
+        local = local_grads(op, [values[i] for i in ins])
+        for i, g in zip(ins, local):
+            grads[i] = grads[name] * g
+    return grads`, "x is used twice and got 1 instead of 2: are you assigning (=) instead of adding (+=)?"},
+		"no zero for an unused leaf": {`def backward(graph, values, out):
+    grads = {out: 1.0}
+    for name, op, ins in reversed(graph):
+        local = local_grads(op, [values[i] for i in ins])
+        for i, g in zip(ins, local):
+            grads[i] = grads.get(i, 0.0) + grads.get(name, 0.0) * g
+    return grads`, "unused does not reach p, so its gradient is 0.0, but your dict has no entry for it"},
+		"forgot to return": {`def backward(graph, values, out):
+    grads = {name: 0.0 for name in values}`, "backward returned None"},
+		"not defined": {`x = 1`, "Define a function backward(graph, values, out)"},
+		"an error": {`def backward(graph, values, out):
+    return values[out] / 0`, "backward stopped with an error"},
+	} {
+		r := CheckBackward(backwardWith(tc.src))
+		if r.Passed || !strings.Contains(r.Why, tc.says) {
+			t.Errorf("%s: passed %v, why %q; want it to say %q", name, r.Passed, r.Why, tc.says)
+		}
+	}
+}
+
+func TestQuizParsing(t *testing.T) {
+	q, err := ParseQuiz("q", `If x is used twice in x + x, what is the derivative?
+--- choice
+One.
+--- feedback
+No.
+--- choice correct
+Two.
+--- feedback
+Yes.`)
+	if err != nil || q.Kind() != "choice" || !q.Choices[1].Correct {
+		t.Fatalf("%v %+v", err, q)
+	}
+	n, err := ParseQuiz("n", `Give dw.
+--- given
+w, x = Value(1.0), Value(3.0)
+L = 0.5 * (w * x - 4).pow(2)
+L.backward()
+--- answer ∂L/∂w
+w.grad
+--- answer loss
+L.value`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := n.Expected()
+	if err != nil || got[0] != -3 || got[1] != 0.5 {
+		t.Errorf("expected answers %v %v", got, err)
+	}
+	for _, in := range []string{"-3", "−3", " -3.0 ", "-6/2"} {
+		if x, ok := ParseNumber(in); !ok || !Close(x, -3) {
+			t.Errorf("ParseNumber(%q) = %v %v", in, x, ok)
+		}
+	}
+	if _, err := ParseQuiz("bad", "Q?\n--- choice\nA\n--- feedback\nf"); err == nil {
+		t.Error("a quiz without a correct choice parses")
+	}
+}
+
+func TestExploreTasks(t *testing.T) {
+	e, err := ParseExplore("e", `L = (w·x + b − y)²
+--- graph
+[["wx", "mul", ["w", "x"]], ["s", "add", ["wx", "b"]], ["r", "sub", ["s", "y"]], ["L", "sq", ["r"]]]
+--- out L
+--- leaf w 2 -5 5 0.5
+--- leaf x 3 -5 5 0.5
+--- leaf b 1 -5 5 0.5
+--- leaf y 5 -10 10 0.5
+--- task zero near(L, 0)
+Make the loss exactly 0.
+--- task db near(d["b"], -6)
+Make ∂L/∂b exactly −6.`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals, grads, done, err := e.State(e.Start())
+	if err != nil || vals["L"] != 4 || grads["w"] != 12 || grads["x"] != 8 || grads["b"] != 4 || grads["y"] != -4 || done[0] || done[1] {
+		t.Fatalf("start: %v %v %v %v", vals, grads, done, err)
+	}
+	_, _, done, _ = e.State(map[string]float64{"w": 2, "x": 3, "b": 1, "y": 10})
+	if done[0] || !done[1] {
+		t.Errorf("y=10 should meet the db task only: %v", done)
+	}
+}

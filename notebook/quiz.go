@@ -1,0 +1,241 @@
+package notebook
+
+import (
+	"errors"
+	"fmt"
+	"html"
+	"math"
+	"strconv"
+	"strings"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// Quiz is a question with feedback. Its lead is the question; its
+// sections make it one of three kinds:
+//
+//	--- choice [correct]     a multiple-choice answer, then
+//	--- feedback             what a learner who picks it reads
+//
+//	--- given                Starlark that computes the answers, then
+//	--- answer <label>       one expression per number asked for, and
+//	--- explain              the worked solution, shown once answered
+//
+//	--- model                an open question's model answer, shown
+//	                         after the learner has written their own
+type Quiz struct {
+	ID       string
+	Question string
+	Choices  []Choice
+	Given    string
+	Answers  []Answer
+	Explain  string
+	Model    string
+}
+
+// Choice is one answer of a multiple-choice quiz.
+type Choice struct {
+	Text     string
+	Feedback string
+	Correct  bool
+}
+
+// Answer is one number a numeric quiz asks for, computed by Expr after
+// the quiz's given code has run.
+type Answer struct {
+	Label string
+	Expr  string
+}
+
+// ParseQuiz reads a quiz block.
+func ParseQuiz(id, body string) (*Quiz, error) {
+	lead, sections := splitSections(body)
+	q := &Quiz{ID: id, Question: lead}
+	if q.Question == "" {
+		return nil, errors.New("a quiz needs a question before its first --- line")
+	}
+	for _, s := range sections {
+		switch s.Name {
+		case "choice":
+			q.Choices = append(q.Choices, Choice{Text: s.Text, Correct: len(s.Args) > 0 && s.Args[0] == "correct"})
+		case "feedback":
+			if len(q.Choices) == 0 {
+				return nil, blockErr(s, "feedback must follow a choice")
+			}
+			q.Choices[len(q.Choices)-1].Feedback = s.Text
+		case "given":
+			q.Given = s.Text
+		case "answer":
+			if len(s.Args) == 0 || s.Text == "" {
+				return nil, blockErr(s, "write --- answer <label>, then the expression that computes it")
+			}
+			q.Answers = append(q.Answers, Answer{Label: strings.Join(s.Args, " "), Expr: s.Text})
+		case "explain":
+			q.Explain = s.Text
+		case "model":
+			q.Model = s.Text
+		default:
+			return nil, blockErr(s, "unknown section (a quiz has choice, feedback, given, answer, explain, model)")
+		}
+	}
+	kinds := 0
+	for _, has := range []bool{len(q.Choices) > 0, len(q.Answers) > 0, q.Model != ""} {
+		if has {
+			kinds++
+		}
+	}
+	if kinds != 1 {
+		return nil, errors.New("a quiz has either choices, or answers, or a model answer")
+	}
+	if len(q.Choices) > 0 {
+		correct := 0
+		for i, c := range q.Choices {
+			if c.Feedback == "" {
+				return nil, fmt.Errorf("choice %d has no feedback", i+1)
+			}
+			if c.Correct {
+				correct++
+			}
+		}
+		if correct != 1 {
+			return nil, fmt.Errorf("mark exactly one choice correct, not %d", correct)
+		}
+	}
+	if len(q.Answers) > 0 {
+		if _, err := q.Expected(); err != nil {
+			return nil, err
+		}
+	}
+	return q, nil
+}
+
+// Kind is "choice", "numeric" or "open".
+func (q *Quiz) Kind() string {
+	switch {
+	case len(q.Choices) > 0:
+		return "choice"
+	case len(q.Answers) > 0:
+		return "numeric"
+	}
+	return "open"
+}
+
+// Expected runs the quiz's given code and returns the number each answer's
+// expression computes.
+func (q *Quiz) Expected() ([]float64, error) {
+	globals, err := runGlobals("given", q.Given)
+	if err != nil {
+		return nil, fmt.Errorf("given: %v", err)
+	}
+	out := make([]float64, len(q.Answers))
+	for i, a := range q.Answers {
+		v, err := evalExpr(a.Expr, globals)
+		if err != nil {
+			return nil, fmt.Errorf("answer %s: %v", a.Label, err)
+		}
+		f, ok := number(v)
+		if !ok {
+			return nil, fmt.Errorf("answer %s: %s is a %s, not a number", a.Label, a.Expr, v.Type())
+		}
+		out[i] = f
+	}
+	return out, nil
+}
+
+// runGlobals runs src as a cell and returns its globals; errors name the
+// file.
+func runGlobals(file, src string) (starlark.StringDict, error) {
+	st := newRunState([]string{src}, make([]CellResult, 1))
+	st.current, st.quiet = 0, 1
+	thread := &starlark.Thread{Name: "quiz", Print: func(*starlark.Thread, string) {}}
+	thread.SetLocal("notebook", st)
+	thread.SetMaxExecutionSteps(10_000_000)
+	return starlark.ExecFileOptions(fileOptions, thread, file, src, st.predeclared())
+}
+
+// evalExpr evaluates a Starlark expression with env as its globals.
+func evalExpr(expr string, env starlark.StringDict) (starlark.Value, error) {
+	thread := &starlark.Thread{Name: "expr"}
+	thread.SetMaxExecutionSteps(1_000_000)
+	return starlark.EvalOptions(&syntax.FileOptions{}, thread, "answer", expr, env)
+}
+
+// ParseNumber reads a number as a learner types it: "-3", "−3", "0.5",
+// "1/2", "1e-3".
+func ParseNumber(s string) (float64, bool) {
+	s = strings.TrimSpace(strings.ReplaceAll(s, "−", "-"))
+	s = strings.ReplaceAll(s, ",", ".")
+	if num, den, ok := strings.Cut(s, "/"); ok {
+		a, err1 := strconv.ParseFloat(strings.TrimSpace(num), 64)
+		b, err2 := strconv.ParseFloat(strings.TrimSpace(den), 64)
+		if err1 != nil || err2 != nil || b == 0 {
+			return 0, false
+		}
+		return a / b, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil && !math.IsInf(f, 0) && !math.IsNaN(f)
+}
+
+// Close reports whether a typed answer matches the expected number, to
+// within 1e-6 (relative above 1).
+func Close(got, want float64) bool {
+	return math.Abs(got-want) <= 1e-6*math.Max(1, math.Abs(want))
+}
+
+// HTML renders the quiz: a fieldset with its question, the inputs for its
+// kind, a button and an announced place for feedback.
+func (q *Quiz) HTML() string {
+	id := html.EscapeString(q.ID)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<section class="cell quiz" id="quiz-%s" data-cell-id="%s" data-kind="quiz" data-quiz="%s">`, id, id, q.Kind())
+	fmt.Fprintf(&b, `<fieldset><legend>Check your understanding</legend><div class="question">%s</div>`, paragraphs(q.Question))
+	switch q.Kind() {
+	case "choice":
+		for i, c := range q.Choices {
+			fmt.Fprintf(&b, `<div class="choice"><input type="radio" name="%s" id="%s-c%d" value="%d"><label for="%s-c%d">%s</label></div>`,
+				id, id, i+1, i, id, i+1, html.EscapeString(c.Text))
+		}
+	case "numeric":
+		for i, a := range q.Answers {
+			fmt.Fprintf(&b, `<div class="answer-field"><label for="%s-a%d">%s</label> <input type="text" inputmode="decimal" autocomplete="off" id="%s-a%d" data-expr="%s"></div>`,
+				id, i+1, html.EscapeString(a.Label), id, i+1, html.EscapeString(a.Expr))
+		}
+	case "open":
+		fmt.Fprintf(&b, `<label for="%s-text">Your answer</label><textarea class="open-answer" id="%s-text" rows="3"></textarea>`, id, id)
+	}
+	b.WriteString(`</fieldset>`)
+	switch q.Kind() {
+	case "open":
+		b.WriteString(`<button type="button" class="answer" disabled>Show the model answer</button>`)
+	default:
+		b.WriteString(`<button type="button" class="answer" disabled>Check my answer</button>`)
+	}
+	b.WriteString(`<div class="feedback" role="status" aria-live="polite"></div>`)
+	for i, c := range q.Choices {
+		fmt.Fprintf(&b, `<div class="choice-feedback" data-choice="%d" data-correct="%t" hidden>%s</div>`, i, c.Correct, paragraphs(c.Feedback))
+	}
+	if q.Given != "" {
+		fmt.Fprintf(&b, `<pre class="given" hidden>%s</pre>`, html.EscapeString(q.Given))
+	}
+	if q.Explain != "" {
+		fmt.Fprintf(&b, `<div class="explain" hidden><h4>Worked solution</h4>%s</div>`, paragraphs(q.Explain))
+	}
+	if q.Model != "" {
+		fmt.Fprintf(&b, `<div class="model" hidden><h4>A model answer</h4>%s</div>`, paragraphs(q.Model))
+	}
+	b.WriteString(`</section>`)
+	return b.String()
+}
+
+// paragraphs renders plain text, blank lines between paragraphs, as HTML.
+func paragraphs(text string) string {
+	var b strings.Builder
+	for _, p := range strings.Split(strings.TrimSpace(text), "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			fmt.Fprintf(&b, "<p>%s</p>", html.EscapeString(strings.Join(strings.Fields(p), " ")))
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,54 @@
+package notebook
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Section is one part of a quiz, explore or exercise block. A block is
+// text divided by header lines that start with "--- ": the text before the
+// first header is the block's lead (its question, caption or starter
+// code), and each header names a section and may carry arguments:
+//
+//	--- choice correct
+//	Two: both uses of x send back 1.
+type Section struct {
+	Name string
+	Args []string
+	Text string
+	Line int // the header's line in the block, from 1
+}
+
+// splitSections splits a block into its lead and its sections.
+func splitSections(body string) (lead string, sections []Section) {
+	var cur *Section
+	var text []string
+	flush := func() {
+		t := strings.Trim(strings.Join(text, "\n"), "\n")
+		if cur == nil {
+			lead = t
+		} else {
+			cur.Text = t
+			sections = append(sections, *cur)
+		}
+		text = nil
+	}
+	for i, line := range strings.Split(body, "\n") {
+		if rest, ok := strings.CutPrefix(line, "--- "); ok {
+			flush()
+			f := strings.Fields(rest)
+			if len(f) == 0 {
+				f = []string{""}
+			}
+			cur = &Section{Name: f[0], Args: f[1:], Line: i + 1}
+			continue
+		}
+		text = append(text, line)
+	}
+	flush()
+	return lead, sections
+}
+
+func blockErr(s Section, format string, args ...any) error {
+	return fmt.Errorf("line %d (--- %s): %s", s.Line, s.Name, fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,284 @@
+//go:build js && wasm
+
+package web
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"honnef.co/go/js/dom/v2"
+
+	"gradbook/notebook"
+)
+
+// wireKinds brings the page's quizzes, explore blocks and exercises to life.
+func (p *Page) wireKinds() {
+	for _, el := range p.doc.QuerySelectorAll(`section[data-kind="quiz"]`) {
+		p.wireQuiz(el)
+	}
+	for _, el := range p.doc.QuerySelectorAll(`section[data-kind="explore"]`) {
+		p.wireExplore(el)
+	}
+	for _, el := range p.doc.QuerySelectorAll(`section[data-kind="exercise"]`) {
+		p.wireExercise(el)
+	}
+}
+
+func button(el dom.Element, sel string) *dom.HTMLButtonElement {
+	b, _ := el.QuerySelector(sel).(*dom.HTMLButtonElement)
+	return b
+}
+
+// --- quizzes
+
+func (p *Page) wireQuiz(el dom.Element) {
+	check := button(el, "button.answer")
+	feedback := el.QuerySelector(".feedback")
+	kind := el.GetAttribute("data-quiz")
+	tries := 0
+	var expected []float64
+	var expErr error
+	if kind == "numeric" {
+		q := &notebook.Quiz{Given: el.QuerySelector("pre.given").TextContent()}
+		for _, in := range el.QuerySelectorAll("input[data-expr]") {
+			q.Answers = append(q.Answers, notebook.Answer{Label: in.ID(), Expr: in.GetAttribute("data-expr")})
+		}
+		expected, expErr = q.Expected()
+	}
+	answer := func() {
+		tries++
+		switch kind {
+		case "choice":
+			picked := el.QuerySelector("input[type=radio]:checked")
+			if picked == nil {
+				feedback.SetTextContent("Choose an answer first.")
+				return
+			}
+			fb := el.QuerySelector(fmt.Sprintf(`.choice-feedback[data-choice="%s"]`, picked.(*dom.HTMLInputElement).Value()))
+			right := fb.GetAttribute("data-correct") == "true"
+			verdictText := "Not quite. "
+			if right {
+				verdictText = "Right. "
+			}
+			feedback.SetTextContent(verdictText + fb.TextContent())
+			el.SetAttribute("data-state", map[bool]string{true: "right", false: "wrong"}[right])
+		case "numeric":
+			if expErr != nil {
+				feedback.SetTextContent("This question cannot be checked: " + expErr.Error())
+				return
+			}
+			var lines []string
+			right := true
+			for i, in := range el.QuerySelectorAll("input[data-expr]") {
+				label := el.QuerySelector(fmt.Sprintf(`label[for="%s"]`, in.ID())).TextContent()
+				got, ok := notebook.ParseNumber(in.(*dom.HTMLInputElement).Value())
+				switch {
+				case !ok:
+					right = false
+					lines = append(lines, label+": type a number.")
+				case notebook.Close(got, expected[i]):
+					lines = append(lines, label+": right.")
+				default:
+					right = false
+					lines = append(lines, label+": not right yet.")
+				}
+			}
+			if right {
+				lines = append([]string{"All right."}, lines...)
+			} else {
+				lines = append([]string{"Not quite."}, lines...)
+			}
+			feedback.SetTextContent(strings.Join(lines, " "))
+			el.SetAttribute("data-state", map[bool]string{true: "right", false: "wrong"}[right])
+			if ex := el.QuerySelector(".explain"); ex != nil && (right || tries >= 2) {
+				ex.RemoveAttribute("hidden")
+			}
+		case "open":
+			el.QuerySelector(".model").RemoveAttribute("hidden")
+			feedback.SetTextContent("Compare your answer with the model answer below.")
+			el.SetAttribute("data-state", "answered")
+		}
+	}
+	p.listen(check, "click", func(dom.Event) { go answer() })
+	if kind == "open" {
+		text := el.QuerySelector("textarea").(*dom.HTMLTextAreaElement)
+		p.listen(text, "input", func(dom.Event) {
+			tried := strings.TrimSpace(text.Value()) != ""
+			go check.SetDisabled(!tried)
+		})
+		check.SetDisabled(true)
+		return
+	}
+	check.SetDisabled(false)
+}
+
+// --- explore blocks
+
+type exploreView struct {
+	p     *Page
+	el    dom.Element
+	e     *notebook.Explore
+	vals  map[string]float64
+	state dom.Element
+	view  *drawingView
+	box   dom.Element
+	done  []bool
+}
+
+func (p *Page) wireExplore(el dom.Element) {
+	var leaves []notebook.Slider
+	for _, l := range el.QuerySelectorAll(".leaf") {
+		r := l.QuerySelector("input[type=range]").(*dom.HTMLInputElement)
+		f := func(a string) float64 { x, _ := strconv.ParseFloat(r.GetAttribute(a), 64); return x }
+		leaves = append(leaves, notebook.Slider{Name: l.GetAttribute("data-leaf"), Start: f("value"), Min: f("min"), Max: f("max"), Step: f("step")})
+	}
+	var tasks []notebook.Task
+	for _, t := range el.QuerySelectorAll("li.task") {
+		tasks = append(tasks, notebook.Task{ID: t.GetAttribute("data-task"), Cond: t.GetAttribute("data-cond")})
+	}
+	e, err := notebook.ParseExploreHTML(el.GetAttribute("data-cell-id"), el.GetAttribute("data-graph"), el.GetAttribute("data-out"), leaves, tasks)
+	state := el.QuerySelector(".explore-state")
+	if err != nil {
+		state.SetTextContent("This graph cannot be explored: " + err.Error())
+		return
+	}
+	e.Caption = el.QuerySelector(".explore-caption").TextContent()
+	v := &exploreView{p: p, el: el, e: e, vals: e.Start(), state: state, box: el.QuerySelector(".drawings"), done: make([]bool, len(tasks))}
+	for _, l := range el.QuerySelectorAll(".leaf") {
+		name := l.GetAttribute("data-leaf")
+		r := l.QuerySelector("input[type=range]").(*dom.HTMLInputElement)
+		n := l.QuerySelector("input[type=number]").(*dom.HTMLInputElement)
+		p.listen(r, "input", func(dom.Event) {
+			s := r.Value()
+			go func() {
+				n.SetValue(s)
+				v.set(name, s)
+			}()
+		})
+		p.listen(n, "input", func(dom.Event) {
+			s := n.Value()
+			go func() {
+				if _, ok := notebook.ParseNumber(s); ok {
+					r.SetValue(s)
+					v.set(name, s)
+				}
+			}()
+		})
+	}
+	v.update()
+}
+
+func (v *exploreView) set(name, s string) {
+	x, ok := notebook.ParseNumber(s)
+	if !ok {
+		return
+	}
+	v.vals[name] = x
+	v.update()
+}
+
+// update recomputes values, gradients, the drawing and the tasks.
+func (v *exploreView) update() {
+	vals, grads, met, err := v.e.State(v.vals)
+	if err != nil {
+		v.state.SetTextContent(err.Error())
+		v.el.SetAttribute("data-state", "error")
+		return
+	}
+	v.el.RemoveAttribute("data-state")
+	v.state.SetInnerHTML(v.e.StateHTML(vals, grads))
+	d := v.e.Drawing(vals)
+	if v.view == nil {
+		v.view = newDrawingViewIn(v.p, v.box, d, v.el.GetAttribute("data-cell-id")+"-d")
+	} else {
+		v.view.setDrawing(d)
+	}
+	for i, t := range v.el.QuerySelectorAll("li.task") {
+		if met[i] && !v.done[i] {
+			v.done[i] = true
+			t.Class().Add("done")
+			t.QuerySelector(".tick").SetTextContent("✓")
+			t.QuerySelector(".task-state").SetTextContent("(done)")
+			v.p.say("Task done: " + strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(t.TextContent(), "○"), "(not yet)")))
+		}
+	}
+}
+
+// --- exercises
+
+func (p *Page) wireExercise(el dom.Element) {
+	editor := el.QuerySelector("textarea.editor").(*dom.HTMLTextAreaElement)
+	out := el.QuerySelector("output.out")
+	report := el.QuerySelector(".report")
+	drawings := el.QuerySelector(".drawings")
+	check := el.GetAttribute("data-check")
+	run := func() {
+		res := notebook.Run([]string{editor.Value()}, 0)[0]
+		text := res.Output
+		if res.Err != nil {
+			text += res.Err.Error()
+		}
+		if text == "" {
+			text = "(ran; nothing printed)"
+		}
+		out.SetTextContent(text)
+		drawings.SetInnerHTML("")
+		for k, d := range res.Drawings {
+			newDrawingViewIn(p, drawings, d, fmt.Sprintf("%s-d%d", el.GetAttribute("data-cell-id"), k+1))
+		}
+	}
+	checkIt := func() {
+		checker := notebook.Checkers[check]
+		if checker == nil {
+			report.SetTextContent("This exercise has no checker called " + check + ".")
+			return
+		}
+		r := checker(editor.Value())
+		text := strings.Join(r.Lines, "\n")
+		if r.Passed {
+			text = "All tests pass. Well done!\n" + text
+			el.SetAttribute("data-state", "passed")
+		} else {
+			text += "\n" + r.Why
+			el.SetAttribute("data-state", "failed")
+		}
+		report.SetTextContent(strings.TrimSpace(text))
+	}
+	p.listen(button(el, "button.run"), "click", func(dom.Event) { go run() })
+	p.listen(button(el, "button.check"), "click", func(dom.Event) { go checkIt() })
+	p.listen(button(el, "button.reset"), "click", func(dom.Event) {
+		go func() {
+			editor.SetValue(editor.DefaultValue())
+			out.SetTextContent("")
+			report.SetTextContent("")
+			el.RemoveAttribute("data-state")
+		}()
+	})
+	p.listen(editor, "keydown", func(ev dom.Event) {
+		k, ok := ev.(*dom.KeyboardEvent)
+		if !ok || k.Key() != "Enter" || !(k.ShiftKey() || k.CtrlKey() || k.MetaKey()) {
+			return
+		}
+		ev.PreventDefault()
+		go run()
+	})
+	if hint := button(el, "button.hint"); hint != nil {
+		p.listen(hint, "click", func(dom.Event) {
+			go func() {
+				hidden := el.QuerySelectorAll(".hint-list li[hidden]")
+				if len(hidden) > 0 {
+					hidden[0].RemoveAttribute("hidden")
+				}
+				if len(hidden) <= 1 {
+					hint.SetDisabled(true)
+					hint.SetTextContent("No more hints")
+				}
+			}()
+		})
+		hint.SetDisabled(false)
+	}
+	for _, b := range []string{"button.run", "button.check", "button.reset"} {
+		button(el, b).SetDisabled(false)
+	}
+}
