@@ -19,7 +19,9 @@ import (
 //
 //	--- check backward        which checker tests it (see Checkers)
 //	--- hint                  a hint; hints are shown one at a time
-//	--- solution              a solution, behind a button
+//	--- solution              a solution, behind a button; it is checked
+//	                          after the starter code, so it may be just
+//	                          the part the learner writes
 type Exercise struct {
 	ID       string
 	Starter  string
@@ -66,7 +68,9 @@ func ParseExercise(id, body string) (*Exercise, error) {
 		return nil, errors.New("an exercise needs --- check <checker>")
 	}
 	if x.Solution != "" {
-		if r := Checkers[x.Check](x.Solution); !r.Passed {
+		// A solution may be just the function to write: it then replaces
+		// the starter's.
+		if r := Checkers[x.Check](x.Starter + "\n\n" + x.Solution); !r.Passed {
 			return nil, fmt.Errorf("the solution does not pass its own check: %s", r.Why)
 		}
 	}

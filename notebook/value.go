@@ -24,10 +24,24 @@ type Value struct {
 }
 
 var (
-	_ starlark.HasBinary = (*Value)(nil)
-	_ starlark.HasUnary  = (*Value)(nil)
-	_ starlark.HasAttrs  = (*Value)(nil)
+	_ starlark.HasBinary   = (*Value)(nil)
+	_ starlark.HasUnary    = (*Value)(nil)
+	_ starlark.HasAttrs    = (*Value)(nil)
+	_ starlark.HasSetField = (*Value)(nil)
 )
+
+// SetField lets a cell name a Value for its drawings: v.label = "p".
+func (v *Value) SetField(name string, val starlark.Value) error {
+	if name != "label" {
+		return starlark.NoSuchAttrError(fmt.Sprintf("Value has no settable field .%s (only .label can be set)", name))
+	}
+	s, ok := starlark.AsString(val)
+	if !ok {
+		return fmt.Errorf("label must be a string, got %s", val.Type())
+	}
+	v.v.Label = s
+	return nil
+}
 
 // String returns the Value as Python's micrograd prints it.
 func (v *Value) String() string {

@@ -139,10 +139,22 @@ func TestLessonsRun(t *testing.T) {
 					cells = append(cells, c)
 				}
 			}
-			if len(srcs) == 0 {
-				return
+			checks := 0
+			for _, c := range l.Cells {
+				if c.Kind != "exercise" {
+					continue
+				}
+				// The starter must not pass already: Check has to mean something.
+				x, err := notebook.ParseExercise(c.ID, c.Source)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r := notebook.Checkers[x.Check](x.Starter); r.Passed {
+					t.Errorf("exercise %s: the starter code already passes", c.ID)
+				}
 			}
 			for i, r := range notebook.Run(srcs, len(srcs)-1) {
+				checks += len(r.Checks)
 				if r.Err != nil {
 					t.Errorf("cell %s: %v", cells[i].ID, r.Err)
 				}
@@ -154,6 +166,9 @@ func TestLessonsRun(t *testing.T) {
 				if !r.Ran {
 					t.Errorf("cell %s did not run", cells[i].ID)
 				}
+			}
+			if checks == 0 {
+				t.Errorf("lesson %s checks none of its numbers", l.Slug)
 			}
 		})
 	}
