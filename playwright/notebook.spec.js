@@ -166,7 +166,9 @@ test("the drawing reads at phone width", async ({ page, errors }) => {
   await page.screenshot({ path: "test-results/phone.png" });
 });
 
-for (const path of ["index.html", "lessons/01-chain-rule.html", "scratch.html"]) {
+const pages = ["index.html", "scratch.html", "lessons/01-chain-rule.html", "lessons/02-reverse-accumulation.html",
+  "lessons/03-gradient-flow.html", "lessons/04-fan-out.html", "lessons/05-every-path.html"];
+for (const path of pages) {
   test(`no serious or critical accessibility violations on ${path}`, async ({ page, errors }) => {
     if (path === "index.html") await page.goto(path);
     else await open(page, path);

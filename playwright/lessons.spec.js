@@ -1,0 +1,195 @@
+// The five lessons, as a learner works through them.
+const { test, expect, open } = require("./helpers");
+
+const lessons = ["01-chain-rule", "02-reverse-accumulation", "03-gradient-flow", "04-fan-out", "05-every-path"];
+
+test("the index lists every lesson with what it teaches and its time", async ({ page, errors }) => {
+  await page.goto("index.html");
+  const items = page.locator("ol.lessons li");
+  await expect(items).toHaveCount(lessons.length);
+  for (const [i, slug] of lessons.entries()) {
+    await expect(items.nth(i)).toHaveAttribute("data-lesson", slug);
+    await expect(items.nth(i).locator(".minutes")).toHaveText(/\d+ min/);
+    await expect(items.nth(i).locator("p")).not.toBeEmpty();
+  }
+});
+
+for (const slug of lessons) {
+  test(`${slug}: Run all, and every check on the page passes`, async ({ page, errors }) => {
+    await open(page, `lessons/${slug}.html`);
+    await page.getByRole("button", { name: "Run all" }).click();
+    await expect(page.locator("#notebook-status")).toContainText("Ran all");
+    const cells = page.locator("section.code-cell");
+    const n = await cells.count();
+    expect(n).toBeGreaterThan(0);
+    await expect(page.locator('section.code-cell[data-state="passed"]')).toHaveCount(n);
+    const outputs = (await page.locator("section.code-cell output.out").allTextContents()).join("\n");
+    expect(outputs).toContain("✓");
+    expect(outputs).not.toContain("✗");
+    // Each worked example is drawn.
+    expect(await page.locator("section.code-cell svg.graph").count()).toBeGreaterThan(0);
+    await expect(page.locator("main .meta")).toContainText("minutes");
+    await expect(page.getByRole("heading", { name: "Key points" })).toBeVisible();
+  });
+}
+
+// setLeaves types values into an explore block's number fields.
+async function setLeaves(block, values) {
+  for (const [name, value] of Object.entries(values)) {
+    await block.getByRole("spinbutton", { name: `${name}, exact value` }).fill(String(value));
+  }
+}
+
+test("02: the explore tasks tick when met", async ({ page, errors }) => {
+  await open(page, "lessons/02-reverse-accumulation.html");
+  const g1 = page.locator("#explore-linear-loss");
+  const g2 = page.locator("#explore-square-of-sum");
+  // The starting numbers.
+  await expect(g1.locator("tr[data-name='L'] .value")).toHaveText("4");
+  await expect(g1.locator("tr[data-name='w'] .grad")).toHaveText("12");
+  await expect(g1.locator("tr[data-name='x'] .grad")).toHaveText("8");
+  await expect(g1.locator("tr[data-name='b'] .grad")).toHaveText("4");
+  await expect(g1.locator("tr[data-name='y'] .grad")).toHaveText("-4");
+  await expect(g2.locator("tr[data-name='L'] .value")).toHaveText("64");
+  await expect(g2.locator("tr[data-name='a'] .grad")).toHaveText("64");
+  await expect(g2.locator("tr[data-name='b'] .grad")).toHaveText("32");
+  await expect(g1.locator("li.task.done")).toHaveCount(0);
+
+  const task = (block, id) => block.locator(`li.task[data-task="${id}"]`);
+  await setLeaves(g1, { w: 2, x: 2, b: 1, y: 5 });
+  await expect(task(g1, "loss-zero")).toHaveClass(/done/);
+  for (const n of ["w", "x", "b", "y"]) await expect(g1.locator(`tr[data-name='${n}'] .grad`)).toHaveText("0");
+  await setLeaves(g1, { w: 2, x: 3, b: 1, y: 10 });
+  await expect(task(g1, "db-minus-6")).toHaveClass(/done/);
+  await setLeaves(g1, { w: 0, x: 3, b: 1, y: 5 });
+  await expect(task(g1, "dx-zero")).toHaveClass(/done/);
+  await setLeaves(g1, { w: 2, x: -2, b: 1, y: 5 });
+  await expect(task(g1, "dw-minus-2db")).toHaveClass(/done/);
+  await expect(task(g1, "dw-minus-2db")).toContainText("(done)");
+  // The drawing follows the inputs.
+  await expect(g1.locator("svg.graph g.node[data-name='x'] .val")).toHaveText("value -2");
+
+  await setLeaves(g2, { a: 1, b: 1 });
+  await expect(task(g2, "da-8")).toHaveClass(/done/);
+  await setLeaves(g2, { a: 2, b: -1 });
+  await expect(task(g2, "da-zero")).toHaveClass(/done/);
+
+  // Sliders drive the same state.
+  await g2.getByRole("slider", { name: "a" }).fill("3");
+  await expect(g2.getByRole("spinbutton", { name: "a, exact value" })).toHaveValue("3");
+  await expect(g2.locator("tr[data-name='a'] .value")).toHaveText("3");
+});
+
+test("quizzes answer right and wrong with the matching feedback", async ({ page, errors }) => {
+  await open(page, "lessons/02-reverse-accumulation.html");
+  const q = page.locator("#quiz-x-plus-x");
+  await q.getByLabel("One, because").check();
+  await q.getByRole("button", { name: "Check my answer" }).click();
+  await expect(q.locator(".feedback")).toContainText("Not quite. There are two edges");
+  await q.getByLabel("Two, because").check();
+  await q.getByRole("button", { name: "Check my answer" }).click();
+  await expect(q.locator(".feedback")).toContainText("Right. Both edges carry 1 × 1 = 1");
+
+  await open(page, "lessons/01-chain-rule.html");
+  const n = page.locator("#quiz-numeric-check");
+  await n.getByLabel("∂L/∂w").fill("3");
+  await n.getByLabel("∂L/∂b").fill("1");
+  await n.getByLabel("loss").fill("0.5");
+  await n.getByRole("button", { name: "Check my answer" }).click();
+  await expect(n.locator(".feedback")).toHaveText("Not quite. ∂L/∂w: not right yet. ∂L/∂b: not right yet. loss: right.");
+  await expect(n.locator(".explain")).toBeHidden();
+  await n.getByLabel("∂L/∂w").fill("-3");
+  await n.getByLabel("∂L/∂b").fill("−1");
+  await n.getByRole("button", { name: "Check my answer" }).click();
+  await expect(n.locator(".feedback")).toHaveText("All right. ∂L/∂w: right. ∂L/∂b: right. loss: right.");
+  await expect(n.locator(".explain")).toBeVisible();
+
+  const open_ = page.locator("#quiz-shared-weight");
+  await expect(open_.getByRole("button", { name: "Show the model answer" })).toBeDisabled();
+  await open_.getByLabel("Your answer").fill("Because the contributions add up first.");
+  await open_.getByRole("button", { name: "Show the model answer" }).click();
+  await expect(open_.locator(".model")).toBeVisible();
+  await expect(open_.locator(".model")).toContainText("sum of the contributions");
+
+  await open(page, "lessons/04-fan-out.html");
+  const f = page.locator("#quiz-fan-out-quiz");
+  await f.getByLabel("The multiply rule is wrong").check();
+  await f.getByRole("button", { name: "Check my answer" }).click();
+  await expect(f.locator(".feedback")).toContainText("Not quite. The multiply rule is right");
+  await f.getByLabel("The second slot's contribution").check();
+  await f.getByRole("button", { name: "Check my answer" }).click();
+  await expect(f.locator(".feedback")).toContainText("Right. Yes: 3 from the first slot");
+});
+
+test("02: the exercise passes with a correct backward and explains an overwriting one", async ({ page, errors }) => {
+  await open(page, "lessons/02-reverse-accumulation.html");
+  const ex = page.locator("#exercise-write-backward");
+  const editor = ex.getByRole("textbox");
+  const starter = await editor.inputValue();
+  const withBody = (body) => starter.replace(/def backward\(graph, values, out\):[\s\S]*?return \{\}\n/, body);
+
+  await ex.getByRole("button", { name: "Check" }).click();
+  await expect(ex.locator(".report")).toContainText("✗ the worked example");
+
+  const overwrite = `def backward(graph, values, out):
+    grads = {name: 0.0 for name in values}
+    grads[out] = 1.0
+    for name, op, ins in reversed(graph):
+        local = local_grads(op, [values[i] for i in ins])
+        for i, d in zip(ins, local):
+            grads[i] = grads[name] * d
+    return grads
+`;
+  await editor.fill(withBody(overwrite));
+  await ex.getByRole("button", { name: "Check" }).click();
+  await expect(ex.locator(".report")).toContainText("x is used twice and got 1 instead of 2: are you assigning (=) instead of adding (+=)?");
+  await expect(ex).toHaveAttribute("data-state", "failed");
+
+  await editor.fill(withBody(overwrite.replace("grads[i] = grads[name] * d", "grads[i] += grads[name] * d")));
+  await ex.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(ex.locator("output.out")).toContainText('"a": 42.0, "b": 28.0, "c": 14.0');
+  await ex.getByRole("button", { name: "Check" }).click();
+  await expect(ex.locator(".report")).toContainText("All tests pass");
+  await expect(ex.locator(".report")).toContainText("✓ a random graph");
+  await expect(ex).toHaveAttribute("data-state", "passed");
+
+  // Hints one at a time, and the solution behind its button.
+  await ex.getByRole("button", { name: "Show a hint" }).click();
+  await expect(ex.locator(".hint-list li:visible")).toHaveCount(1);
+  await ex.getByRole("button", { name: "Show a hint" }).click();
+  await expect(ex.locator(".hint-list li:visible")).toHaveCount(2);
+  await expect(ex.locator("details.solution pre")).toBeHidden();
+  await ex.getByText("Show a solution").click();
+  await expect(ex.locator("details.solution pre")).toContainText("grads[i] += grads[name] * d");
+});
+
+test("04: the fan-out drawing shows 6, and 3 with the overwrite toggle", async ({ page, errors }) => {
+  await open(page, "lessons/04-fan-out.html");
+  const c = page.locator("#cell-square");
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(c.locator("g.node[data-name='x'] .grad")).toContainText("grad 6");
+  await c.getByLabel("Overwrite instead of add (the bug)").check();
+  await expect(c.locator("g.node[data-name='x'] .overwrite.wrong")).toHaveText("bug: 3");
+});
+
+test("05: detached skip beside the full network, and the path that was lost", async ({ page, errors }) => {
+  await open(page, "lessons/05-every-path.html");
+  await page.getByRole("button", { name: "Run all" }).click();
+  await expect(page.locator("#notebook-status")).toContainText("Ran all");
+  const full = page.locator("#cell-network figure.drawing").first();
+  const cut = page.locator("#cell-detached figure.drawing").first();
+  await expect(full.locator("g.node[data-name='loss'] .val")).toHaveText("value 8");
+  await expect(cut.locator("g.node[data-name='loss'] .val")).toHaveText("value 8");
+  await expect(full.locator("g.node[data-name='w'] .grad")).toHaveText("grad 32");
+  await expect(cut.locator("g.node[data-name='w'] .grad")).toHaveText("grad 24");
+  expect((await full.locator("g.edge[data-from='p'] text.contrib").allTextContents()).sort()).toEqual(["12", "4"]);
+  await cut.getByLabel("Paths from").selectOption({ label: "w" });
+  await expect(cut.locator(".paths")).toContainText("skip");
+  await expect(cut.locator(".paths")).toContainText("= 0");
+  await expect(cut.locator(".paths")).toContainText("Sum of the paths: 24");
+  // After the large step the hidden unit is off.
+  const step = page.locator("#cell-one-step figure.drawing").first();
+  await expect(step.locator("g.node[data-name='h'] .val")).toHaveText("value 0");
+  // The kink table: left 2, right 8, central 5.
+  await expect(page.locator("#cell-kink output.out")).toContainText("kink: the left and right differences tend to");
+});
