@@ -1,0 +1,437 @@
+// Package progress keeps a learner's progress: every cell's edited source
+// and whether its last run was clean, explore tasks done, quiz answers,
+// exercises passed, scratch cells, and the last place visited. Records are
+// small JSON documents under string keys in a Store: IndexedDB in the
+// browser (package web), memory in tests.
+//
+// Records carry a schema version. Open migrates older records and
+// rewrites them; it skips, with a notice, a record it cannot read or one
+// written by a newer version, and restores the rest. Export and Import
+// move all of it to another machine; Import checks the whole file before
+// changing anything.
+package progress
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Version is the schema version of the records this package writes.
+const Version = 2
+
+// Store keeps records under keys. Save with a nil value deletes the key.
+type Store interface {
+	Load(ctx context.Context) (map[string][]byte, error)
+	Save(ctx context.Context, key string, value []byte) error
+}
+
+// The kinds of record.
+const (
+	KindCell     = "cell"     // a code cell: its source and last run
+	KindTask     = "task"     // an explore task: done
+	KindQuiz     = "quiz"     // a quiz: the answer and whether it was right
+	KindExercise = "exercise" // an exercise: its source and whether it passed
+	KindScratch  = "scratch"  // a cell of the scratch notebook
+	KindVisit    = "visit"    // a lesson visited, and where: id "last"
+)
+
+var kinds = map[string]bool{KindCell: true, KindTask: true, KindQuiz: true, KindExercise: true, KindScratch: true, KindVisit: true}
+
+// Record is one piece of progress.
+type Record struct {
+	V      int    `json:"v"`
+	Kind   string `json:"kind"`
+	Lesson string `json:"lesson"`
+	ID     string `json:"id"`
+	// Source is a cell's or an exercise's code as the learner left it, and
+	// Authored the hash of the lesson's code it was edited from.
+	Source   string `json:"source,omitempty"`
+	Authored string `json:"authored,omitempty"`
+	// Ran and Clean tell whether the last run happened and had no error
+	// and no failed check.
+	Ran   bool `json:"ran,omitempty"`
+	Clean bool `json:"clean,omitempty"`
+	// Passed is a task done, a quiz answered right, an exercise passed.
+	Passed bool `json:"passed,omitempty"`
+	// Answer is a quiz's answer as the learner gave it.
+	Answer string `json:"answer,omitempty"`
+	// Order places a scratch cell; Anchor is where a visit ended.
+	Order   int    `json:"order,omitempty"`
+	Anchor  string `json:"anchor,omitempty"`
+	Updated int64  `json:"updated"` // milliseconds since 1970
+}
+
+// Key is where the record is kept.
+func (r *Record) Key() string { return Key(r.Kind, r.Lesson, r.ID) }
+
+// Key names a record.
+func Key(kind, lesson, id string) string { return kind + "/" + lesson + "/" + id }
+
+// Done reports whether the record counts towards a lesson's completion.
+func (r *Record) Done() bool {
+	if r.Kind == KindCell {
+		return r.Clean
+	}
+	return r.Passed
+}
+
+func (r *Record) check() error {
+	switch {
+	case !kinds[r.Kind]:
+		return fmt.Errorf("unknown kind %q", r.Kind)
+	case r.Lesson == "":
+		return errors.New("no lesson")
+	case r.ID == "":
+		return errors.New("no id")
+	case r.V < 1 || r.V > Version:
+		return fmt.Errorf("schema version %d", r.V)
+	}
+	return nil
+}
+
+// Hash identifies an authored source, so a saved edit knows which version
+// of the lesson it was made from.
+func Hash(source string) string {
+	h := fnv.New64a()
+	h.Write([]byte(source))
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// Progress is the learner's progress, kept in a Store.
+type Progress struct {
+	store Store
+	recs  map[string]*Record
+	// Notices are things the learner should be told: records skipped,
+	// records migrated.
+	Notices []string
+	// Now returns the time; tests replace it.
+	Now func() time.Time
+}
+
+// Open loads every record from store, migrating old ones.
+func Open(ctx context.Context, store Store) (*Progress, error) {
+	p := &Progress{store: store, recs: map[string]*Record{}, Now: time.Now}
+	raw, err := store.Load(ctx)
+	if err != nil {
+		return p, err
+	}
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	skipped, newer, migrated := 0, 0, 0
+	for _, k := range keys {
+		r, old, err := decode(raw[k])
+		switch {
+		case errors.Is(err, errNewer):
+			newer++
+			continue
+		case err != nil:
+			skipped++
+			continue
+		}
+		if r.Key() != k {
+			skipped++
+			continue
+		}
+		p.recs[k] = r
+		if old {
+			migrated++
+			if b, err := json.Marshal(r); err == nil {
+				if err := store.Save(ctx, k, b); err != nil {
+					p.Notices = append(p.Notices, "Your saved progress was updated to this version but could not be written back: "+err.Error())
+				}
+			}
+		}
+	}
+	if skipped > 0 {
+		p.Notices = append(p.Notices, fmt.Sprintf("%s of your saved progress could not be read and %s skipped; everything else is restored.", plural(skipped, "record"), isAre(skipped)))
+	}
+	if newer > 0 {
+		p.Notices = append(p.Notices, fmt.Sprintf("%s %s saved by a newer version of Gradbook: kept, but not shown.", plural(newer, "record"), wasWere(newer)))
+	}
+	if migrated > 0 {
+		p.Notices = append(p.Notices, fmt.Sprintf("%s from an older version of Gradbook %s updated.", plural(migrated, "record"), wasWere(migrated)))
+	}
+	return p, nil
+}
+
+func plural(n int, w string) string {
+	if n == 1 {
+		return "1 " + w
+	}
+	return fmt.Sprintf("%d %ss", n, w)
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func wasWere(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
+}
+
+var errNewer = errors.New("written by a newer version")
+
+// v1 is the first schema: code cells only, {"v":1,"lesson":…,"cell":…,
+// "code":…,"ok":…,"at":…} with at in seconds.
+type v1 struct {
+	V      int    `json:"v"`
+	Lesson string `json:"lesson"`
+	Cell   string `json:"cell"`
+	Code   string `json:"code"`
+	OK     bool   `json:"ok"`
+	At     int64  `json:"at"`
+}
+
+// decode reads a record of any known version; old reports a migration.
+func decode(b []byte) (r *Record, old bool, err error) {
+	var head struct {
+		V int `json:"v"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return nil, false, err
+	}
+	switch {
+	case head.V > Version:
+		return nil, false, errNewer
+	case head.V == 1:
+		var o v1
+		if err := json.Unmarshal(b, &o); err != nil {
+			return nil, false, err
+		}
+		r = &Record{V: Version, Kind: KindCell, Lesson: o.Lesson, ID: o.Cell, Source: o.Code, Ran: true, Clean: o.OK, Updated: o.At * 1000}
+		return r, true, r.check()
+	case head.V == Version:
+		r = &Record{}
+		if err := json.Unmarshal(b, r); err != nil {
+			return nil, false, err
+		}
+		return r, false, r.check()
+	}
+	return nil, false, fmt.Errorf("schema version %d", head.V)
+}
+
+// Get returns the record of a kind, lesson and id, or nil.
+func (p *Progress) Get(kind, lesson, id string) *Record {
+	if r, ok := p.recs[Key(kind, lesson, id)]; ok {
+		c := *r
+		return &c
+	}
+	return nil
+}
+
+// All returns every record of a kind (in any lesson if lesson is ""),
+// sorted by key.
+func (p *Progress) All(kind, lesson string) []*Record {
+	var out []*Record
+	for _, r := range p.recs {
+		if r.Kind == kind && (lesson == "" || r.Lesson == lesson) {
+			c := *r
+			out = append(out, &c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
+	return out
+}
+
+// Put saves r. It is kept in memory even if the store fails, and the
+// error says why it was not saved.
+func (p *Progress) Put(ctx context.Context, r Record) error {
+	r.V = Version
+	r.Updated = p.Now().UnixMilli()
+	if err := r.check(); err != nil {
+		return err
+	}
+	p.recs[r.Key()] = &r
+	b, err := json.Marshal(&r)
+	if err != nil {
+		return err
+	}
+	return p.store.Save(ctx, r.Key(), b)
+}
+
+// Delete removes the record of a kind, lesson and id.
+func (p *Progress) Delete(ctx context.Context, kind, lesson, id string) error {
+	k := Key(kind, lesson, id)
+	delete(p.recs, k)
+	return p.store.Save(ctx, k, nil)
+}
+
+// ResetLesson removes every record of a lesson.
+func (p *Progress) ResetLesson(ctx context.Context, lesson string) error {
+	var errs []error
+	for k, r := range p.recs {
+		if r.Lesson == lesson {
+			delete(p.recs, k)
+			errs = append(errs, p.store.Save(ctx, k, nil))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ResetAll removes every record.
+func (p *Progress) ResetAll(ctx context.Context) error {
+	var errs []error
+	for k := range p.recs {
+		delete(p.recs, k)
+		errs = append(errs, p.store.Save(ctx, k, nil))
+	}
+	return errors.Join(errs...)
+}
+
+// LastVisit returns the visit record changed last, or nil.
+func (p *Progress) LastVisit() *Record {
+	var last *Record
+	for _, r := range p.All(KindVisit, "") {
+		if last == nil || r.Updated > last.Updated {
+			last = r
+		}
+	}
+	return last
+}
+
+// Completion counts how many of a lesson's items are done. An item is
+// "kind/id": cell/<id>, task/<explore>:<task>, quiz/<id>, exercise/<id>.
+func (p *Progress) Completion(lesson string, items []string) (done int) {
+	for _, it := range items {
+		kind, id, _ := strings.Cut(it, "/")
+		if r, ok := p.recs[Key(kind, lesson, id)]; ok && r.Done() {
+			done++
+		}
+	}
+	return done
+}
+
+// exportFile is the shape of an exported file.
+type exportFile struct {
+	Gradbook string    `json:"gradbook"`
+	Version  int       `json:"version"`
+	Exported string    `json:"exported"`
+	Records  []*Record `json:"records"`
+}
+
+// Export returns all progress as a JSON file.
+func (p *Progress) Export() []byte {
+	f := exportFile{Gradbook: "progress", Version: Version, Exported: p.Now().UTC().Format(time.RFC3339)}
+	for _, k := range p.keys() {
+		f.Records = append(f.Records, p.recs[k])
+	}
+	b, _ := json.MarshalIndent(f, "", " ")
+	return b
+}
+
+func (p *Progress) keys() []string {
+	keys := make([]string, 0, len(p.recs))
+	for k := range p.recs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// ErrBadImport is wrapped by every reason Import refuses a file.
+var ErrBadImport = errors.New("this file cannot be imported")
+
+// Import merges an exported file into the progress. It checks the whole
+// file first and changes nothing if any of it is wrong. Merging keeps,
+// for each record, the one changed last, and never loses a task done, a
+// quiz answered right or an exercise passed. It returns how many records
+// it took.
+func (p *Progress) Import(ctx context.Context, data []byte) (int, error) {
+	var f exportFile
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	if err := dec.Decode(&f); err != nil {
+		return 0, fmt.Errorf("%w: it is not a Gradbook progress file (%v)", ErrBadImport, err)
+	}
+	if f.Gradbook != "progress" {
+		return 0, fmt.Errorf("%w: it is not a Gradbook progress file", ErrBadImport)
+	}
+	if f.Version > Version {
+		return 0, fmt.Errorf("%w: it was exported by a newer version of Gradbook (schema %d; this one reads up to %d)", ErrBadImport, f.Version, Version)
+	}
+	var recs []*Record
+	for i, r := range f.Records {
+		if r == nil {
+			return 0, fmt.Errorf("%w: record %d is empty", ErrBadImport, i+1)
+		}
+		if r.V == 0 {
+			r.V = f.Version
+		}
+		if err := r.check(); err != nil {
+			return 0, fmt.Errorf("%w: record %d: %v", ErrBadImport, i+1, err)
+		}
+		recs = append(recs, r)
+	}
+	var errs []error
+	for _, in := range recs {
+		m := merge(p.recs[in.Key()], in)
+		m.V = Version
+		p.recs[in.Key()] = m
+		b, _ := json.Marshal(m)
+		errs = append(errs, p.store.Save(ctx, m.Key(), b))
+	}
+	return len(recs), errors.Join(errs...)
+}
+
+// merge combines a record kept here with one arriving: the one changed
+// last wins, but a task done, a quiz right or an exercise passed stays so.
+func merge(have, in *Record) *Record {
+	if have == nil {
+		c := *in
+		return &c
+	}
+	win := *have
+	if in.Updated >= have.Updated {
+		win = *in
+	}
+	if have.Passed || in.Passed {
+		win.Passed = true
+	}
+	return &win
+}
+
+// MemStore is a Store in memory.
+type MemStore struct {
+	m map[string][]byte
+	// Err, if set, is returned by Save, as a full disk would.
+	Err error
+}
+
+// NewMemStore returns an empty MemStore.
+func NewMemStore() *MemStore { return &MemStore{m: map[string][]byte{}} }
+
+// Load returns a copy of every record.
+func (s *MemStore) Load(context.Context) (map[string][]byte, error) {
+	out := make(map[string][]byte, len(s.m))
+	for k, v := range s.m {
+		out[k] = append([]byte(nil), v...)
+	}
+	return out, nil
+}
+
+// Save keeps or deletes a record.
+func (s *MemStore) Save(_ context.Context, key string, value []byte) error {
+	if s.Err != nil {
+		return s.Err
+	}
+	if value == nil {
+		delete(s.m, key)
+		return nil
+	}
+	s.m[key] = append([]byte(nil), value...)
+	return nil
+}

@@ -1,0 +1,174 @@
+package progress
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+var ctx = context.Background()
+
+func clock() func() time.Time {
+	t := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	return func() time.Time { t = t.Add(time.Second); return t }
+}
+
+func open(t *testing.T, s Store) *Progress {
+	t.Helper()
+	p, err := Open(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Now = clock()
+	return p
+}
+
+func TestPutAndReopen(t *testing.T) {
+	s := NewMemStore()
+	p := open(t, s)
+	must(t, p.Put(ctx, Record{Kind: KindCell, Lesson: "l1", ID: "a", Source: "x = 1", Authored: Hash("x = 2"), Ran: true, Clean: true}))
+	must(t, p.Put(ctx, Record{Kind: KindTask, Lesson: "l1", ID: "explore:t1", Passed: true}))
+	must(t, p.Put(ctx, Record{Kind: KindQuiz, Lesson: "l1", ID: "q", Answer: "2", Passed: false}))
+	must(t, p.Put(ctx, Record{Kind: KindVisit, Lesson: "l1", ID: "last", Anchor: "cell-a"}))
+	must(t, p.Put(ctx, Record{Kind: KindVisit, Lesson: "l2", ID: "last"}))
+	q := open(t, s)
+	if r := q.Get(KindCell, "l1", "a"); r == nil || r.Source != "x = 1" || !r.Clean || r.Authored != Hash("x = 2") {
+		t.Errorf("cell after reopening: %+v", r)
+	}
+	if got := q.Completion("l1", []string{"cell/a", "task/explore:t1", "quiz/q", "exercise/e"}); got != 2 {
+		t.Errorf("completion %d, want 2", got)
+	}
+	if v := q.LastVisit(); v == nil || v.Lesson != "l2" {
+		t.Errorf("last visit %+v", v)
+	}
+	if len(q.Notices) != 0 {
+		t.Errorf("notices: %v", q.Notices)
+	}
+}
+
+// A store holding records in the first schema, one corrupt record, and one
+// from a newer version: the old ones migrate without loss, the rest is
+// restored, and the learner is told.
+func TestMigrationAndBadRecords(t *testing.T) {
+	s := NewMemStore()
+	s.m["cell/l1/a"] = []byte(`{"v":1,"lesson":"l1","cell":"a","code":"y = x * x","ok":true,"at":1700000000}`)
+	s.m["cell/l1/b"] = []byte(`{"v":1,"lesson":"l1","cell":"b","code":"print(y)","ok":false,"at":1700000001}`)
+	s.m["cell/l1/c"] = []byte(`{"v":2,"kind":"cell","lesson":"l1","id":"c","source":"z","clean":true,"updated":5}`)
+	s.m["cell/l1/broken"] = []byte(`{"v":2,"kind":"cell","lesson":`)
+	s.m["task/l1/future"] = []byte(`{"v":9,"kind":"task","lesson":"l1","id":"future"}`)
+	p := open(t, s)
+	a := p.Get(KindCell, "l1", "a")
+	if a == nil || a.Source != "y = x * x" || !a.Clean || !a.Ran || a.Updated != 1700000000000 {
+		t.Errorf("migrated a: %+v", a)
+	}
+	if b := p.Get(KindCell, "l1", "b"); b == nil || b.Clean || b.Source != "print(y)" {
+		t.Errorf("migrated b: %+v", b)
+	}
+	if c := p.Get(KindCell, "l1", "c"); c == nil || c.Source != "z" {
+		t.Errorf("current c: %+v", c)
+	}
+	// The migrated records were written back in the new shape.
+	if !strings.Contains(string(s.m["cell/l1/a"]), `"v":2`) {
+		t.Errorf("a was not rewritten: %s", s.m["cell/l1/a"])
+	}
+	// The unreadable ones are left alone, not deleted.
+	if s.m["cell/l1/broken"] == nil || s.m["task/l1/future"] == nil {
+		t.Error("an unreadable record was deleted")
+	}
+	notices := strings.Join(p.Notices, " ")
+	for _, want := range []string{"1 record of your saved progress could not be read", "1 record was saved by a newer version", "2 records from an older version"} {
+		if !strings.Contains(notices, want) {
+			t.Errorf("notices %q lack %q", notices, want)
+		}
+	}
+}
+
+func TestExportImport(t *testing.T) {
+	s := NewMemStore()
+	p := open(t, s)
+	must(t, p.Put(ctx, Record{Kind: KindCell, Lesson: "l1", ID: "a", Source: "mine"}))
+	must(t, p.Put(ctx, Record{Kind: KindExercise, Lesson: "l2", ID: "ex", Source: "def backward(): pass", Passed: true}))
+	file := p.Export()
+
+	// Another machine: empty, then import.
+	other := open(t, NewMemStore())
+	n, err := other.Import(ctx, file)
+	if err != nil || n != 2 {
+		t.Fatalf("import: %d %v", n, err)
+	}
+	if r := other.Get(KindExercise, "l2", "ex"); r == nil || !r.Passed {
+		t.Errorf("imported exercise %+v", r)
+	}
+
+	// A bad or foreign file changes nothing.
+	records := func() string {
+		var lines []string
+		for _, l := range strings.Split(string(other.Export()), "\n") {
+			if !strings.Contains(l, `"exported"`) {
+				lines = append(lines, l)
+			}
+		}
+		return strings.Join(lines, "\n")
+	}
+	before := records()
+	for name, bad := range map[string]string{
+		"not JSON":          "hello",
+		"foreign JSON":      `{"name": "something else"}`,
+		"newer":             `{"gradbook":"progress","version":99,"records":[]}`,
+		"one bad record":    `{"gradbook":"progress","version":2,"records":[{"v":2,"kind":"cell","lesson":"l1","id":"z","source":"ok"},{"v":2,"kind":"nonsense","lesson":"l1","id":"y"}]}`,
+		"record without id": `{"gradbook":"progress","version":2,"records":[{"v":2,"kind":"cell","lesson":"l1"}]}`,
+	} {
+		if _, err := other.Import(ctx, []byte(bad)); !errors.Is(err, ErrBadImport) {
+			t.Errorf("%s: error %v", name, err)
+		}
+		if records() != before {
+			t.Errorf("%s: a refused import changed the progress", name)
+		}
+	}
+}
+
+func TestMergeRules(t *testing.T) {
+	have := &Record{Kind: KindQuiz, Lesson: "l", ID: "q", Answer: "1", Passed: true, Updated: 10}
+	in := &Record{Kind: KindQuiz, Lesson: "l", ID: "q", Answer: "0", Passed: false, Updated: 20}
+	m := merge(have, in)
+	if m.Answer != "0" || !m.Passed {
+		t.Errorf("newer answer wins but a right answer stays right: %+v", m)
+	}
+	old := &Record{Kind: KindCell, Lesson: "l", ID: "c", Source: "old", Updated: 5}
+	if m := merge(&Record{Kind: KindCell, Lesson: "l", ID: "c", Source: "new", Updated: 9}, old); m.Source != "new" {
+		t.Errorf("an older import replaced a newer edit: %+v", m)
+	}
+}
+
+func TestResetAndFailingStore(t *testing.T) {
+	s := NewMemStore()
+	p := open(t, s)
+	must(t, p.Put(ctx, Record{Kind: KindCell, Lesson: "l1", ID: "a", Source: "1"}))
+	must(t, p.Put(ctx, Record{Kind: KindCell, Lesson: "l2", ID: "b", Source: "2"}))
+	must(t, p.ResetLesson(ctx, "l1"))
+	if p.Get(KindCell, "l1", "a") != nil || p.Get(KindCell, "l2", "b") == nil || len(s.m) != 1 {
+		t.Errorf("reset lesson: %v", s.m)
+	}
+	// A full store: the error is reported, nothing already saved is lost.
+	s.Err = errors.New("QuotaExceededError")
+	if err := p.Put(ctx, Record{Kind: KindCell, Lesson: "l2", ID: "c", Source: "3"}); err == nil {
+		t.Error("a failing store did not report")
+	}
+	if len(s.m) != 1 {
+		t.Errorf("saved records changed: %v", s.m)
+	}
+	s.Err = nil
+	must(t, p.ResetAll(ctx))
+	if len(s.m) != 0 {
+		t.Errorf("reset all left %v", s.m)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
