@@ -324,10 +324,7 @@ func compareGrads(tc backwardTest, t *engine.Tape, got starlark.Value, want, wro
 			}
 		}
 	}
-	names := make([]string, 0, len(want))
-	for _, n := range t.Names() {
-		names = append(names, n)
-	}
+	names := append(make([]string, 0, len(want)), t.Names()...)
 	for k := range tc.leaves {
 		if _, used := t.Slot(k); !used {
 			names = append(names, k)

@@ -115,7 +115,7 @@ func (e *Explore) compile() error {
 		return err
 	}
 	for _, t := range e.Tasks {
-		x, err := syntax.ParseExpr("task", t.Cond, 0)
+		x, err := (&syntax.FileOptions{}).ParseExpr("task", t.Cond, 0)
 		if err != nil {
 			return fmt.Errorf("task %s: %v", t.ID, err)
 		}

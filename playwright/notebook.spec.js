@@ -51,6 +51,7 @@ test("a cell sees the cells above it as they are written now", async ({ page, er
   await expect(cell(page, 1).getByRole("status")).toContainText("cell 1, line 1");
   await expect(cell(page, 1).getByRole("status")).toContainText("undefined: w");
   await cell(page, 1).getByRole("button", { name: "Delete cell 1" }).click();
+  await cell(page, 1).getByRole("button", { name: "Delete the cell" }).click();
   await expect(page.locator("section.code-cell")).toHaveCount(1);
   await expect(cell(page, 1).getByRole("textbox")).toHaveValue("w = 5.0");
 });
@@ -86,6 +87,7 @@ test("Reset puts the authored code back", async ({ page, errors }) => {
   await c.getByRole("button", { name: "Run", exact: true }).click();
   await expect(c.getByRole("status")).toHaveText("mine");
   await c.getByRole("button", { name: "Reset" }).click();
+  await c.getByRole("button", { name: "Reset the cell" }).click();
   await expect(c.getByRole("textbox")).toHaveValue(original);
 });
 

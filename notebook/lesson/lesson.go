@@ -303,6 +303,28 @@ func (r *cellRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 	return ast.WalkSkipChildren, nil
 }
 
+// Items lists what counts towards the lesson's completion, as progress
+// records name them: cell/<id> for each code cell, task/<explore>:<task>
+// for each explore task, quiz/<id> and exercise/<id>.
+func (l *Lesson) Items() []string {
+	var items []string
+	for _, c := range l.Cells {
+		switch c.Kind {
+		case "python":
+			items = append(items, "cell/"+c.ID)
+		case "quiz", "exercise":
+			items = append(items, c.Kind+"/"+c.ID)
+		case "explore":
+			if e, err := notebook.ParseExplore(c.ID, c.Source); err == nil {
+				for _, t := range e.Tasks {
+					items = append(items, "task/"+c.ID+":"+t.ID)
+				}
+			}
+		}
+	}
+	return items
+}
+
 // LoadDir parses every lesson file in dir, sorted by order then slug.
 func LoadDir(dir string) ([]*Lesson, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.md"))

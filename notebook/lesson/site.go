@@ -15,7 +15,7 @@ import (
 //go:embed templates/*.html
 var templateFiles embed.FS
 
-var pages = template.Must(template.ParseFS(templateFiles, "templates/*.html"))
+var pages = template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join}).ParseFS(templateFiles, "templates/*.html"))
 
 // Build renders the site's pages into dir from the lessons in dir/lessons:
 // index.html, scratch.html and lessons/<slug>.html for each lesson.

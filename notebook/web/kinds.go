@@ -3,6 +3,7 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"gradbook/notebook"
+	"gradbook/notebook/progress"
 )
 
 // wireKinds brings the page's quizzes, explore blocks and exercises to life.
@@ -46,8 +48,18 @@ func (p *Page) wireQuiz(el dom.Element) {
 		}
 		expected, expErr = q.Expected()
 	}
-	answer := func() {
+	id := el.GetAttribute("data-cell-id")
+	// answer checks the learner's answer, shows feedback, and, if save is
+	// set, keeps it.
+	answer := func(save bool) {
 		tries++
+		right := false
+		var given string
+		defer func() {
+			if save && given != "" {
+				p.put(progress.Record{Kind: progress.KindQuiz, Lesson: p.keep.lesson, ID: id, Answer: given, Passed: right})
+			}
+		}()
 		switch kind {
 		case "choice":
 			picked := el.QuerySelector("input[type=radio]:checked")
@@ -55,8 +67,9 @@ func (p *Page) wireQuiz(el dom.Element) {
 				feedback.SetTextContent("Choose an answer first.")
 				return
 			}
-			fb := el.QuerySelector(fmt.Sprintf(`.choice-feedback[data-choice="%s"]`, picked.(*dom.HTMLInputElement).Value()))
-			right := fb.GetAttribute("data-correct") == "true"
+			given = picked.(*dom.HTMLInputElement).Value()
+			fb := el.QuerySelector(fmt.Sprintf(`.choice-feedback[data-choice="%s"]`, given))
+			right = fb.GetAttribute("data-correct") == "true"
 			verdictText := "Not quite. "
 			if right {
 				verdictText = "Right. "
@@ -68,9 +81,10 @@ func (p *Page) wireQuiz(el dom.Element) {
 				feedback.SetTextContent("This question cannot be checked: " + expErr.Error())
 				return
 			}
-			var lines []string
-			right := true
+			var lines, typed []string
+			right = true
 			for i, in := range el.QuerySelectorAll("input[data-expr]") {
+				typed = append(typed, in.(*dom.HTMLInputElement).Value())
 				label := el.QuerySelector(fmt.Sprintf(`label[for="%s"]`, in.ID())).TextContent()
 				got, ok := notebook.ParseNumber(in.(*dom.HTMLInputElement).Value())
 				switch {
@@ -84,6 +98,8 @@ func (p *Page) wireQuiz(el dom.Element) {
 					lines = append(lines, label+": not right yet.")
 				}
 			}
+			b, _ := json.Marshal(typed)
+			given = string(b)
 			if right {
 				lines = append([]string{"All right."}, lines...)
 			} else {
@@ -98,16 +114,39 @@ func (p *Page) wireQuiz(el dom.Element) {
 			el.QuerySelector(".model").RemoveAttribute("hidden")
 			feedback.SetTextContent("Compare your answer with the model answer below.")
 			el.SetAttribute("data-state", "answered")
+			given = el.QuerySelector("textarea").(*dom.HTMLTextAreaElement).Value()
+			right = strings.TrimSpace(given) != ""
 		}
 	}
-	p.listen(check, "click", func(dom.Event) { go answer() })
+	p.listen(check, "click", func(dom.Event) { go answer(true) })
+	// Put a saved answer back, with its feedback.
+	if r := p.keep.get(progress.KindQuiz, id); r.Updated != 0 && r.Answer != "" {
+		switch kind {
+		case "choice":
+			if in, ok := el.QuerySelector(fmt.Sprintf(`input[type=radio][value="%s"]`, r.Answer)).(*dom.HTMLInputElement); ok {
+				in.SetChecked(true)
+			}
+		case "numeric":
+			var typed []string
+			_ = json.Unmarshal([]byte(r.Answer), &typed)
+			for i, in := range el.QuerySelectorAll("input[data-expr]") {
+				if i < len(typed) {
+					in.(*dom.HTMLInputElement).SetValue(typed[i])
+				}
+			}
+		case "open":
+			el.QuerySelector("textarea").(*dom.HTMLTextAreaElement).SetValue(r.Answer)
+		}
+		answer(false)
+		tries = 0
+	}
 	if kind == "open" {
 		text := el.QuerySelector("textarea").(*dom.HTMLTextAreaElement)
 		p.listen(text, "input", func(dom.Event) {
 			tried := strings.TrimSpace(text.Value()) != ""
 			go check.SetDisabled(!tried)
 		})
-		check.SetDisabled(true)
+		check.SetDisabled(strings.TrimSpace(text.Value()) == "")
 		return
 	}
 	check.SetDisabled(false)
@@ -145,6 +184,12 @@ func (p *Page) wireExplore(el dom.Element) {
 	}
 	e.Caption = el.QuerySelector(".explore-caption").TextContent()
 	v := &exploreView{p: p, el: el, e: e, vals: e.Start(), state: state, box: el.QuerySelector(".drawings"), done: make([]bool, len(tasks))}
+	for i, t := range el.QuerySelectorAll("li.task") {
+		if r := p.keep.get(progress.KindTask, v.taskID(t)); r.Passed {
+			v.done[i] = true
+			tick(t)
+		}
+	}
 	for _, l := range el.QuerySelectorAll(".leaf") {
 		name := l.GetAttribute("data-leaf")
 		r := l.QuerySelector("input[type=range]").(*dom.HTMLInputElement)
@@ -197,12 +242,23 @@ func (v *exploreView) update() {
 	for i, t := range v.el.QuerySelectorAll("li.task") {
 		if met[i] && !v.done[i] {
 			v.done[i] = true
-			t.Class().Add("done")
-			t.QuerySelector(".tick").SetTextContent("✓")
-			t.QuerySelector(".task-state").SetTextContent("(done)")
-			v.p.say("Task done: " + strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(t.TextContent(), "○"), "(not yet)")))
+			tick(t)
+			v.p.say("Task done: " + strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(t.TextContent(), "✓"), "(done)")))
+			go v.p.put(progress.Record{Kind: progress.KindTask, Lesson: v.p.keep.lesson, ID: v.taskID(t), Passed: true})
 		}
 	}
+}
+
+// taskID names a task for its progress record: explore id and task id.
+func (v *exploreView) taskID(t dom.Element) string {
+	return v.el.GetAttribute("data-cell-id") + ":" + t.GetAttribute("data-task")
+}
+
+// tick shows a task as done.
+func tick(t dom.Element) {
+	t.Class().Add("done")
+	t.QuerySelector(".tick").SetTextContent("✓")
+	t.QuerySelector(".task-state").SetTextContent("(done)")
 }
 
 // --- exercises
@@ -213,6 +269,27 @@ func (p *Page) wireExercise(el dom.Element) {
 	report := el.QuerySelector(".report")
 	drawings := el.QuerySelector(".drawings")
 	check := el.GetAttribute("data-check")
+	id := el.GetAttribute("data-cell-id")
+	save := func(passed bool) {
+		r := p.keep.get(progress.KindExercise, id)
+		r.Source = editor.Value()
+		r.Authored = progress.Hash(editor.DefaultValue())
+		r.Passed = r.Passed || passed
+		p.put(r)
+	}
+	if r := p.keep.get(progress.KindExercise, id); r.Updated != 0 {
+		if r.Source != "" {
+			editor.SetValue(r.Source)
+		}
+		if r.Passed {
+			el.SetAttribute("data-state", "passed")
+			report.SetTextContent("You passed this exercise before. Press Check to run the tests again.")
+		}
+		if r.Authored != "" && r.Authored != progress.Hash(editor.DefaultValue()) && r.Source != editor.DefaultValue() {
+			p.offerNewVersion(el, editor, progress.KindExercise, id)
+		}
+	}
+	p.listen(editor, "input", func(dom.Event) { go p.keep.later(id, func() { save(false) }) })
 	run := func() {
 		res := notebook.Run([]string{editor.Value()}, 0)[0]
 		text := res.Output
@@ -235,6 +312,7 @@ func (p *Page) wireExercise(el dom.Element) {
 			return
 		}
 		r := checker(editor.Value())
+		save(r.Passed)
 		text := strings.Join(r.Lines, "\n")
 		if r.Passed {
 			text = "All tests pass. Well done!\n" + text
@@ -249,10 +327,16 @@ func (p *Page) wireExercise(el dom.Element) {
 	p.listen(button(el, "button.check"), "click", func(dom.Event) { go checkIt() })
 	p.listen(button(el, "button.reset"), "click", func(dom.Event) {
 		go func() {
-			editor.SetValue(editor.DefaultValue())
-			out.SetTextContent("")
-			report.SetTextContent("")
-			el.RemoveAttribute("data-state")
+			if editor.Value() == editor.DefaultValue() {
+				return
+			}
+			p.confirmBox(el, editor, "Replace your code with the starter code?", "Reset the exercise", "Keep my code", func() {
+				editor.SetValue(editor.DefaultValue())
+				out.SetTextContent("")
+				report.SetTextContent("")
+				el.RemoveAttribute("data-state")
+				p.forget(progress.KindExercise, id)
+			})
 		}()
 	})
 	p.listen(editor, "keydown", func(ev dom.Event) {

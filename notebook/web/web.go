@@ -28,6 +28,7 @@ type Page struct {
 	cells   []*Cell
 	scratch bool
 	nextID  int
+	keep    *keeper
 	// sources remembers the sources the cells had when they last ran, to
 	// tell a learner when a result is stale.
 	funcs []js.Func
@@ -52,11 +53,22 @@ func Start() *Page {
 	p := &Page{doc: doc, body: doc.QuerySelector("body")}
 	p.status = doc.GetElementByID("notebook-status")
 	p.scratch = p.body.GetAttribute("data-page") == "scratch"
+	p.startProgress()
 	for _, el := range doc.QuerySelectorAll("section.code-cell") {
-		p.cells = append(p.cells, p.wire(el))
+		c := p.wire(el)
+		p.cells = append(p.cells, c)
+		p.restoreCell(c)
 	}
 	p.nextID = len(p.cells) + 1
+	if p.scratch {
+		p.restoreScratch()
+	}
 	p.wireKinds()
+	p.wirePanel()
+	p.showCompletion()
+	if p.body.GetAttribute("data-page") == "lesson" {
+		go p.visit(p.keep.get("visit", "last").Anchor)
+	}
 	if b, ok := doc.GetElementByID("run-all").(*dom.HTMLButtonElement); ok {
 		p.runAll = b
 		p.listen(b, "click", func(dom.Event) { go p.RunAll() })
@@ -92,7 +104,8 @@ func (p *Page) wire(el dom.Element) *Cell {
 	c.out = el.QuerySelector("output.out")
 	c.drawings = el.QuerySelector("div.drawings")
 	p.listen(c.run, "click", func(dom.Event) { go p.Run(c) })
-	p.listen(c.reset, "click", func(dom.Event) { go c.Reset() })
+	p.listen(c.reset, "click", func(dom.Event) { go p.askReset(c) })
+	p.listen(c.editor, "input", func(dom.Event) { go p.edited(c) })
 	p.listen(c.editor, "keydown", func(ev dom.Event) {
 		k, ok := ev.(*dom.KeyboardEvent)
 		if !ok || k.Key() != "Enter" || !(k.ShiftKey() || k.CtrlKey() || k.MetaKey()) {
@@ -138,6 +151,7 @@ func (p *Page) Run(c *Cell) {
 	c.root.SetAttribute("aria-busy", "true")
 	res := notebook.Run(p.sources(), i)
 	c.show(&res[i])
+	p.ran(c, res[i].Passed())
 	c.root.RemoveAttribute("aria-busy")
 	ms := time.Since(start).Seconds() * 1000
 	c.root.SetAttribute("data-ms", strconv.FormatFloat(ms, 'f', 1, 64))
@@ -158,6 +172,9 @@ func (p *Page) RunAll() {
 			passed++
 		}
 	}
+	for i, c := range p.cells {
+		p.ran(c, res[i].Passed())
+	}
 	p.say(fmt.Sprintf("Ran all %d cells in %.0f ms: %d ran clean.", len(p.cells), time.Since(start).Seconds()*1000, passed))
 }
 
@@ -171,6 +188,48 @@ func verdict(r *notebook.CellResult) string {
 	return "ran"
 }
 
+// askReset resets the cell, asking first if the learner changed its code.
+func (p *Page) askReset(c *Cell) {
+	if c.editor.Value() == c.editor.DefaultValue() {
+		c.Reset()
+		return
+	}
+	p.confirmIn(c, "Replace your code with the lesson's original code?", "Reset the cell", "Keep my code", func() {
+		c.Reset()
+		if p.scratch {
+			p.saveScratch()
+		} else {
+			p.forget("cell", p.cellID(c))
+		}
+	})
+}
+
+// confirmIn asks, inside the cell, before throwing away the learner's code.
+func (p *Page) confirmIn(c *Cell, question, yesLabel, noLabel string, yes func()) {
+	p.confirmBox(c.root, c.editor, question, yesLabel, noLabel, yes)
+}
+
+// confirmBox asks a question inside root, before the element before.
+func (p *Page) confirmBox(root dom.Element, before dom.Element, question, yesLabel, noLabel string, yes func()) {
+	if old := root.QuerySelector(".confirm"); old != nil {
+		old.Remove()
+	}
+	box := p.doc.CreateElement("div")
+	box.SetAttribute("class", "confirm")
+	box.SetAttribute("role", "alertdialog")
+	box.SetAttribute("aria-label", question)
+	box.SetInnerHTML(fmt.Sprintf(`<p>%s</p><button type="button" class="confirm-yes">%s</button> <button type="button" class="confirm-no">%s</button>`, escape(question), escape(yesLabel), escape(noLabel)))
+	root.InsertBefore(box, before)
+	box.QuerySelector(".confirm-no").(*dom.HTMLButtonElement).Focus()
+	p.listen(box.QuerySelector(".confirm-no"), "click", func(dom.Event) { go box.Remove() })
+	p.listen(box.QuerySelector(".confirm-yes"), "click", func(dom.Event) {
+		go func() {
+			box.Remove()
+			yes()
+		}()
+	})
+}
+
 // Reset puts the authored source back and clears the output.
 func (c *Cell) Reset() {
 	c.editor.SetValue(c.editor.DefaultValue())
@@ -179,6 +238,9 @@ func (c *Cell) Reset() {
 	c.drawings.SetInnerHTML("")
 	c.views = nil
 	c.root.RemoveAttribute("data-state")
+	if s := c.root.QuerySelector(".cell-state"); s != nil {
+		s.SetTextContent("")
+	}
 	c.page.say("The cell is back to its original code.")
 }
 
@@ -213,11 +275,19 @@ func (c *Cell) show(r *notebook.CellResult) {
 	}
 }
 
-// addCell appends a scratch cell holding source.
+// addCell appends a new scratch cell holding source.
 func (p *Page) addCell(source string) *Cell {
-	box := p.doc.GetElementByID("cells")
 	id := fmt.Sprintf("scratch-%d", p.nextID)
 	p.nextID++
+	c := p.addCellWithID(id, source)
+	c.editor.Focus()
+	p.saveScratch()
+	return c
+}
+
+// addCellWithID appends a scratch cell.
+func (p *Page) addCellWithID(id, source string) *Cell {
+	box := p.doc.GetElementByID("cells")
 	tmp := p.doc.CreateElement("div")
 	tmp.SetInnerHTML(notebook.CodeCellHTML(id, len(p.cells)+1, source))
 	el := tmp.QuerySelector("section")
@@ -225,7 +295,6 @@ func (p *Page) addCell(source string) *Cell {
 	c := p.wire(el)
 	p.cells = append(p.cells, c)
 	p.renumber()
-	c.editor.Focus()
 	return c
 }
 
@@ -243,7 +312,15 @@ func (p *Page) addScratchControls(c *Cell) {
 		case "move-down":
 			p.listen(b, "click", func(dom.Event) { go p.move(c, +1) })
 		case "delete":
-			p.listen(b, "click", func(dom.Event) { go p.remove(c) })
+			p.listen(b, "click", func(dom.Event) {
+				go func() {
+					if strings.TrimSpace(c.editor.Value()) == "" {
+						p.remove(c)
+						return
+					}
+					p.confirmIn(c, "Delete this cell and its code?", "Delete the cell", "Keep it", func() { p.remove(c) })
+				}()
+			})
 		}
 	}
 }
@@ -262,6 +339,7 @@ func (p *Page) move(c *Cell, by int) {
 	p.renumber()
 	c.editor.Focus()
 	p.say(fmt.Sprintf("Moved the cell to position %d.", j+1))
+	p.saveScratch()
 }
 
 func (p *Page) remove(c *Cell) {
@@ -273,6 +351,7 @@ func (p *Page) remove(c *Cell) {
 	p.cells = append(p.cells[:i], p.cells[i+1:]...)
 	p.renumber()
 	p.say(fmt.Sprintf("Deleted cell %d.", i+1))
+	p.saveScratch()
 }
 
 // renumber labels cells by their position, and names the scratch controls

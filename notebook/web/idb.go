@@ -1,0 +1,184 @@
+//go:build js && wasm
+
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"github.com/hack-pad/go-indexeddb/idb"
+)
+
+// The IndexedDB database that keeps progress: one object store of JSON
+// text under string keys.
+const (
+	dbName    = "gradbook"
+	dbVersion = 1
+	storeName = "progress"
+	// waitFor bounds every wait on IndexedDB: go-indexeddb has no handler
+	// for a blocked upgrade, and a tab must never hang on another.
+	waitFor = 3 * time.Second
+)
+
+// idbStore is a progress.Store in IndexedDB. It opens a connection for each
+// operation and closes it after, so that it never holds up a schema
+// upgrade in another tab.
+type idbStore struct {
+	factory *idb.Factory
+}
+
+// errNoStorage says why progress cannot be kept here.
+var errNoStorage = errors.New("this browser does not let this page keep data (private browsing, or storage is blocked)")
+
+// openIDB returns a store if IndexedDB is there and works.
+func openIDB() (s *idbStore, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s, err = nil, errNoStorage
+		}
+	}()
+	g := js.Global().Get("indexedDB")
+	if g.IsUndefined() || g.IsNull() || !g.Truthy() {
+		return nil, errNoStorage
+	}
+	f, err := idb.WrapFactory(g)
+	if err != nil {
+		return nil, errNoStorage
+	}
+	s = &idbStore{factory: f}
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	db, err := s.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	db.Close()
+	return s, nil
+}
+
+func (s *idbStore) open(ctx context.Context) (db *idb.Database, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			db, err = nil, fmt.Errorf("%w: %v", errNoStorage, r)
+		}
+	}()
+	req, err := s.factory.Open(ctx, dbName, dbVersion, func(db *idb.Database, oldVersion, newVersion uint) error {
+		if oldVersion < 1 {
+			_, err := db.CreateObjectStore(storeName, idb.ObjectStoreOptions{})
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, friendly(err)
+	}
+	db, err = req.Await(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, errors.New("the saved progress is locked by another Gradbook tab being updated: close the other tabs, then reload")
+		}
+		return nil, friendly(err)
+	}
+	return db, nil
+}
+
+// Load reads every record.
+func (s *idbStore) Load(ctx context.Context) (_ map[string][]byte, err error) {
+	defer recoverTo(&err)
+	ctx, cancel := context.WithTimeout(ctx, waitFor)
+	defer cancel()
+	db, err := s.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	txn, err := db.Transaction(idb.TransactionReadOnly, storeName)
+	if err != nil {
+		return nil, friendly(err)
+	}
+	st, err := txn.ObjectStore(storeName)
+	if err != nil {
+		return nil, friendly(err)
+	}
+	cur, err := st.OpenCursor(idb.CursorNext)
+	if err != nil {
+		return nil, friendly(err)
+	}
+	out := map[string][]byte{}
+	err = cur.Iter(ctx, func(c *idb.CursorWithValue) error {
+		k, err := c.Key()
+		if err != nil {
+			return err
+		}
+		v, err := c.Value()
+		if err != nil {
+			return err
+		}
+		if k.Type() == js.TypeString {
+			if v.Type() == js.TypeString {
+				out[k.String()] = []byte(v.String())
+			} else {
+				out[k.String()] = []byte("unreadable") // decoded as corrupt
+			}
+		}
+		return nil
+	})
+	return out, friendly(err)
+}
+
+// Save writes or deletes one record, returning once the transaction has
+// completed.
+func (s *idbStore) Save(ctx context.Context, key string, value []byte) (err error) {
+	defer recoverTo(&err)
+	ctx, cancel := context.WithTimeout(ctx, waitFor)
+	defer cancel()
+	db, err := s.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	txn, err := db.Transaction(idb.TransactionReadWrite, storeName)
+	if err != nil {
+		return friendly(err)
+	}
+	st, err := txn.ObjectStore(storeName)
+	if err != nil {
+		return friendly(err)
+	}
+	if value == nil {
+		_, err = st.Delete(js.ValueOf(key))
+	} else {
+		_, err = st.PutKey(js.ValueOf(key), js.ValueOf(string(value)))
+	}
+	if err != nil {
+		return friendly(err)
+	}
+	return friendly(txn.Await(ctx))
+}
+
+func recoverTo(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("the browser's storage failed: %v", r)
+	}
+}
+
+// friendly says what an IndexedDB error means for the learner.
+func friendly(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "QuotaExceeded"), strings.Contains(strings.ToLower(msg), "quota"):
+		return errors.New("the browser's storage for this site is full: free some space (or export your progress), then try again")
+	case strings.Contains(msg, "InvalidState"), strings.Contains(msg, "closing"):
+		return errors.New("the saved progress was busy: try again")
+	case errors.Is(err, context.DeadlineExceeded):
+		return errors.New("the browser's storage did not answer in time")
+	}
+	return fmt.Errorf("the browser's storage failed: %v", err)
+}
