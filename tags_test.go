@@ -1,0 +1,58 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestJSOnlyFilesAreTagged guards the split between pure Go and the
+// browser: a file that imports syscall/js, dom/v2 or go-indexeddb must be
+// built for js/wasm only, so that everything else builds and tests
+// natively.
+func TestJSOnlyFilesAreTagged(t *testing.T) {
+	jsOnly := []string{`"syscall/js"`, `"honnef.co/go/js/dom/v2"`, `"github.com/hack-pad/go-indexeddb/idb"`}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && path != "." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly|parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		imports := false
+		for _, im := range f.Imports {
+			for _, j := range jsOnly {
+				if im.Path.Value == j {
+					imports = true
+				}
+			}
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		tagged := strings.HasPrefix(string(src), "//go:build js && wasm\n")
+		if imports && !tagged {
+			t.Errorf("%s imports a js-only package but does not start with //go:build js && wasm", path)
+		}
+		for _, dir := range []string{"notebook/web/", "wasm/", "cmd/notebook/"} {
+			if strings.HasPrefix(filepath.ToSlash(path), dir) && !tagged {
+				t.Errorf("%s is in a js-only package but is not tagged //go:build js && wasm", path)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
