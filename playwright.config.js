@@ -1,8 +1,12 @@
 // Playwright drives Debian's Chromium (a browser download is impossible
-// here) against the site that `go run serve.go` builds and serves.
+// here) against three servers:
+//   8181  the site, as `go run serve.go` builds and serves it;
+//   8182  the static export (`go run serve.go -out`) under a sub-path, from
+//         a plain static file server;
+//   8183  a course page on another origin that embeds cells.
 const { defineConfig } = require("@playwright/test");
 
-const port = Number(process.env.GRADBOOK_PORT || 8181);
+const site = 8181, exported = 8182, course = 8183;
 
 module.exports = defineConfig({
   testDir: "playwright",
@@ -12,17 +16,31 @@ module.exports = defineConfig({
   retries: 0,
   reporter: [["list"]],
   use: {
-    baseURL: `http://127.0.0.1:${port}/`,
+    baseURL: `http://127.0.0.1:${site}/`,
     browserName: "chromium",
     launchOptions: {
       executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },
-  webServer: {
-    command: `go run serve.go -addr 127.0.0.1:${port} -fixtures playwright/fixtures`,
-    url: `http://127.0.0.1:${port}/`,
-    timeout: 240_000,
-    reuseExistingServer: !process.env.CI,
-  },
+  webServer: [
+    {
+      command: `go run serve.go -out playwright/.export -fixtures playwright/fixtures && go run serve.go -addr 127.0.0.1:${site} -fixtures playwright/fixtures`,
+      url: `http://127.0.0.1:${site}/`,
+      timeout: 300_000,
+      reuseExistingServer: !process.env.CI,
+    },
+    {
+      command: `node playwright/static-server.js playwright/.export ${exported} /courses/gradbook/`,
+      url: `http://127.0.0.1:${exported}/courses/gradbook/index.html`,
+      timeout: 300_000,
+      reuseExistingServer: !process.env.CI,
+    },
+    {
+      command: `node playwright/static-server.js playwright/course ${course} /`,
+      url: `http://127.0.0.1:${course}/index.html`,
+      timeout: 60_000,
+      reuseExistingServer: !process.env.CI,
+    },
+  ],
 });

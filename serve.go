@@ -3,6 +3,7 @@
 //	go run serve.go                  # build, then serve on http://127.0.0.1:8080
 //	go run serve.go -addr :9000      # another address
 //	go run serve.go -build           # build only
+//	go run serve.go -out DIR         # build, and write the static site to DIR
 //
 // Building compiles the engine to site/engine.wasm and the notebook to
 // site/notebook.wasm, copies wasm_exec.js from the same Go toolchain (so
@@ -34,11 +35,20 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "`host:port` to serve on")
 	buildOnly := flag.Bool("build", false, "build the site and exit")
 	fixtures := flag.String("fixtures", "", "also build the lessons in `dir` into site/fixtures/, unlisted (for tests)")
+	out := flag.String("out", "", "write the complete static site to `dir` and exit")
 	flag.Parse()
 	log.SetFlags(0)
 
 	if err := build("site", *fixtures); err != nil {
 		log.Fatalf("serve: the build failed, so nothing is served:\n%v", err)
+	}
+	if *out != "" {
+		version, err := lesson.Export("site", *out)
+		if err != nil {
+			log.Fatalf("serve: exporting to %s: %v", *out, err)
+		}
+		fmt.Printf("Wrote the site to %s (version %s): serve that folder from any static host, under any path.\n", *out, version)
+		return
 	}
 	if *buildOnly {
 		return
@@ -113,7 +123,8 @@ func build(dir, fixtures string) error {
 			return err
 		}
 	}
-	return nil
+	_, err = lesson.WriteServiceWorker(dir)
+	return err
 }
 
 func copyFile(dst, src string) error {
@@ -138,7 +149,13 @@ func handler(dir string) http.Handler {
 	mime.AddExtensionType(".wasm", "application/wasm")
 	files := http.FileServer(http.Dir(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-cache")
+		h := w.Header()
+		h.Set("Cache-Control", "no-cache")
+		h.Set("Content-Security-Policy", lesson.CSP+"; frame-ancestors *")
+		// Course pages on other origins load the embed script, the wasm
+		// and the cells from here.
+		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("X-Content-Type-Options", "nosniff")
 		files.ServeHTTP(w, r)
 	})
 }

@@ -18,7 +18,8 @@ func CodeCellHTML(id string, n int, source string) string {
 	fmt.Fprintf(&b, `<div class="cell-bar"><label class="cell-label" id="cell-%s-label" for="cell-%s-src">Cell %d</label>`, id, id, n)
 	b.WriteString(`<span class="cell-state" aria-hidden="true"></span>`)
 	b.WriteString(`<button type="button" class="run" disabled>Run</button>`)
-	b.WriteString(`<button type="button" class="reset" disabled>Reset</button></div>`)
+	b.WriteString(`<button type="button" class="reset" disabled>Reset</button>`)
+	b.WriteString(`<button type="button" class="share" disabled>Share</button></div>`)
 	fmt.Fprintf(&b, `<textarea class="editor" id="cell-%s-src" rows="%d" spellcheck="false" autocapitalize="off" autocomplete="off" aria-describedby="cell-%s-keys">%s</textarea>`,
 		id, rows, id, html.EscapeString(source))
 	fmt.Fprintf(&b, `<p class="keys" id="cell-%s-keys">Shift+Enter or Ctrl+Enter runs the cell.</p>`, id)

@@ -26,7 +26,7 @@ function cell(page, n) {
 
 // typeInto replaces a cell's code, typing it as a learner would.
 async function typeInto(c, code) {
-  const editor = c.getByRole("textbox");
+  const editor = c.locator("textarea.editor");
   await editor.fill("");
   await editor.pressSequentially(code, { delay: 0 });
 }

@@ -7,6 +7,16 @@
   const url = new URL("notebook.wasm", script.src).href;
   const status = () => document.getElementById("notebook-status");
 
+  // In an iframe: lessons/x.html?frame shows the lesson without the site's
+  // header and footer, and every page tells the parent its height, so that
+  // embed.js can size the frame to its content.
+  if (new URLSearchParams(location.search).has("frame")) document.body.classList.add("frame");
+  if (window.parent !== window && typeof ResizeObserver === "function") {
+    const tell = () => window.parent.postMessage({ gradbook: "height", height: document.documentElement.scrollHeight }, "*");
+    new ResizeObserver(tell).observe(document.body);
+    tell();
+  }
+
   async function start() {
     const go = new Go();
     let result;
@@ -23,6 +33,44 @@
       if (s) s.textContent = "The notebook stopped: reload the page to run cells again.";
       document.body.dataset.notebook = "stopped";
     });
+  }
+
+  // The service worker keeps the whole site for offline use. When a new
+  // version has been downloaded, the learner is offered it; it is used only
+  // once they accept, and then for the whole page at once.
+  function offerUpdate(worker) {
+    if (document.getElementById("update-banner")) return;
+    const banner = document.createElement("div");
+    banner.id = "update-banner";
+    banner.className = "update-banner";
+    banner.setAttribute("role", "status");
+    const text = document.createElement("span");
+    text.textContent = "A new version of Gradbook is ready. ";
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Reload to use it";
+    button.addEventListener("click", () => {
+      accepted = true;
+      worker.postMessage("gradbook:activate");
+    });
+    banner.append(text, button);
+    document.body.prepend(banner);
+  }
+  let accepted = false;
+  if ("serviceWorker" in navigator && location.protocol !== "file:") {
+    navigator.serviceWorker.addEventListener("controllerchange", () => {
+      if (accepted) location.reload();
+    });
+    navigator.serviceWorker.register(new URL("sw.js", script.src).href).then((reg) => {
+      if (reg.waiting && navigator.serviceWorker.controller) offerUpdate(reg.waiting);
+      reg.addEventListener("updatefound", () => {
+        const w = reg.installing;
+        if (!w) return;
+        w.addEventListener("statechange", () => {
+          if (w.state === "installed" && navigator.serviceWorker.controller) offerUpdate(w);
+        });
+      });
+    }, () => { /* no offline copy: the site still works online */ });
   }
 
   start().catch((err) => {

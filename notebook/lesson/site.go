@@ -3,6 +3,7 @@ package lesson
 import (
 	"bytes"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"os"
@@ -12,10 +13,15 @@ import (
 	"gradbook/notebook"
 )
 
-//go:embed templates/*.html
+//go:embed templates/*.html templates/sw.js
 var templateFiles embed.FS
 
-var pages = template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join}).ParseFS(templateFiles, "templates/*.html"))
+var pages = template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join, "csp": func() string { return CSP }}).ParseFS(templateFiles, "templates/*.html"))
+
+// CSP is the site's Content-Security-Policy: scripts only from the site
+// itself, and WebAssembly. serve.go sends it as a header; every page also
+// carries it as a meta element, so a static host applies it too.
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'none'"
 
 // Build renders the site's pages into dir from the lessons in dir/lessons:
 // index.html, scratch.html and lessons/<slug>.html for each lesson.
@@ -28,6 +34,9 @@ func Build(dir string) ([]*Lesson, error) {
 	if err := write("index.html", "index.html", map[string]any{"Lessons": lessons}); err != nil {
 		return nil, err
 	}
+	if err := write("embed.html", "embed.html", nil); err != nil {
+		return nil, err
+	}
 	first := template.HTML(notebook.CodeCellHTML("scratch-1", 1, ""))
 	if err := write("scratch.html", "scratch.html", map[string]any{"FirstCell": first}); err != nil {
 		return nil, err
@@ -35,7 +44,36 @@ func Build(dir string) ([]*Lesson, error) {
 	if err := writeLessons(dir, "lessons", lessons); err != nil {
 		return nil, err
 	}
+	if err := writeCells(dir, lessons); err != nil {
+		return nil, err
+	}
 	return lessons, nil
+}
+
+// writeCells writes cells.json: every lesson's code cells by id, so that
+// a course page can embed a lesson's cell by reference.
+func writeCells(dir string, lessons []*Lesson) error {
+	type lessonCells struct {
+		Title string            `json:"title"`
+		Cells map[string]string `json:"cells"`
+		Order []string          `json:"order"`
+	}
+	all := map[string]lessonCells{}
+	for _, l := range lessons {
+		lc := lessonCells{Title: l.Title, Cells: map[string]string{}}
+		for _, c := range l.Cells {
+			if c.Kind == "python" {
+				lc.Cells[c.ID] = c.Source
+				lc.Order = append(lc.Order, c.ID)
+			}
+		}
+		all[l.Slug] = lc
+	}
+	b, err := json.MarshalIndent(map[string]any{"lessons": all}, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "cells.json"), b, 0o644)
 }
 
 // BuildFixtures renders the lessons in src into dir/fixtures, unlisted:

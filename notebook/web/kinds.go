@@ -286,7 +286,7 @@ func (p *Page) wireExercise(el dom.Element) {
 			report.SetTextContent("You passed this exercise before. Press Check to run the tests again.")
 		}
 		if r.Authored != "" && r.Authored != progress.Hash(editor.DefaultValue()) && r.Source != editor.DefaultValue() {
-			p.offerNewVersion(el, editor, progress.KindExercise, id)
+			p.offerNewVersion(el, editor, progress.KindExercise, p.keep.lesson, id)
 		}
 	}
 	p.listen(editor, "input", func(dom.Event) { go p.keep.later(id, func() { save(false) }) })
@@ -335,7 +335,7 @@ func (p *Page) wireExercise(el dom.Element) {
 				out.SetTextContent("")
 				report.SetTextContent("")
 				el.RemoveAttribute("data-state")
-				p.forget(progress.KindExercise, id)
+				p.forget(progress.KindExercise, p.keep.lesson, id)
 			})
 		}()
 	})

@@ -98,14 +98,17 @@ func (p *Page) notice(msg string) {
 	box.RemoveAttribute("hidden")
 }
 
-// get returns a record, or a new one of that kind.
-func (k *keeper) get(kind, id string) progress.Record {
+// get returns a record of the page's lesson, or a new one.
+func (k *keeper) get(kind, id string) progress.Record { return k.getIn(kind, k.lesson, id) }
+
+// getIn returns a record of a lesson, or a new one.
+func (k *keeper) getIn(kind, lesson, id string) progress.Record {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if r := k.prog.Get(kind, k.lesson, id); r != nil {
+	if r := k.prog.Get(kind, lesson, id); r != nil {
 		return *r
 	}
-	return progress.Record{Kind: kind, Lesson: k.lesson, ID: id}
+	return progress.Record{Kind: kind, Lesson: lesson, ID: id}
 }
 
 // put saves r and says so once the transaction has completed.
@@ -180,14 +183,19 @@ func (k *keeper) waiting() bool {
 
 // --- code cells
 
-func (p *Page) cellID(c *Cell) string { return c.root.GetAttribute("data-cell-id") }
+func (p *Page) cellID(c *Cell) string {
+	if c.record != "" {
+		return c.record
+	}
+	return c.root.GetAttribute("data-cell-id")
+}
 
 // restoreCell puts a cell's saved source and state back.
 func (p *Page) restoreCell(c *Cell) {
 	if p.keep == nil || p.scratch {
 		return
 	}
-	r := p.keep.get(progress.KindCell, p.cellID(c))
+	r := p.keep.getIn(progress.KindCell, c.lesson, p.cellID(c))
 	if r.Updated == 0 {
 		return
 	}
@@ -204,7 +212,7 @@ func (p *Page) restoreCell(c *Cell) {
 		c.mark(r.Clean)
 	}
 	if r.Authored != "" && r.Authored != progress.Hash(authored) && r.Source != authored {
-		p.offerNewVersion(c.root, c.editor, progress.KindCell, p.cellID(c))
+		p.offerNewVersion(c.root, c.editor, progress.KindCell, c.lesson, p.cellID(c))
 	}
 }
 
@@ -223,7 +231,7 @@ func (c *Cell) mark(clean bool) {
 
 // offerNewVersion tells the learner that the lesson's code for a cell has
 // changed since they edited it, and lets them keep theirs or take the new.
-func (p *Page) offerNewVersion(root dom.Element, editor *dom.HTMLTextAreaElement, kind, id string) {
+func (p *Page) offerNewVersion(root dom.Element, editor *dom.HTMLTextAreaElement, kind, lesson, id string) {
 	box := p.doc.CreateElement("div")
 	box.SetAttribute("class", "changed")
 	box.SetAttribute("role", "alert")
@@ -231,7 +239,7 @@ func (p *Page) offerNewVersion(root dom.Element, editor *dom.HTMLTextAreaElement
 	root.InsertBefore(box, editor)
 	p.listen(box.QuerySelector(".keep-mine"), "click", func(dom.Event) {
 		go func() {
-			r := p.keep.get(kind, id)
+			r := p.keep.getIn(kind, lesson, id)
 			r.Authored = progress.Hash(editor.DefaultValue())
 			box.Remove()
 			p.put(r)
@@ -240,7 +248,7 @@ func (p *Page) offerNewVersion(root dom.Element, editor *dom.HTMLTextAreaElement
 	p.listen(box.QuerySelector(".take-new"), "click", func(dom.Event) {
 		go func() {
 			editor.SetValue(editor.DefaultValue())
-			r := p.keep.get(kind, id)
+			r := p.keep.getIn(kind, lesson, id)
 			r.Source, r.Authored, r.Ran, r.Clean = editor.DefaultValue(), progress.Hash(editor.DefaultValue()), false, false
 			box.Remove()
 			p.put(r)
@@ -258,8 +266,8 @@ func (p *Page) edited(c *Cell) {
 		return
 	}
 	id := p.cellID(c)
-	p.keep.later(id, func() {
-		r := p.keep.get(progress.KindCell, id)
+	p.keep.later(c.lesson+"/"+id, func() {
+		r := p.keep.getIn(progress.KindCell, c.lesson, id)
 		r.Source = c.editor.Value()
 		r.Authored = progress.Hash(c.editor.DefaultValue())
 		p.put(r)
@@ -269,6 +277,13 @@ func (p *Page) edited(c *Cell) {
 // ran saves whether a cell's run was clean.
 func (p *Page) ran(c *Cell, clean bool) {
 	c.mark(clean)
+	if c.shared {
+		// Running shared code keeps it.
+		c.shared = false
+		if box := c.root.QuerySelector(".shared"); box != nil {
+			box.Remove()
+		}
+	}
 	if p.keep == nil {
 		return
 	}
@@ -276,12 +291,14 @@ func (p *Page) ran(c *Cell, clean bool) {
 		p.saveScratch()
 		return
 	}
-	r := p.keep.get(progress.KindCell, p.cellID(c))
+	r := p.keep.getIn(progress.KindCell, c.lesson, p.cellID(c))
 	r.Source = c.editor.Value()
 	r.Authored = progress.Hash(c.editor.DefaultValue())
 	r.Ran, r.Clean = true, clean
 	p.put(r)
-	p.visit("cell-" + p.cellID(c))
+	if c.lesson == p.keep.lesson {
+		p.visit("cell-" + p.cellID(c))
+	}
 }
 
 // visit saves the lesson visited, and the cell the learner was at.
@@ -294,13 +311,13 @@ func (p *Page) visit(anchor string) {
 	p.put(r)
 }
 
-// forget deletes a cell's saved progress.
-func (p *Page) forget(kind, id string) {
+// forget deletes a record of a lesson.
+func (p *Page) forget(kind, lesson, id string) {
 	if p.keep == nil {
 		return
 	}
 	p.keep.mu.Lock()
-	err := p.keep.prog.Delete(context.Background(), kind, p.keep.lesson, id)
+	err := p.keep.prog.Delete(context.Background(), kind, lesson, id)
 	p.keep.mu.Unlock()
 	p.saved(err)
 }

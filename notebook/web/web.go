@@ -29,6 +29,7 @@ type Page struct {
 	scratch bool
 	nextID  int
 	keep    *keeper
+	placed  map[string]placement // embedded cells, by cell id
 	// sources remembers the sources the cells had when they last ran, to
 	// tell a learner when a result is stale.
 	funcs []js.Func
@@ -36,7 +37,15 @@ type Page struct {
 
 // Cell is one code cell on the page.
 type Cell struct {
-	page     *Page
+	page *Page
+	// lesson names the cell's lesson in the progress records; group names
+	// the cells it runs after (the cells above it in its group, after
+	// prefix, the hidden cells of its lesson when embedded alone).
+	lesson   string
+	group    string
+	prefix   []string
+	record   string // the cell's id in the progress records, if not its own
+	shared   bool   // showing code from a share link, not yet kept
 	root     dom.Element
 	editor   *dom.HTMLTextAreaElement
 	run      *dom.HTMLButtonElement
@@ -54,6 +63,11 @@ func Start() *Page {
 	p.status = doc.GetElementByID("notebook-status")
 	p.scratch = p.body.GetAttribute("data-page") == "scratch"
 	p.startProgress()
+	if base := doc.DocumentElement().GetAttribute("data-gradbook-base"); base != "" {
+		p.embed(base)
+	} else if p.body.GetAttribute("data-page") == "frame" {
+		p.frame()
+	}
 	for _, el := range doc.QuerySelectorAll("section.code-cell") {
 		c := p.wire(el)
 		p.cells = append(p.cells, c)
@@ -63,6 +77,7 @@ func Start() *Page {
 	if p.scratch {
 		p.restoreScratch()
 	}
+	p.openShared()
 	p.wireKinds()
 	p.wirePanel()
 	p.showCompletion()
@@ -98,6 +113,12 @@ func (p *Page) say(s string) {
 
 func (p *Page) wire(el dom.Element) *Cell {
 	c := &Cell{page: p, root: el}
+	if p.keep != nil {
+		c.lesson = p.keep.lesson
+	}
+	if m, ok := p.placed[el.GetAttribute("data-cell-id")]; ok {
+		c.lesson, c.group, c.prefix, c.record = m.lesson, m.group, m.prefix, m.record
+	}
 	c.editor = el.QuerySelector("textarea.editor").(*dom.HTMLTextAreaElement)
 	c.run = el.QuerySelector("button.run").(*dom.HTMLButtonElement)
 	c.reset = el.QuerySelector("button.reset").(*dom.HTMLButtonElement)
@@ -105,6 +126,10 @@ func (p *Page) wire(el dom.Element) *Cell {
 	c.drawings = el.QuerySelector("div.drawings")
 	p.listen(c.run, "click", func(dom.Event) { go p.Run(c) })
 	p.listen(c.reset, "click", func(dom.Event) { go p.askReset(c) })
+	if b := button(el, "button.share"); b != nil {
+		p.listen(b, "click", func(dom.Event) { go p.share(c) })
+		b.SetDisabled(false)
+	}
 	p.listen(c.editor, "input", func(dom.Event) { go p.edited(c) })
 	p.listen(c.editor, "keydown", func(ev dom.Event) {
 		k, ok := ev.(*dom.KeyboardEvent)
@@ -132,12 +157,21 @@ func (p *Page) index(c *Cell) int {
 	return -1
 }
 
-func (p *Page) sources() []string {
-	src := make([]string, len(p.cells))
-	for i, c := range p.cells {
-		src[i] = c.editor.Value()
+// chain returns the cells c runs after, with c last: the cells above it in
+// its group, after the group's hidden prefix.
+func (p *Page) chain(c *Cell) (srcs []string, cells []*Cell) {
+	srcs = append(srcs, c.prefix...)
+	for _, d := range p.cells {
+		if d.group != c.group {
+			continue
+		}
+		srcs = append(srcs, d.editor.Value())
+		cells = append(cells, d)
+		if d == c {
+			break
+		}
 	}
-	return src
+	return srcs, cells
 }
 
 // Run runs c with the cells above it, as they are written now, and shows
@@ -149,13 +183,15 @@ func (p *Page) Run(c *Cell) {
 	}
 	start := time.Now()
 	c.root.SetAttribute("aria-busy", "true")
-	res := notebook.Run(p.sources(), i)
-	c.show(&res[i])
-	p.ran(c, res[i].Passed())
+	srcs, _ := p.chain(c)
+	res := notebook.Run(srcs, len(srcs)-1)
+	last := &res[len(res)-1]
+	c.show(last)
+	p.ran(c, last.Passed())
 	c.root.RemoveAttribute("aria-busy")
 	ms := time.Since(start).Seconds() * 1000
 	c.root.SetAttribute("data-ms", strconv.FormatFloat(ms, 'f', 1, 64))
-	p.say(fmt.Sprintf("Cell %d %s in %.0f ms.", i+1, verdict(&res[i]), ms))
+	p.say(fmt.Sprintf("Cell %d %s in %.0f ms.", i+1, verdict(last), ms))
 }
 
 // RunAll runs every cell in order and shows every result.
@@ -164,16 +200,33 @@ func (p *Page) RunAll() {
 		return
 	}
 	start := time.Now()
-	res := notebook.Run(p.sources(), len(p.cells)-1)
 	passed := 0
-	for i, c := range p.cells {
-		c.show(&res[i])
-		if res[i].Passed() {
+	results := map[*Cell]*notebook.CellResult{}
+	for _, c := range p.cells {
+		if results[c] != nil {
+			continue
+		}
+		// The last cell of c's group runs the whole group.
+		var lastOfGroup *Cell
+		for _, d := range p.cells {
+			if d.group == c.group {
+				lastOfGroup = d
+			}
+		}
+		srcs, cells := p.chain(lastOfGroup)
+		res := notebook.Run(srcs, len(srcs)-1)
+		for j, d := range cells {
+			results[d] = &res[len(lastOfGroup.prefix)+j]
+		}
+	}
+	for _, c := range p.cells {
+		c.show(results[c])
+		if results[c].Passed() {
 			passed++
 		}
 	}
-	for i, c := range p.cells {
-		p.ran(c, res[i].Passed())
+	for _, c := range p.cells {
+		p.ran(c, results[c].Passed())
 	}
 	p.say(fmt.Sprintf("Ran all %d cells in %.0f ms: %d ran clean.", len(p.cells), time.Since(start).Seconds()*1000, passed))
 }
@@ -199,7 +252,7 @@ func (p *Page) askReset(c *Cell) {
 		if p.scratch {
 			p.saveScratch()
 		} else {
-			p.forget("cell", p.cellID(c))
+			p.forget("cell", c.lesson, p.cellID(c))
 		}
 	})
 }

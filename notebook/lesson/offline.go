@@ -1,0 +1,96 @@
+package lesson
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/template"
+)
+
+var swTemplate = template.Must(template.ParseFS(templateFiles, "templates/sw.js"))
+
+// published reports whether a file of the built site is part of what is
+// served: not lesson sources, test fixtures or the service worker itself.
+func published(rel string) bool {
+	rel = filepath.ToSlash(rel)
+	return !strings.HasSuffix(rel, ".md") && !strings.HasPrefix(rel, "fixtures/") && rel != "sw.js" && !strings.HasPrefix(filepath.Base(rel), ".")
+}
+
+// Files lists the published files of the built site in dir, sorted, with
+// slashes.
+func Files(dir string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		if published(rel) {
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(files)
+	return files, err
+}
+
+// WriteServiceWorker writes dir/sw.js, which precaches every published
+// file of the site under a version that is the hash of their contents. It
+// returns the version.
+func WriteServiceWorker(dir string) (string, error) {
+	files, err := Files(dir)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			return "", err
+		}
+		h.Write([]byte(f))
+		h.Write([]byte{0})
+		h.Write(b)
+	}
+	version := hex.EncodeToString(h.Sum(nil))[:16]
+	// The site's root is cached as "./" too, for a visit to the bare folder.
+	list, _ := json.Marshal(append([]string{"./"}, files...))
+	v, _ := json.Marshal(version)
+	var b bytes.Buffer
+	if err := swTemplate.Execute(&b, map[string]string{"Version": string(v), "Files": string(list)}); err != nil {
+		return "", err
+	}
+	return version, os.WriteFile(filepath.Join(dir, "sw.js"), b.Bytes(), 0o644)
+}
+
+// Export copies the published files of the built site in dir to out, with
+// a service worker, ready for any static host under any path.
+func Export(dir, out string) (string, error) {
+	files, err := Files(dir)
+	if err != nil {
+		return "", err
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			return "", err
+		}
+		dst := filepath.Join(out, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			return "", err
+		}
+	}
+	return WriteServiceWorker(out)
+}

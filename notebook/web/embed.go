@@ -1,0 +1,176 @@
+//go:build js && wasm
+
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"gradbook/notebook"
+)
+
+// placement is where an embedded cell belongs: its lesson for progress,
+// the group of cells it runs after, and the hidden cells before them.
+type placement struct {
+	lesson, group string
+	record        string // the cell's id in its lesson's progress
+	prefix        []string
+}
+
+// siteCells is cells.json: every lesson's code cells.
+type siteCells struct {
+	Lessons map[string]struct {
+		Title string            `json:"title"`
+		Cells map[string]string `json:"cells"`
+		Order []string          `json:"order"`
+	} `json:"lessons"`
+}
+
+// fetchCells reads cells.json from the Gradbook site at base.
+func fetchCells(base string) (*siteCells, error) {
+	resp, err := await(js.Global().Call("fetch", base+"cells.json"))
+	if err != nil {
+		return nil, err
+	}
+	if !resp.Get("ok").Bool() {
+		return nil, fmt.Errorf("cells.json: %d %s", resp.Get("status").Int(), resp.Get("statusText").String())
+	}
+	text, err := await(resp.Call("text"))
+	if err != nil {
+		return nil, err
+	}
+	var sc siteCells
+	if err := json.Unmarshal([]byte(text.String()), &sc); err != nil {
+		return nil, fmt.Errorf("cells.json: %v", err)
+	}
+	return &sc, nil
+}
+
+// lessonCell finds a lesson's cell and the cells above it.
+func (sc *siteCells) lessonCell(lesson, id string) (src string, above []string, err error) {
+	l, ok := sc.Lessons[lesson]
+	if !ok {
+		return "", nil, fmt.Errorf("there is no lesson %q", lesson)
+	}
+	for _, cid := range l.Order {
+		if cid == id {
+			return l.Cells[cid], above, nil
+		}
+		above = append(above, l.Cells[cid])
+	}
+	return "", nil, fmt.Errorf("lesson %q has no cell %q", lesson, id)
+}
+
+// embed turns the .gradbook-cell elements of a course page into live
+// cells. Inline cells (their text is the code) form one notebook in page
+// order; a cell referenced by data-lesson and data-cell runs after its
+// lesson's cells above it.
+func (p *Page) embed(base string) {
+	p.placed = map[string]placement{}
+	page := "embed:" + js.Global().Get("location").Get("pathname").String()
+	if p.keep != nil {
+		p.keep.lesson = page
+	}
+	var sc *siteCells
+	var scErr error
+	inline := 0
+	for _, el := range p.doc.QuerySelectorAll(".gradbook-cell") {
+		lesson, ref := el.GetAttribute("data-lesson"), el.GetAttribute("data-cell")
+		var id, src string
+		var m placement
+		if lesson != "" && ref != "" {
+			if sc == nil && scErr == nil {
+				sc, scErr = fetchCells(base)
+			}
+			var above []string
+			err := scErr
+			if err == nil {
+				src, above, err = sc.lessonCell(lesson, ref)
+			}
+			if err != nil {
+				p.embedError(el, err)
+				continue
+			}
+			id = lesson + "--" + ref
+			m = placement{lesson: lesson, group: "ref:" + lesson + "/" + ref, record: ref, prefix: above}
+		} else {
+			inline++
+			id = el.GetAttribute("data-id")
+			if id == "" {
+				id = fmt.Sprintf("inline-%d", inline)
+			}
+			src = strings.Trim(el.TextContent(), "\n")
+			m = placement{lesson: page, group: "inline", record: id}
+		}
+		p.placeCell(el, id, src, m)
+	}
+}
+
+// frame fills embed.html with the cell, or all the cells, that its address
+// asks for: embed.html?lesson=L&cell=C, or embed.html?lesson=L.
+func (p *Page) frame() {
+	p.placed = map[string]placement{}
+	q := js.Global().Get("URLSearchParams").New(js.Global().Get("location").Get("search"))
+	lesson, ref := q.Call("get", "lesson"), q.Call("get", "cell")
+	box := p.doc.GetElementByID("cells")
+	box.SetInnerHTML("")
+	if lesson.IsNull() {
+		p.notice("Say which lesson to show: embed.html?lesson=…&cell=…")
+		return
+	}
+	if p.keep != nil {
+		p.keep.lesson = lesson.String()
+	}
+	sc, err := fetchCells("")
+	if err != nil {
+		p.notice("The cells could not be loaded: " + err.Error())
+		return
+	}
+	var ids []string
+	if ref.IsNull() {
+		ids = sc.Lessons[lesson.String()].Order
+		if len(ids) == 0 {
+			p.notice(fmt.Sprintf("There is no lesson %q.", lesson.String()))
+			return
+		}
+	} else {
+		ids = []string{ref.String()}
+	}
+	for _, id := range ids {
+		src, above, err := sc.lessonCell(lesson.String(), id)
+		if err != nil {
+			p.notice(err.Error() + ".")
+			continue
+		}
+		m := placement{lesson: lesson.String(), group: "lesson", record: id}
+		if !ref.IsNull() {
+			m.prefix = above
+		}
+		el := p.doc.CreateElement("div")
+		box.AppendChild(el)
+		p.placeCell(el, id, src, m)
+	}
+}
+
+// placeCell replaces el with a live cell.
+func (p *Page) placeCell(el dom.Element, id, src string, m placement) {
+	wrap := p.doc.CreateElement("div")
+	wrap.SetAttribute("class", "gradbook-embed")
+	wrap.SetInnerHTML(notebook.CodeCellHTML(id, len(p.placed)+1, src))
+	el.ParentNode().InsertBefore(wrap, el)
+	el.Remove()
+	p.placed[id] = m
+}
+
+func (p *Page) embedError(el dom.Element, err error) {
+	note := p.doc.CreateElement("p")
+	note.SetAttribute("class", "gradbook-error")
+	note.SetAttribute("role", "alert")
+	note.SetTextContent("Gradbook: " + err.Error() + ".")
+	el.ParentNode().InsertBefore(note, el)
+	el.Remove()
+}

@@ -1,0 +1,169 @@
+// Static hosting under a sub-path, offline use, a new version offered,
+// cells embedded in a course page on another origin, the CSP, and sharing.
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const { spawn } = require("child_process");
+const { test, expect, open, cell, typeInto } = require("./helpers");
+
+const exported = "http://127.0.0.1:8182/courses/gradbook/";
+const course = "http://127.0.0.1:8183/index.html";
+
+test("the static export works from a plain file server under a sub-path", async ({ page, errors }) => {
+  await page.goto(exported);
+  await expect(page.locator("ol.lessons li")).toHaveCount(5);
+  await page.getByRole("link", { name: /Reverse accumulation/ }).click();
+  await expect(page).toHaveURL(exported + "lessons/02-reverse-accumulation.html");
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  await page.getByRole("button", { name: "Run all" }).click();
+  await expect(page.locator("#notebook-status")).toContainText("Ran all");
+  const n = await page.locator("section.code-cell").count();
+  await expect(page.locator('section.code-cell[data-state="passed"]')).toHaveCount(n);
+  // Every address in the page is relative.
+  const absolute = await page.evaluate(() => [...document.querySelectorAll("[src], [href]")]
+    .map((e) => e.getAttribute("src") || e.getAttribute("href")).filter((u) => /^(\/|https?:)/.test(u)));
+  expect(absolute).toEqual([]);
+  // The CSP travels with the page.
+  await expect(page.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveAttribute("content", /script-src 'self' 'wasm-unsafe-eval'/);
+});
+
+test("the dev server sends the Content-Security-Policy", async ({ request }) => {
+  const res = await request.get("lessons/01-chain-rule.html");
+  expect(res.headers()["content-security-policy"]).toContain("script-src 'self' 'wasm-unsafe-eval'");
+  const wasm = await request.get("notebook.wasm");
+  expect(wasm.headers()["content-type"]).toBe("application/wasm");
+});
+
+test("offline after the first visit: lessons, cells and progress work", async ({ page, context, errors }) => {
+  await page.goto(exported + "lessons/01-chain-rule.html");
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  // The service worker has precached the site and controls the page.
+  await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+
+  // Cut the network, service-worker fetches included.
+  await context.setOffline(true);
+  await context.route("**/*", (route) => route.abort("internetdisconnected"));
+  await page.reload();
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  const c = page.locator("#cell-engine");
+  await typeInto(c, "print('offline', 6 * 7)");
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(c.getByRole("status")).toHaveText("offline 42");
+  await expect(page.locator("#save-status")).toHaveText("Saved.");
+  await page.goto(exported + "lessons/04-fan-out.html");
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  await page.goto(exported + "lessons/01-chain-rule.html");
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  await expect(page.locator("#cell-engine").getByRole("textbox")).toHaveValue("print('offline', 6 * 7)");
+});
+
+test("a new deploy is offered, and taken whole", async ({ page, errors }, info) => {
+  // A deploy of our own, so that it can change under the page.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gradbook-deploy-"));
+  fs.cpSync(path.join(__dirname, ".export"), dir, { recursive: true });
+  const server = spawn("node", [path.join(__dirname, "static-server.js"), dir, "8184", "/site/"], { stdio: "ignore" });
+  try {
+    await expect.poll(async () => (await fetch("http://127.0.0.1:8184/site/index.html").catch(() => ({ ok: false }))).ok).toBe(true);
+    await page.goto("http://127.0.0.1:8184/site/lessons/01-chain-rule.html");
+    await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+    await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+    const before = await page.evaluate(() => caches.keys());
+
+    // Deploy a new version: a changed file and its service worker.
+    fs.appendFileSync(path.join(dir, "style.css"), "\n/* the new version */\n");
+    const sw = path.join(dir, "sw.js");
+    fs.writeFileSync(sw, fs.readFileSync(sw, "utf8").replace(/const VERSION = "[0-9a-f]+";/, 'const VERSION = "feedfacefeedface";'));
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
+    const banner = page.locator("#update-banner");
+    await expect(banner).toContainText("A new version of Gradbook is ready", { timeout: 30_000 });
+    // Nothing changes until the learner says so.
+    expect(await page.evaluate(() => fetch("../style.css").then((r) => r.text()))).not.toContain("the new version");
+    await banner.getByRole("button", { name: "Reload to use it" }).click();
+    await page.waitForEvent("load");
+    await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+    expect(await page.evaluate(() => fetch("../style.css").then((r) => r.text()))).toContain("the new version");
+    const after = await page.evaluate(() => caches.keys());
+    expect(after.some((k) => k.endsWith(":feedfacefeedface"))).toBe(true);
+    expect(after).not.toEqual(before);
+    expect(after.filter((k) => before.includes(k))).toEqual([]);
+  } finally {
+    server.kill();
+  }
+});
+
+test("a course page embeds cells both ways, loads the wasm once, and keeps progress", async ({ page, errors }) => {
+  const wasmLoads = [];
+  page.on("request", (r) => { if (r.url().endsWith("notebook.wasm") && r.frame() === page.mainFrame()) wasmLoads.push(r.url()); });
+  await page.goto(course);
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  const inline = page.locator(".gradbook-embed section.code-cell").nth(0);
+  const second = page.locator(".gradbook-embed section.code-cell").nth(1);
+  const ref = page.locator(".gradbook-embed section.code-cell").nth(2);
+  await inline.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(inline.getByRole("status")).toHaveText("dy/dx = 6.0");
+  await expect(inline.locator("svg.graph")).toHaveCount(1);
+  await second.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(second.getByRole("status")).toHaveText("x is still 3.0");
+  await ref.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(ref.getByRole("status")).toContainText("loss 8.0  dL/dw 24.0");
+
+  const frame = page.frameLocator("iframe");
+  await expect(frame.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  await frame.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(frame.getByRole("status").filter({ hasText: "dL/da" })).toContainText("dL/da = 42.0");
+  // The frame sizes itself to its content.
+  await expect.poll(async () => (await page.locator("iframe").boundingBox()).height).toBeGreaterThan(300);
+  expect(wasmLoads.length).toBe(1);
+
+  // Progress survives a reload, in the course page and in the frame.
+  await typeInto(inline, 'x = Value(5.0, "x")\ny = x * x\ny.backward()\nprint("dy/dx =", x.grad)');
+  await inline.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(inline.getByRole("status")).toHaveText("dy/dx = 10.0");
+  await expect(page.locator("#save-status")).toHaveCount(0);
+  await typeInto(frame.locator("section.code-cell"), "print('framed')");
+  await frame.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(frame.locator("#save-status")).toHaveText("Saved.");
+  await page.waitForTimeout(300);
+  await page.reload();
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  await expect(page.locator(".gradbook-embed section.code-cell").nth(0).getByRole("textbox")).toHaveValue(/Value\(5.0, "x"\)/);
+  await expect(page.frameLocator("iframe").locator("section.code-cell").getByRole("textbox")).toHaveValue("print('framed')");
+});
+
+test("share a cell's code by link; opening it does not overwrite the learner's version until kept", async ({ page, context, errors }) => {
+  await open(page, "lessons/04-fan-out.html");
+  const c = page.locator("#cell-square");
+  await typeInto(c, "print('mine')");
+  await expect(page.locator("#save-status")).toHaveText("Saved.");
+  await typeInto(c, "print('to share')");
+  await c.getByRole("button", { name: "Share" }).click();
+  const link = await c.getByLabel("Link to this code").inputValue();
+  expect(link).toContain("#share=square:");
+  await typeInto(c, "print('mine')");
+  await expect(page.locator("#save-status")).toHaveText("Saved.");
+
+  const other = await context.newPage();
+  await other.goto(link);
+  await expect(other.locator("body")).toHaveAttribute("data-notebook", "ready");
+  const oc = other.locator("#cell-square");
+  await expect(oc.locator("textarea.editor")).toHaveValue("print('to share')");
+  await expect(oc.locator(".shared")).toContainText("shared with you");
+  // Not saved: the learner's own version is still what is kept.
+  await page.reload();
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
+  await expect(page.locator("#cell-square textarea.editor")).toHaveValue("print('mine')");
+  // Back to my version, then open the link again and run it: now it is kept.
+  await oc.getByRole("button", { name: "Back to my version" }).click();
+  await expect(oc.locator("textarea.editor")).toHaveValue("print('mine')");
+  await other.goto("about:blank");
+  await other.goto(link);
+  await expect(other.locator("body")).toHaveAttribute("data-notebook", "ready");
+  await other.locator("#cell-square").getByRole("button", { name: "Run", exact: true }).click();
+  await expect(other.locator("#cell-square").getByRole("status")).toHaveText("to share");
+  await expect(other.locator("#save-status")).toHaveText("Saved.");
+  await page.reload();
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
+  await expect(page.locator("#cell-square textarea.editor")).toHaveValue("print('to share')");
+});

@@ -1,0 +1,65 @@
+// embed.js: live Gradbook cells in any page. Add this script (from the
+// Gradbook site), and mark up cells:
+//
+//   <pre class="gradbook-cell">x = Value(3.0, "x")
+//   (x * x).backward()
+//   print(x.grad)</pre>
+//   <div class="gradbook-cell" data-lesson="02-reverse-accumulation" data-cell="worked"></div>
+//   <script src="https://your.site/gradbook/embed.js"></script>
+//
+// Inline cells form one notebook in page order; a cell taken from a lesson
+// runs after that lesson's cells above it. It also sizes Gradbook iframes
+// (embed.html) to their content. Progress is kept in this page's own
+// IndexedDB, under the database "gradbook".
+(function () {
+  "use strict";
+  const script = document.currentScript;
+  const base = new URL(".", script.src).href;
+
+  // Size <iframe src=".../embed.html?..."> to what they show.
+  window.addEventListener("message", (event) => {
+    const d = event.data;
+    if (!d || d.gradbook !== "height" || typeof d.height !== "number") return;
+    for (const frame of document.querySelectorAll("iframe")) {
+      if (frame.contentWindow === event.source) frame.style.height = Math.ceil(d.height) + "px";
+    }
+  });
+
+  if (!document.querySelector(".gradbook-cell")) return;
+  document.documentElement.dataset.gradbookBase = base;
+
+  function load(src) {
+    return new Promise((resolve, reject) => {
+      if (typeof Go === "function") return resolve();
+      const s = document.createElement("script");
+      s.src = src;
+      s.onload = resolve;
+      s.onerror = () => reject(new Error("cannot load " + src));
+      document.head.append(s);
+    });
+  }
+
+  async function start() {
+    await load(base + "wasm_exec.js");
+    const go = new Go();
+    const url = base + "notebook.wasm";
+    let result;
+    try {
+      result = await WebAssembly.instantiateStreaming(fetch(url), go.importObject);
+    } catch (err) {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+      result = await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject);
+    }
+    go.run(result.instance);
+  }
+
+  start().catch((err) => {
+    for (const el of document.querySelectorAll(".gradbook-cell")) {
+      const note = document.createElement("p");
+      note.className = "gradbook-error";
+      note.textContent = `Gradbook could not start here (${err.message}).`;
+      el.after(note);
+    }
+  });
+})();
