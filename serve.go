@@ -24,6 +24,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -156,6 +157,20 @@ func handler(dir string) http.Handler {
 		// and the cells from here.
 		h.Set("Access-Control-Allow-Origin", "*")
 		h.Set("X-Content-Type-Options", "nosniff")
+		// Serve index.html as itself: http.FileServer would redirect it to
+		// the folder, and a cached redirect cannot answer a navigation.
+		if path.Base(r.URL.Path) == "index.html" {
+			f, err := os.Open(filepath.Join(dir, filepath.FromSlash(path.Clean("/"+r.URL.Path))))
+			if err != nil {
+				http.NotFound(w, r)
+				return
+			}
+			defer f.Close()
+			if st, err := f.Stat(); err == nil {
+				http.ServeContent(w, r, "index.html", st.ModTime(), f)
+				return
+			}
+		}
 		files.ServeHTTP(w, r)
 	})
 }

@@ -141,13 +141,20 @@ test("backward: missing out, bad out, missing values, cyclic and huge graphs", a
 
 test("the same wasm answers in a Web Worker", async ({ page }) => {
   const r = await page.evaluate(async () => {
-    const src = `importScripts(${JSON.stringify(new URL("wasm_exec.js", location.href).href)}, ${JSON.stringify(new URL("autodiff.js", location.href).href)});
-      autodiff.load(${JSON.stringify(new URL("engine.wasm", location.href).href)}).then(() => {
-        const g = [["p", "mul", ["a", "b"]], ["u", "add", ["p", "c"]], ["L", "sq", ["u"]]];
-        postMessage(autodiff.backward(g, autodiff.evaluate(g, { a: 2, b: 3, c: 1 }), "L"));
-      }, (e) => postMessage(String(e)));`;
-    const w = new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
-    return await new Promise((resolve) => (w.onmessage = (e) => resolve(e.data)));
+    const w = new Worker("autodiff-worker.js");
+    const ask = (msg) => new Promise((resolve) => {
+      w.onmessage = (e) => resolve(e.data);
+      w.postMessage(msg);
+    });
+    const g = [["p", "mul", ["a", "b"]], ["u", "add", ["p", "c"]], ["L", "sq", ["u"]]];
+    return {
+      ok: await ask({ graph: g, leaves: { a: 2, b: 3, c: 1 }, out: "L" }),
+      bad: await ask({ graph: [["p", "mull", ["a", "b"]]], leaves: { a: 1, b: 2 } }),
+      again: await ask({ graph: g, leaves: { a: 2, b: 3, c: 1 }, out: "L" }),
+    };
   });
-  expect(r).toMatchObject({ a: 42, b: 28, c: 14 });
+  expect(r.ok.grads).toMatchObject({ a: 42, b: 28, c: 14 });
+  expect(r.ok.values.L).toBe(49);
+  expect(r.bad.error).toMatch(/node "p": unknown op "mull"/);
+  expect(r.again.grads).toMatchObject({ a: 42, b: 28, c: 14 });
 });

@@ -12,7 +12,13 @@ const CACHE = PREFIX + VERSION;
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.addAll(FILES.map((f) => new Request(f, { cache: "reload" })));
+    await Promise.all(FILES.map(async (f) => {
+      const res = await fetch(new Request(f, { cache: "reload" }));
+      if (!res.ok) throw new Error(`${f}: ${res.status}`);
+      // A response that came through a redirect cannot answer a page's
+      // navigation: keep a plain copy.
+      await cache.put(f, res.redirected ? new Response(await res.blob(), { status: res.status, statusText: res.statusText, headers: res.headers }) : res);
+    }));
     if (!self.registration.active) await self.skipWaiting(); // the first version starts at once
   })());
 });
