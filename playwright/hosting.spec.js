@@ -167,3 +167,20 @@ test("share a cell's code by link; opening it does not overwrite the learner's v
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
   await expect(page.locator("#cell-square textarea.editor")).toHaveValue("print('to share')");
 });
+
+test("a lesson in a frame: no site chrome, and it tells the parent its height", async ({ page, errors }) => {
+  await page.goto(course);
+  await page.evaluate(() => {
+    const f = document.createElement("iframe");
+    f.id = "lesson-frame";
+    f.title = "A whole lesson";
+    f.src = "http://127.0.0.1:8181/lessons/04-fan-out.html?frame";
+    f.height = "150";
+    document.querySelector("main").append(f);
+  });
+  const frame = page.frameLocator("#lesson-frame");
+  await expect(frame.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  await expect(frame.locator("header.top")).toBeHidden();
+  await expect(frame.getByRole("heading", { name: "Fan-out and accumulation" })).toBeVisible();
+  await expect.poll(async () => (await page.locator("#lesson-frame").boundingBox()).height).toBeGreaterThan(1000);
+});

@@ -250,3 +250,40 @@ test("the scratch notebook keeps its cells, in order", async ({ page, errors }) 
   await expect(cell(page, 1).getByRole("textbox")).toHaveValue("print(a + 1)");
   await expect(cell(page, 2).getByRole("textbox")).toHaveValue("a = 1");
 });
+
+test("another tab that holds the database, or upgraded it, never hangs this one", async ({ page, context, errors }) => {
+  // A tab that keeps a connection open and ignores requests to close it.
+  const holder = await context.newPage();
+  await holder.goto("engine.html");
+  await holder.evaluate(() => new Promise((ok) => {
+    const r = indexedDB.open("gradbook", 1);
+    r.onupgradeneeded = () => r.result.createObjectStore("progress");
+    r.onsuccess = () => { window.held = r.result; ok(); };
+  }));
+  await open(page, L1);
+  await typeInto(page.locator("#cell-engine"), "print('while held')");
+  await expect(page.locator("#save-status")).toHaveText("Saved.");
+  await holder.evaluate(() => window.held.close());
+
+  // A newer version upgraded the database: this tab says it cannot save,
+  // within seconds, and the cells still run.
+  await holder.evaluate(() => new Promise((ok) => {
+    const r = indexedDB.open("gradbook", 2);
+    r.onupgradeneeded = () => {};
+    r.onsuccess = () => { r.result.close(); ok(); };
+    r.onblocked = () => ok();
+  }));
+  await page.reload();
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 15_000 });
+  await expect(page.locator("#notices")).toContainText("progress");
+  const c = page.locator("#cell-engine");
+  await c.getByRole("button", { name: "Reset" }).click().catch(() => {});
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(c.getByRole("status")).not.toBeEmpty();
+});
+
+test("the panel shows how much storage is used", async ({ page, errors }) => {
+  await open(page, L1);
+  await page.locator("#progress-panel summary").click();
+  await expect(page.locator("#storage-estimate")).toContainText(/Using .* of about .* this browser allows here/);
+});

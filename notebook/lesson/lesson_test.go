@@ -173,3 +173,15 @@ func TestLessonsRun(t *testing.T) {
 		})
 	}
 }
+
+// The engine's page is static HTML: it must carry the same CSP as the
+// pages the build writes.
+func TestEnginePageCSP(t *testing.T) {
+	b, err := os.ReadFile("../../site/engine.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `content="`+CSP+`"`) {
+		t.Errorf("site/engine.html does not carry the CSP %q", CSP)
+	}
+}

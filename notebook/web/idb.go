@@ -175,6 +175,8 @@ func friendly(err error) error {
 	switch {
 	case strings.Contains(msg, "QuotaExceeded"), strings.Contains(strings.ToLower(msg), "quota"):
 		return errors.New("the browser's storage for this site is full: free some space (or export your progress), then try again")
+	case strings.Contains(msg, "VersionError"), strings.Contains(msg, "less than the existing version"):
+		return errors.New("a newer version of Gradbook in another tab has updated the saved progress: reload this page to use it")
 	case strings.Contains(msg, "InvalidState"), strings.Contains(msg, "closing"):
 		return errors.New("the saved progress was busy: try again")
 	case errors.Is(err, context.DeadlineExceeded):
