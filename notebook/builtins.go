@@ -69,6 +69,17 @@ func appendJSON(buf []byte, x starlark.Value, depth int) ([]byte, error) {
 	return nil, fmt.Errorf("it contains a %s", x.Type())
 }
 
+// graphJSONArgs encodes a graph and its values (or leaves) for the engine.
+func graphJSONArgs(graph, values starlark.Value, what string) (g, v []byte, err error) {
+	if g, err = toJSON("graph", graph); err != nil {
+		return nil, nil, err
+	}
+	if v, err = toJSON(what, values); err != nil {
+		return nil, nil, err
+	}
+	return g, v, nil
+}
+
 func orderedDict(names []string, xs []float64) *starlark.Dict {
 	d := starlark.NewDict(len(names))
 	for i, n := range names {
@@ -92,11 +103,7 @@ func evaluateBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 2, &graph, &leaves); err != nil {
 		return nil, err
 	}
-	g, err := toJSON("graph", graph)
-	if err != nil {
-		return nil, err
-	}
-	l, err := toJSON("leaves", leaves)
+	g, l, err := graphJSONArgs(graph, leaves, "leaves")
 	if err != nil {
 		return nil, err
 	}
@@ -116,11 +123,7 @@ func backwardBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 3, &graph, &values, &out); err != nil {
 		return nil, err
 	}
-	g, err := toJSON("graph", graph)
-	if err != nil {
-		return nil, err
-	}
-	v, err := toJSON("values", values)
+	g, v, err := graphJSONArgs(graph, values, "values")
 	if err != nil {
 		return nil, err
 	}
@@ -323,11 +326,7 @@ func gradCheckBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlar
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "graph", &graph, "leaves", &leaves, "out", &out, "names", &names, "steps?", &steps); err != nil {
 		return nil, err
 	}
-	g, err := toJSON("graph", graph)
-	if err != nil {
-		return nil, err
-	}
-	l, err := toJSON("leaves", leaves)
+	g, l, err := graphJSONArgs(graph, leaves, "leaves")
 	if err != nil {
 		return nil, err
 	}
@@ -460,11 +459,7 @@ func showBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 2, &graph, &values, &out); err != nil {
 		return nil, err
 	}
-	g, err := toJSON("graph", graph)
-	if err != nil {
-		return nil, err
-	}
-	v, err := toJSON("values", values)
+	g, v, err := graphJSONArgs(graph, values, "values")
 	if err != nil {
 		return nil, err
 	}

@@ -169,16 +169,22 @@ func (r *request) bound() (engine.Bound, error) {
 	return b, nil
 }
 
-func (r *request) evaluate() error {
+// load compiles (or reuses) the tape and loads the values given.
+func (r *request) load(leavesOnly bool) (*engine.Tape, engine.Bound, []float64, error) {
 	t, err := r.tape()
 	if err != nil {
-		return err
+		return nil, engine.Bound{}, nil, err
 	}
 	b, err := r.bound()
 	if err != nil {
-		return err
+		return nil, b, nil, err
 	}
-	vals, err := t.Load(b, true)
+	vals, err := t.Load(b, leavesOnly)
+	return t, b, vals, err
+}
+
+func (r *request) evaluate() error {
+	t, _, vals, err := r.load(true)
 	if err != nil {
 		return err
 	}
@@ -190,15 +196,7 @@ func (r *request) evaluate() error {
 }
 
 func (r *request) backward() error {
-	t, err := r.tape()
-	if err != nil {
-		return err
-	}
-	b, err := r.bound()
-	if err != nil {
-		return err
-	}
-	vals, err := t.Load(b, false)
+	t, b, vals, err := r.load(false)
 	if err != nil {
 		return err
 	}
