@@ -95,9 +95,17 @@ func (e *CellError) Error() string {
 // cell sees the globals the cells above it leave, and returns a result for
 // each of them. Nothing carries over from an earlier Run: results depend
 // only on the sources.
-func Run(cells []string, last int) []CellResult {
+func Run(cells []string, last int) (res []CellResult) {
 	last = min(last, len(cells)-1)
-	res := make([]CellResult, last+1)
+	res = make([]CellResult, last+1)
+	defer func() {
+		// A bug in a built-in must not take the page down: it becomes the
+		// cell's error.
+		if r := recover(); r != nil && last >= 0 {
+			res[last].Ran = true
+			res[last].Err = &CellError{Cell: last, Msg: fmt.Sprintf("internal error in Gradbook: %v (please report it)", r)}
+		}
+	}()
 	// A syntax error anywhere stops the run at that cell.
 	stop := last
 	for i := 0; i <= last; i++ {

@@ -7,6 +7,6 @@ package main
 import "gradbook/notebook/web"
 
 func main() {
-	web.Start()
+	web.Run()
 	select {} // handlers run for as long as the page lives
 }

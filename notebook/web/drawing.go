@@ -48,11 +48,11 @@ func newDrawingViewIn(p *Page, box dom.Element, d *notebook.Drawing, id string) 
 		t := ev.Target()
 		switch {
 		case t.Class().Contains("step"):
-			go v.setStep(v.step + 1)
+			spawn(func() { v.setStep(v.step + 1) })
 		case t.Class().Contains("step-back"):
-			go v.setStep(v.step - 1)
+			spawn(func() { v.setStep(v.step - 1) })
 		case t.Class().Contains("step-all"):
-			go v.setStep(0)
+			spawn(func() { v.setStep(0) })
 		}
 	})
 	p.listen(fig, "change", func(ev dom.Event) {
@@ -60,10 +60,10 @@ func newDrawingViewIn(p *Page, box dom.Element, d *notebook.Drawing, id string) 
 		switch {
 		case t.Class().Contains("overwrite"):
 			on := t.(*dom.HTMLInputElement).Checked()
-			go func() { v.overwrite = on; v.redraw() }()
+			spawn(func() { v.overwrite = on; v.redraw() })
 		case t.Class().Contains("paths-from"):
 			val := t.(*dom.HTMLSelectElement).Value()
-			go v.showPaths(val)
+			spawn(func() { v.showPaths(val) })
 		}
 	})
 	v.redraw()

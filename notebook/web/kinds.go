@@ -118,7 +118,7 @@ func (p *Page) wireQuiz(el dom.Element) {
 			right = strings.TrimSpace(given) != ""
 		}
 	}
-	p.listen(check, "click", func(dom.Event) { go answer(true) })
+	p.listen(check, "click", func(dom.Event) { spawn(func() { answer(true) }) })
 	// Put a saved answer back, with its feedback.
 	if r := p.keep.get(progress.KindQuiz, id); r.Updated != 0 && r.Answer != "" {
 		switch kind {
@@ -144,7 +144,7 @@ func (p *Page) wireQuiz(el dom.Element) {
 		text := el.QuerySelector("textarea").(*dom.HTMLTextAreaElement)
 		p.listen(text, "input", func(dom.Event) {
 			tried := strings.TrimSpace(text.Value()) != ""
-			go check.SetDisabled(!tried)
+			spawn(func() { check.SetDisabled(!tried) })
 		})
 		check.SetDisabled(strings.TrimSpace(text.Value()) == "")
 		return
@@ -196,19 +196,19 @@ func (p *Page) wireExplore(el dom.Element) {
 		n := l.QuerySelector("input[type=number]").(*dom.HTMLInputElement)
 		p.listen(r, "input", func(dom.Event) {
 			s := r.Value()
-			go func() {
+			spawn(func() {
 				n.SetValue(s)
 				v.set(name, s)
-			}()
+			})
 		})
 		p.listen(n, "input", func(dom.Event) {
 			s := n.Value()
-			go func() {
+			spawn(func() {
 				if _, ok := notebook.ParseNumber(s); ok {
 					r.SetValue(s)
 					v.set(name, s)
 				}
-			}()
+			})
 		})
 	}
 	v.update()
@@ -244,7 +244,9 @@ func (v *exploreView) update() {
 			v.done[i] = true
 			tick(t)
 			v.p.say("Task done: " + strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(t.TextContent(), "✓"), "(done)")))
-			go v.p.put(progress.Record{Kind: progress.KindTask, Lesson: v.p.keep.lesson, ID: v.taskID(t), Passed: true})
+			spawn(func() {
+				v.p.put(progress.Record{Kind: progress.KindTask, Lesson: v.p.keep.lesson, ID: v.taskID(t), Passed: true})
+			})
 		}
 	}
 }
@@ -289,7 +291,7 @@ func (p *Page) wireExercise(el dom.Element) {
 			p.offerNewVersion(el, editor, progress.KindExercise, p.keep.lesson, id)
 		}
 	}
-	p.listen(editor, "input", func(dom.Event) { go p.keep.later(id, func() { save(false) }) })
+	p.listen(editor, "input", func(dom.Event) { spawn(func() { p.keep.later(id, func() { save(false) }) }) })
 	run := func() {
 		res := notebook.Run([]string{editor.Value()}, 0)[0]
 		text := res.Output
@@ -323,10 +325,10 @@ func (p *Page) wireExercise(el dom.Element) {
 		}
 		report.SetTextContent(strings.TrimSpace(text))
 	}
-	p.listen(button(el, "button.run"), "click", func(dom.Event) { go run() })
-	p.listen(button(el, "button.check"), "click", func(dom.Event) { go checkIt() })
+	p.listen(button(el, "button.run"), "click", func(dom.Event) { spawn(func() { run() }) })
+	p.listen(button(el, "button.check"), "click", func(dom.Event) { spawn(func() { checkIt() }) })
 	p.listen(button(el, "button.reset"), "click", func(dom.Event) {
-		go func() {
+		spawn(func() {
 			if editor.Value() == editor.DefaultValue() {
 				return
 			}
@@ -337,7 +339,7 @@ func (p *Page) wireExercise(el dom.Element) {
 				el.RemoveAttribute("data-state")
 				p.forget(progress.KindExercise, p.keep.lesson, id)
 			})
-		}()
+		})
 	})
 	p.listen(editor, "keydown", func(ev dom.Event) {
 		k, ok := ev.(*dom.KeyboardEvent)
@@ -345,11 +347,11 @@ func (p *Page) wireExercise(el dom.Element) {
 			return
 		}
 		ev.PreventDefault()
-		go run()
+		spawn(func() { run() })
 	})
 	if hint := button(el, "button.hint"); hint != nil {
 		p.listen(hint, "click", func(dom.Event) {
-			go func() {
+			spawn(func() {
 				hidden := el.QuerySelectorAll(".hint-list li[hidden]")
 				if len(hidden) > 0 {
 					hidden[0].RemoveAttribute("hidden")
@@ -358,7 +360,7 @@ func (p *Page) wireExercise(el dom.Element) {
 					hint.SetDisabled(true)
 					hint.SetTextContent("No more hints")
 				}
-			}()
+			})
 		})
 		hint.SetDisabled(false)
 	}

@@ -64,11 +64,11 @@ func (p *Page) startProgress() {
 	}
 	// Leaving the page saves what is still waiting for a pause.
 	for _, ev := range []string{"pagehide", "visibilitychange"} {
-		p.funcs = append(p.funcs, dom.GetWindow().AddEventListener(ev, false, func(dom.Event) { go k.flush() }))
+		p.funcs = append(p.funcs, dom.GetWindow().AddEventListener(ev, false, func(dom.Event) { spawn(k.flush) }))
 	}
 	if k.kept {
 		k.setStatus("Progress is saved in this browser.")
-		go p.persistAndEstimate()
+		spawn(func() { p.persistAndEstimate() })
 	} else {
 		k.setStatus("Progress is not being saved.")
 	}
@@ -152,7 +152,7 @@ func (k *keeper) later(key string, f func()) {
 		k.tmu.Lock()
 		delete(k.timers, key)
 		k.tmu.Unlock()
-		f()
+		safely(f)
 	})
 	k.fns[key] = f
 }
@@ -238,21 +238,21 @@ func (p *Page) offerNewVersion(root dom.Element, editor *dom.HTMLTextAreaElement
 	box.SetInnerHTML(`<p>The lesson's code for this cell has changed since you edited it. Your version is in the editor.</p><button type="button" class="keep-mine">Keep mine</button> <button type="button" class="take-new">Use the new version</button>`)
 	root.InsertBefore(box, editor)
 	p.listen(box.QuerySelector(".keep-mine"), "click", func(dom.Event) {
-		go func() {
+		spawn(func() {
 			r := p.keep.getIn(kind, lesson, id)
 			r.Authored = progress.Hash(editor.DefaultValue())
 			box.Remove()
 			p.put(r)
-		}()
+		})
 	})
 	p.listen(box.QuerySelector(".take-new"), "click", func(dom.Event) {
-		go func() {
+		spawn(func() {
 			editor.SetValue(editor.DefaultValue())
 			r := p.keep.getIn(kind, lesson, id)
 			r.Source, r.Authored, r.Ran, r.Clean = editor.DefaultValue(), progress.Hash(editor.DefaultValue()), false, false
 			box.Remove()
 			p.put(r)
-		}()
+		})
 	})
 }
 
@@ -389,7 +389,7 @@ func sortByOrder(recs []*progress.Record) {
 
 func (p *Page) wirePanel() {
 	if b := p.doc.GetElementByID("export-progress"); b != nil {
-		p.listen(b, "click", func(dom.Event) { go p.exportProgress() })
+		p.listen(b, "click", func(dom.Event) { spawn(func() { p.exportProgress() }) })
 	}
 	if in := p.doc.GetElementByID("import-progress"); in != nil {
 		p.listen(in, "change", func(dom.Event) {
@@ -398,21 +398,25 @@ func (p *Page) wirePanel() {
 				return
 			}
 			file := files.Index(0)
-			go p.importProgress(file)
+			spawn(func() { p.importProgress(file) })
 		})
 	}
 	if b := p.doc.GetElementByID("reset-lesson"); b != nil {
 		p.listen(b, "click", func(dom.Event) {
-			go p.confirm(b, "Reset this lesson? Your code, answers and ticks in it are deleted.", "Reset the lesson", func() error {
-				return p.keep.prog.ResetLesson(context.Background(), p.keep.lesson)
-			}, "This lesson is reset.")
+			spawn(func() {
+				p.confirm(b, "Reset this lesson? Your code, answers and ticks in it are deleted.", "Reset the lesson", func() error {
+					return p.keep.prog.ResetLesson(context.Background(), p.keep.lesson)
+				}, "This lesson is reset.")
+			})
 		})
 	}
 	if b := p.doc.GetElementByID("reset-all"); b != nil {
 		p.listen(b, "click", func(dom.Event) {
-			go p.confirm(b, "Reset everything? All your progress in every lesson is deleted. Export it first if you may want it back.", "Reset everything", func() error {
-				return p.keep.prog.ResetAll(context.Background())
-			}, "All your progress is reset.")
+			spawn(func() {
+				p.confirm(b, "Reset everything? All your progress in every lesson is deleted. Export it first if you may want it back.", "Reset everything", func() error {
+					return p.keep.prog.ResetAll(context.Background())
+				}, "All your progress is reset.")
+			})
 		})
 	}
 }
@@ -430,9 +434,9 @@ func (p *Page) confirm(near dom.Element, question, yes string, do func() error, 
 	box.SetInnerHTML(fmt.Sprintf(`<p>%s</p><button type="button" class="confirm-yes">%s</button> <button type="button" class="confirm-no">Cancel</button>`, escape(question), escape(yes)))
 	near.ParentElement().AppendChild(box)
 	box.QuerySelector(".confirm-no").(*dom.HTMLButtonElement).Focus()
-	p.listen(box.QuerySelector(".confirm-no"), "click", func(dom.Event) { go box.Remove() })
+	p.listen(box.QuerySelector(".confirm-no"), "click", func(dom.Event) { spawn(func() { box.Remove() }) })
 	p.listen(box.QuerySelector(".confirm-yes"), "click", func(dom.Event) {
-		go func() {
+		spawn(func() {
 			p.keep.mu.Lock()
 			err := do()
 			p.keep.mu.Unlock()
@@ -442,7 +446,7 @@ func (p *Page) confirm(near dom.Element, question, yes string, do func() error, 
 			}
 			sessionPut("gradbook-notice", done)
 			js.Global().Get("location").Call("reload")
-		}()
+		})
 	})
 }
 

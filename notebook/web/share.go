@@ -81,15 +81,15 @@ func (p *Page) openShared() {
 		box.Remove()
 	}
 	p.listen(box.QuerySelector(".keep-shared"), "click", func(dom.Event) {
-		go func() {
+		spawn(func() {
 			done()
 			p.edited(c)
-		}()
+		})
 	})
 	p.listen(box.QuerySelector(".back-to-mine"), "click", func(dom.Event) {
-		go func() {
+		spawn(func() {
 			done()
 			c.editor.SetValue(mine)
-		}()
+		})
 	})
 }

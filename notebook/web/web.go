@@ -55,6 +55,10 @@ type Cell struct {
 	views    []*drawingView
 }
 
+// Run starts the page, reporting a failure on the page rather than
+// stopping the wasm.
+func Run() { safely(func() { Start() }) }
+
 // Start finds the page's cells and wires them. It returns once the page is
 // ready; handlers run on their own goroutines.
 func Start() *Page {
@@ -82,15 +86,15 @@ func Start() *Page {
 	p.wirePanel()
 	p.showCompletion()
 	if p.body.GetAttribute("data-page") == "lesson" {
-		go p.visit(p.keep.get("visit", "last").Anchor)
+		spawn(func() { p.visit(p.keep.get("visit", "last").Anchor) })
 	}
 	if b, ok := doc.GetElementByID("run-all").(*dom.HTMLButtonElement); ok {
 		p.runAll = b
-		p.listen(b, "click", func(dom.Event) { go p.RunAll() })
+		p.listen(b, "click", func(dom.Event) { spawn(func() { p.RunAll() }) })
 		b.SetDisabled(false)
 	}
 	if b, ok := doc.GetElementByID("add-cell").(*dom.HTMLButtonElement); ok {
-		p.listen(b, "click", func(dom.Event) { go p.addCell("") })
+		p.listen(b, "click", func(dom.Event) { spawn(func() { p.addCell("") }) })
 		b.SetDisabled(false)
 	}
 	p.say("Ready: Run a cell, or Run all.")
@@ -102,7 +106,7 @@ func Start() *Page {
 }
 
 func (p *Page) listen(el dom.Element, typ string, f func(dom.Event)) {
-	p.funcs = append(p.funcs, el.AddEventListener(typ, false, f))
+	p.funcs = append(p.funcs, el.AddEventListener(typ, false, func(ev dom.Event) { safely(func() { f(ev) }) }))
 }
 
 func (p *Page) say(s string) {
@@ -124,20 +128,20 @@ func (p *Page) wire(el dom.Element) *Cell {
 	c.reset = el.QuerySelector("button.reset").(*dom.HTMLButtonElement)
 	c.out = el.QuerySelector("output.out")
 	c.drawings = el.QuerySelector("div.drawings")
-	p.listen(c.run, "click", func(dom.Event) { go p.Run(c) })
-	p.listen(c.reset, "click", func(dom.Event) { go p.askReset(c) })
+	p.listen(c.run, "click", func(dom.Event) { spawn(func() { p.Run(c) }) })
+	p.listen(c.reset, "click", func(dom.Event) { spawn(func() { p.askReset(c) }) })
 	if b := button(el, "button.share"); b != nil {
-		p.listen(b, "click", func(dom.Event) { go p.share(c) })
+		p.listen(b, "click", func(dom.Event) { spawn(func() { p.share(c) }) })
 		b.SetDisabled(false)
 	}
-	p.listen(c.editor, "input", func(dom.Event) { go p.edited(c) })
+	p.listen(c.editor, "input", func(dom.Event) { spawn(func() { p.edited(c) }) })
 	p.listen(c.editor, "keydown", func(ev dom.Event) {
 		k, ok := ev.(*dom.KeyboardEvent)
 		if !ok || k.Key() != "Enter" || !(k.ShiftKey() || k.CtrlKey() || k.MetaKey()) {
 			return
 		}
 		ev.PreventDefault()
-		go p.Run(c)
+		spawn(func() { p.Run(c) })
 	})
 	if p.scratch {
 		p.addScratchControls(c)
@@ -274,12 +278,12 @@ func (p *Page) confirmBox(root dom.Element, before dom.Element, question, yesLab
 	box.SetInnerHTML(fmt.Sprintf(`<p>%s</p><button type="button" class="confirm-yes">%s</button> <button type="button" class="confirm-no">%s</button>`, escape(question), escape(yesLabel), escape(noLabel)))
 	root.InsertBefore(box, before)
 	box.QuerySelector(".confirm-no").(*dom.HTMLButtonElement).Focus()
-	p.listen(box.QuerySelector(".confirm-no"), "click", func(dom.Event) { go box.Remove() })
+	p.listen(box.QuerySelector(".confirm-no"), "click", func(dom.Event) { spawn(func() { box.Remove() }) })
 	p.listen(box.QuerySelector(".confirm-yes"), "click", func(dom.Event) {
-		go func() {
+		spawn(func() {
 			box.Remove()
 			yes()
-		}()
+		})
 	})
 }
 
@@ -361,18 +365,18 @@ func (p *Page) addScratchControls(c *Cell) {
 		bar.AppendChild(b)
 		switch spec.class {
 		case "move-up":
-			p.listen(b, "click", func(dom.Event) { go p.move(c, -1) })
+			p.listen(b, "click", func(dom.Event) { spawn(func() { p.move(c, -1) }) })
 		case "move-down":
-			p.listen(b, "click", func(dom.Event) { go p.move(c, +1) })
+			p.listen(b, "click", func(dom.Event) { spawn(func() { p.move(c, +1) }) })
 		case "delete":
 			p.listen(b, "click", func(dom.Event) {
-				go func() {
+				spawn(func() {
 					if strings.TrimSpace(c.editor.Value()) == "" {
 						p.remove(c)
 						return
 					}
 					p.confirmIn(c, "Delete this cell and its code?", "Delete the cell", "Keep it", func() { p.remove(c) })
-				}()
+				})
 			})
 		}
 	}
