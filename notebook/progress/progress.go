@@ -13,13 +13,15 @@ package progress
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+
+	"gradbook/internal/jsontext"
 )
 
 // Version is the schema version of the records this package writes.
@@ -45,26 +47,26 @@ var kinds = map[string]bool{KindCell: true, KindTask: true, KindQuiz: true, Kind
 
 // Record is one piece of progress.
 type Record struct {
-	V      int    `json:"v"`
-	Kind   string `json:"kind"`
-	Lesson string `json:"lesson"`
-	ID     string `json:"id"`
+	V      int
+	Kind   string
+	Lesson string
+	ID     string
 	// Source is a cell's or an exercise's code as the learner left it, and
 	// Authored the hash of the lesson's code it was edited from.
-	Source   string `json:"source,omitempty"`
-	Authored string `json:"authored,omitempty"`
+	Source   string
+	Authored string
 	// Ran and Clean tell whether the last run happened and had no error
 	// and no failed check.
-	Ran   bool `json:"ran,omitempty"`
-	Clean bool `json:"clean,omitempty"`
+	Ran   bool
+	Clean bool
 	// Passed is a task done, a quiz answered right, an exercise passed.
-	Passed bool `json:"passed,omitempty"`
+	Passed bool
 	// Answer is a quiz's answer as the learner gave it.
-	Answer string `json:"answer,omitempty"`
+	Answer string
 	// Order places a scratch cell; Anchor is where a visit ended.
-	Order   int    `json:"order,omitempty"`
-	Anchor  string `json:"anchor,omitempty"`
-	Updated int64  `json:"updated"` // milliseconds since 1970
+	Order   int
+	Anchor  string
+	Updated int64 // milliseconds since 1970
 }
 
 // Key is where the record is kept.
@@ -144,10 +146,8 @@ func Open(ctx context.Context, store Store) (*Progress, error) {
 		p.recs[k] = r
 		if old {
 			migrated++
-			if b, err := json.Marshal(r); err == nil {
-				if err := store.Save(ctx, k, b); err != nil {
-					p.Notices = append(p.Notices, "Your saved progress was updated to this version but could not be written back: "+err.Error())
-				}
+			if err := store.Save(ctx, k, r.encode()); err != nil {
+				p.Notices = append(p.Notices, "Your saved progress was updated to this version but could not be written back: "+err.Error())
 			}
 		}
 	}
@@ -186,43 +186,97 @@ func wasWere(n int) string {
 
 var errNewer = errors.New("written by a newer version")
 
-// v1 is the first schema: code cells only, {"v":1,"lesson":…,"cell":…,
-// "code":…,"ok":…,"at":…} with at in seconds.
-type v1 struct {
-	V      int    `json:"v"`
-	Lesson string `json:"lesson"`
-	Cell   string `json:"cell"`
-	Code   string `json:"code"`
-	OK     bool   `json:"ok"`
-	At     int64  `json:"at"`
-}
-
 // decode reads a record of any known version; old reports a migration.
+//
+// Version 1 was the first schema: code cells only, {"v":1,"lesson":…,
+// "cell":…,"code":…,"ok":…,"at":…} with at in seconds.
 func decode(b []byte) (r *Record, old bool, err error) {
-	var head struct {
-		V int `json:"v"`
-	}
-	if err := json.Unmarshal(b, &head); err != nil {
+	v, err := jsontext.Decode(b)
+	if err != nil {
 		return nil, false, err
 	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, false, errors.New("not an object")
+	}
+	version, _ := jsontext.Number(m, "v")
 	switch {
-	case head.V > Version:
+	case version > Version:
 		return nil, false, errNewer
-	case head.V == 1:
-		var o v1
-		if err := json.Unmarshal(b, &o); err != nil {
-			return nil, false, err
-		}
-		r = &Record{V: Version, Kind: KindCell, Lesson: o.Lesson, ID: o.Cell, Source: o.Code, Ran: true, Clean: o.OK, Updated: o.At * 1000}
+	case version == 1:
+		str := func(k string) string { s, _ := jsontext.String(m, k); return s }
+		ok, _ := jsontext.Bool(m, "ok")
+		at, _ := jsontext.Number(m, "at")
+		r = &Record{V: Version, Kind: KindCell, Lesson: str("lesson"), ID: str("cell"), Source: str("code"), Ran: true, Clean: ok, Updated: int64(at) * 1000}
 		return r, true, r.check()
-	case head.V == Version:
-		r = &Record{}
-		if err := json.Unmarshal(b, r); err != nil {
+	case version == Version:
+		r, err = fromMap(m)
+		if err != nil {
 			return nil, false, err
 		}
 		return r, false, r.check()
 	}
-	return nil, false, fmt.Errorf("schema version %d", head.V)
+	return nil, false, fmt.Errorf("schema version %v", version)
+}
+
+// fromMap reads a record in the current schema from a decoded object.
+func fromMap(m map[string]any) (*Record, error) {
+	r := &Record{}
+	for k, v := range m {
+		var ok bool
+		switch k {
+		case "v", "order", "updated":
+			var f float64
+			if f, ok = v.(float64); ok {
+				switch k {
+				case "v":
+					r.V = int(f)
+				case "order":
+					r.Order = int(f)
+				default:
+					r.Updated = int64(f)
+				}
+			}
+		case "kind", "lesson", "id", "source", "authored", "answer", "anchor":
+			var s string
+			if s, ok = v.(string); ok {
+				*map[string]*string{"kind": &r.Kind, "lesson": &r.Lesson, "id": &r.ID, "source": &r.Source,
+					"authored": &r.Authored, "answer": &r.Answer, "anchor": &r.Anchor}[k] = s
+			}
+		case "ran", "clean", "passed":
+			var b bool
+			if b, ok = v.(bool); ok {
+				*map[string]*bool{"ran": &r.Ran, "clean": &r.Clean, "passed": &r.Passed}[k] = b
+			}
+		default:
+			ok = true // a field from elsewhere: ignored
+		}
+		if !ok {
+			return nil, fmt.Errorf("field %q has the wrong type", k)
+		}
+	}
+	return r, nil
+}
+
+// encode writes the record in the current schema, leaving out empty
+// fields.
+func (r *Record) encode() []byte {
+	o := jsontext.Object{{Name: "v", Value: r.V}, {Name: "kind", Value: r.Kind}, {Name: "lesson", Value: r.Lesson}, {Name: "id", Value: r.ID}}
+	for _, f := range []struct {
+		name string
+		v    any
+		set  bool
+	}{
+		{"source", r.Source, r.Source != ""}, {"authored", r.Authored, r.Authored != ""},
+		{"ran", r.Ran, r.Ran}, {"clean", r.Clean, r.Clean}, {"passed", r.Passed, r.Passed},
+		{"answer", r.Answer, r.Answer != ""}, {"order", r.Order, r.Order != 0}, {"anchor", r.Anchor, r.Anchor != ""},
+	} {
+		if f.set {
+			o = append(o, jsontext.Member{Name: f.name, Value: f.v})
+		}
+	}
+	o = append(o, jsontext.Member{Name: "updated", Value: r.Updated})
+	return jsontext.Encode(o)
 }
 
 // Get returns the record of a kind, lesson and id, or nil.
@@ -257,11 +311,7 @@ func (p *Progress) Put(ctx context.Context, r Record) error {
 		return err
 	}
 	p.recs[r.Key()] = &r
-	b, err := json.Marshal(&r)
-	if err != nil {
-		return err
-	}
-	return p.store.Save(ctx, r.Key(), b)
+	return p.store.Save(ctx, r.Key(), r.encode())
 }
 
 // Delete removes the record of a kind, lesson and id.
@@ -316,22 +366,24 @@ func (p *Progress) Completion(lesson string, items []string) (done int) {
 	return done
 }
 
-// exportFile is the shape of an exported file.
-type exportFile struct {
-	Gradbook string    `json:"gradbook"`
-	Version  int       `json:"version"`
-	Exported string    `json:"exported"`
-	Records  []*Record `json:"records"`
-}
-
-// Export returns all progress as a JSON file.
+// Export returns all progress as a JSON file:
+// {"gradbook": "progress", "version": 2, "exported": …, "records": […]},
+// one record a line.
 func (p *Progress) Export() []byte {
-	f := exportFile{Gradbook: "progress", Version: Version, Exported: p.Now().UTC().Format(time.RFC3339)}
-	for _, k := range p.keys() {
-		f.Records = append(f.Records, p.recs[k])
+	var b []byte
+	b = append(b, `{"gradbook":"progress","version":`...)
+	b = strconv.AppendInt(b, Version, 10)
+	b = append(b, `,"exported":`...)
+	b = jsontext.AppendString(b, p.Now().UTC().Format(time.RFC3339))
+	b = append(b, `,"records":[`...)
+	for i, k := range p.keys() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n "...)
+		b = append(b, p.recs[k].encode()...)
 	}
-	b, _ := json.MarshalIndent(f, "", " ")
-	return b
+	return append(b, "\n]}\n"...)
 }
 
 func (p *Progress) keys() []string {
@@ -352,24 +404,34 @@ var ErrBadImport = errors.New("this file cannot be imported")
 // quiz answered right or an exercise passed. It returns how many records
 // it took.
 func (p *Progress) Import(ctx context.Context, data []byte) (int, error) {
-	var f exportFile
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	if err := dec.Decode(&f); err != nil {
+	v, err := jsontext.Decode(data)
+	if err != nil {
 		return 0, fmt.Errorf("%w: it is not a Gradbook progress file (%v)", ErrBadImport, err)
 	}
-	if f.Gradbook != "progress" {
+	f, _ := v.(map[string]any)
+	if kind, _ := jsontext.String(f, "gradbook"); kind != "progress" {
 		return 0, fmt.Errorf("%w: it is not a Gradbook progress file", ErrBadImport)
 	}
-	if f.Version > Version {
-		return 0, fmt.Errorf("%w: it was exported by a newer version of Gradbook (schema %d; this one reads up to %d)", ErrBadImport, f.Version, Version)
+	version, _ := jsontext.Number(f, "version")
+	if version > Version {
+		return 0, fmt.Errorf("%w: it was exported by a newer version of Gradbook (schema %v; this one reads up to %d)", ErrBadImport, version, Version)
+	}
+	list, ok := f["records"].([]any)
+	if !ok && f["records"] != nil {
+		return 0, fmt.Errorf("%w: its records are not a list", ErrBadImport)
 	}
 	var recs []*Record
-	for i, r := range f.Records {
-		if r == nil {
-			return 0, fmt.Errorf("%w: record %d is empty", ErrBadImport, i+1)
+	for i, x := range list {
+		m, ok := x.(map[string]any)
+		if !ok {
+			return 0, fmt.Errorf("%w: record %d is not an object", ErrBadImport, i+1)
+		}
+		r, err := fromMap(m)
+		if err != nil {
+			return 0, fmt.Errorf("%w: record %d: %v", ErrBadImport, i+1, err)
 		}
 		if r.V == 0 {
-			r.V = f.Version
+			r.V = int(version)
 		}
 		if err := r.check(); err != nil {
 			return 0, fmt.Errorf("%w: record %d: %v", ErrBadImport, i+1, err)
@@ -381,8 +443,7 @@ func (p *Progress) Import(ctx context.Context, data []byte) (int, error) {
 		m := merge(p.recs[in.Key()], in)
 		m.V = Version
 		p.recs[in.Key()] = m
-		b, _ := json.Marshal(m)
-		errs = append(errs, p.store.Save(ctx, m.Key(), b))
+		errs = append(errs, p.store.Save(ctx, m.Key(), m.encode()))
 	}
 	return len(recs), errors.Join(errs...)
 }

@@ -172,3 +172,15 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+func TestRecordRoundTrip(t *testing.T) {
+	r := Record{V: Version, Kind: KindQuiz, Lesson: "l", ID: "q\"1", Source: "a\nb", Authored: "h", Ran: true, Clean: true,
+		Passed: true, Answer: `["-3","1/2"]`, Order: 3, Anchor: "cell-x", Updated: 1764500000123}
+	back, old, err := decode(r.encode())
+	if err != nil || old || *back != r {
+		t.Errorf("round trip: %+v %v %v\nwant %+v", back, old, err, r)
+	}
+	if _, _, err := decode([]byte(`{"v":2,"kind":"cell","lesson":"l","id":"x","ran":"yes","updated":1}`)); err == nil {
+		t.Error("a field of the wrong type was accepted")
+	}
+}

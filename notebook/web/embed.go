@@ -3,13 +3,13 @@
 package web
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
 
+	"gradbook/internal/jsontext"
 	"gradbook/notebook"
 )
 
@@ -21,13 +21,14 @@ type placement struct {
 	prefix        []string
 }
 
-// siteCells is cells.json: every lesson's code cells.
+// siteCells is cells.json: every lesson's code cells, in order.
 type siteCells struct {
-	Lessons map[string]struct {
-		Title string            `json:"title"`
-		Cells map[string]string `json:"cells"`
-		Order []string          `json:"order"`
-	} `json:"lessons"`
+	Lessons map[string]lessonCells
+}
+
+type lessonCells struct {
+	Cells map[string]string
+	Order []string
 }
 
 // fetchCells reads cells.json from the Gradbook site at base.
@@ -43,11 +44,37 @@ func fetchCells(base string) (*siteCells, error) {
 	if err != nil {
 		return nil, err
 	}
-	var sc siteCells
-	if err := json.Unmarshal([]byte(text.String()), &sc); err != nil {
+	return parseCells([]byte(text.String()))
+}
+
+// parseCells reads cells.json:
+// {"lessons": {slug: {"cells": {id: source}, "order": [id, …]}}}.
+func parseCells(b []byte) (*siteCells, error) {
+	v, err := jsontext.Decode(b)
+	if err != nil {
 		return nil, fmt.Errorf("cells.json: %v", err)
 	}
-	return &sc, nil
+	top, _ := v.(map[string]any)
+	lessons, _ := top["lessons"].(map[string]any)
+	sc := &siteCells{Lessons: map[string]lessonCells{}}
+	for slug, x := range lessons {
+		l, _ := x.(map[string]any)
+		lc := lessonCells{Cells: map[string]string{}}
+		cells, _ := l["cells"].(map[string]any)
+		for id, src := range cells {
+			if s, ok := src.(string); ok {
+				lc.Cells[id] = s
+			}
+		}
+		order, _ := l["order"].([]any)
+		for _, id := range order {
+			if s, ok := id.(string); ok {
+				lc.Order = append(lc.Order, s)
+			}
+		}
+		sc.Lessons[slug] = lc
+	}
+	return sc, nil
 }
 
 // lessonCell finds a lesson's cell and the cells above it.

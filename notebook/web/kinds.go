@@ -3,13 +3,13 @@
 package web
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"honnef.co/go/js/dom/v2"
 
+	"gradbook/internal/jsontext"
 	"gradbook/notebook"
 	"gradbook/notebook/progress"
 )
@@ -98,8 +98,7 @@ func (p *Page) wireQuiz(el dom.Element) {
 					lines = append(lines, label+": not right yet.")
 				}
 			}
-			b, _ := json.Marshal(typed)
-			given = string(b)
+			given = string(jsontext.Encode(typed))
 			if right {
 				lines = append([]string{"All right."}, lines...)
 			} else {
@@ -127,11 +126,13 @@ func (p *Page) wireQuiz(el dom.Element) {
 				in.SetChecked(true)
 			}
 		case "numeric":
-			var typed []string
-			_ = json.Unmarshal([]byte(r.Answer), &typed)
+			v, _ := jsontext.Decode([]byte(r.Answer))
+			typed, _ := v.([]any)
 			for i, in := range el.QuerySelectorAll("input[data-expr]") {
 				if i < len(typed) {
-					in.(*dom.HTMLInputElement).SetValue(typed[i])
+					if s, ok := typed[i].(string); ok {
+						in.(*dom.HTMLInputElement).SetValue(s)
+					}
 				}
 			}
 		case "open":

@@ -191,11 +191,11 @@ func (p *Page) Run(c *Cell) {
 	res := notebook.Run(srcs, len(srcs)-1)
 	last := &res[len(res)-1]
 	c.show(last)
-	p.ran(c, last.Passed())
 	c.root.RemoveAttribute("aria-busy")
 	ms := time.Since(start).Seconds() * 1000
 	c.root.SetAttribute("data-ms", strconv.FormatFloat(ms, 'f', 1, 64))
 	p.say(fmt.Sprintf("Cell %d %s in %.0f ms.", i+1, verdict(last), ms))
+	p.ran(c, last.Passed()) // saving comes after the learner sees the result
 }
 
 // RunAll runs every cell in order and shows every result.
