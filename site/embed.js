@@ -30,7 +30,6 @@
 
   function load(src) {
     return new Promise((resolve, reject) => {
-      if (typeof Go === "function") return resolve();
       const s = document.createElement("script");
       s.src = src;
       s.onload = resolve;
@@ -39,27 +38,16 @@
     });
   }
 
-  async function start() {
-    await load(base + "wasm_exec.js");
-    const go = new Go();
-    const url = base + "notebook.wasm";
-    let result;
-    try {
-      result = await WebAssembly.instantiateStreaming(fetch(url), go.importObject);
-    } catch (err) {
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-      result = await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject);
-    }
-    go.run(result.instance);
-  }
-
-  start().catch((err) => {
-    for (const el of document.querySelectorAll(".gradbook-cell")) {
-      const note = document.createElement("p");
-      note.className = "gradbook-error";
-      note.textContent = `Gradbook could not start here (${err.message}).`;
-      el.after(note);
-    }
-  });
+  // The same loader as Gradbook's own pages: it starts notebook.wasm from
+  // beside it, which finds the cells marked up here.
+  (typeof Go === "function" ? Promise.resolve() : load(base + "wasm_exec.js"))
+    .then(() => load(base + "notebook.js"))
+    .catch((err) => {
+      for (const el of document.querySelectorAll(".gradbook-cell")) {
+        const note = document.createElement("p");
+        note.className = "gradbook-error";
+        note.textContent = `Gradbook could not start here (${err.message}).`;
+        el.after(note);
+      }
+    });
 })();

@@ -57,7 +57,9 @@
     document.body.prepend(banner);
   }
   let accepted = false;
-  if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  // Only on Gradbook's own site: a course page that embeds cells keeps its
+  // own service worker, if any.
+  if ("serviceWorker" in navigator && location.protocol !== "file:" && new URL(script.src).origin === location.origin) {
     navigator.serviceWorker.addEventListener("controllerchange", () => {
       if (accepted) location.reload();
     });
@@ -76,6 +78,12 @@
   start().catch((err) => {
     const s = status();
     if (s) s.textContent = `The notebook could not start (${err.message}). The lesson is still readable; reload to try again.`;
+    for (const el of document.querySelectorAll(".gradbook-cell")) {
+      const note = document.createElement("p");
+      note.className = "gradbook-error";
+      note.textContent = `Gradbook could not start here (${err.message}).`;
+      el.after(note);
+    }
     document.body.dataset.notebook = "failed";
   });
 })();
