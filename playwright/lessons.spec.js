@@ -83,10 +83,10 @@ test("02: the explore tasks tick when met", async ({ page, errors }) => {
 test("quizzes answer right and wrong with the matching feedback", async ({ page, errors }) => {
   await open(page, "lessons/02-reverse-accumulation.html");
   const q = page.locator("#quiz-x-plus-x");
-  await q.getByLabel("One, because").check();
+  await q.getByLabel("One: there is").check();
   await q.getByRole("button", { name: "Check my answer" }).click();
   await expect(q.locator(".feedback")).toContainText("Not quite. There are two edges");
-  await q.getByLabel("Two, because").check();
+  await q.getByLabel("Two: each use").check();
   await q.getByRole("button", { name: "Check my answer" }).click();
   await expect(q.locator(".feedback")).toContainText("Right. Both edges carry 1 × 1 = 1");
 

@@ -33,7 +33,7 @@ async function work(page) {
   await expect(g1.locator('li.task[data-task="loss-zero"]')).toHaveClass(/done/);
   await saved(page);
   const q = page.locator("#quiz-x-plus-x");
-  await q.getByLabel("Two, because").check();
+  await q.getByLabel("Two: each use").check();
   await q.getByRole("button", { name: "Check my answer" }).click();
   await saved(page);
   const ex = page.locator("#exercise-write-backward");
@@ -50,7 +50,7 @@ async function restored(page) {
   await expect(page.locator("#cell-worked").getByRole("textbox")).toHaveValue('print("my version")');
   await expect(page.locator("#cell-worked")).toHaveAttribute("data-state", "passed");
   await expect(page.locator('#explore-linear-loss li.task[data-task="loss-zero"]')).toHaveClass(/done/);
-  await expect(page.locator("#quiz-x-plus-x").getByLabel("Two, because")).toBeChecked();
+  await expect(page.locator("#quiz-x-plus-x").getByLabel("Two: each use")).toBeChecked();
   await expect(page.locator("#quiz-x-plus-x .feedback")).toContainText("Right.");
   await expect(page.locator("#exercise-write-backward")).toHaveAttribute("data-state", "passed");
   await expect(page.locator("#exercise-write-backward").getByRole("textbox")).toHaveValue(/grads\[i\] \+= grads\[name\] \* d/);
