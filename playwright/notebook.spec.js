@@ -156,16 +156,20 @@ test("the hostile lesson fixture stays inert", async ({ page, errors }) => {
   for (const h of hrefs) expect(h.toLowerCase()).not.toMatch(/^(javascript|data):/);
 });
 
-test("the drawing reads at phone width", async ({ page, errors }) => {
+for (const lesson of ["01-chain-rule", "02-reverse-accumulation"]) test(`${lesson} reads at phone width`, async ({ page, errors }) => {
   await page.setViewportSize({ width: 375, height: 740 });
-  await open(page, "lessons/01-chain-rule.html");
+  await open(page, `lessons/${lesson}.html`);
   await page.getByRole("button", { name: "Run all" }).click();
   await expect(page.locator("#notebook-status")).toContainText("Ran all");
   // The page itself does not scroll sideways; a wide drawing scrolls in its box.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await expect(page.locator("figure.drawing svg").first()).toHaveAttribute("role", "img");
-  await page.screenshot({ path: "test-results/phone.png" });
+  // Nothing sticks out of its cell either.
+  const sticking = await page.evaluate(() => [...document.querySelectorAll("section.cell input, section.cell button, section.cell textarea")]
+    .filter((e) => { const r = e.getBoundingClientRect(); const c = e.closest("section.cell").getBoundingClientRect(); return r.width > 0 && r.right > c.right + 1; })
+    .map((e) => e.id || e.className));
+  expect(sticking).toEqual([]);
 });
 
 const pages = ["index.html", "scratch.html", "lessons/01-chain-rule.html", "lessons/02-reverse-accumulation.html",
