@@ -368,17 +368,6 @@ func (t *Tape) reverseOverwrite(v, g []float64, code []instr) {
 	}
 }
 
-// Contribution returns what node slot s sends to its p-th input on the
-// reverse pass: its gradient times the local derivative.
-func (t *Tape) Contribution(vals, grads []float64, s, p int) float64 {
-	c := t.code[s-t.leaves]
-	da, db := local(c.op, vals[c.a], vals[c.b], c.k, vals[s])
-	if p == 0 {
-		return grads[s] * da
-	}
-	return grads[s] * db
-}
-
 // LocalGrad returns the local derivative of node slot s with respect to its
 // p-th input, at vals.
 func (t *Tape) LocalGrad(vals []float64, s, p int) float64 {
