@@ -68,6 +68,11 @@ print(r["w"]["analytic"], r["w"]["kink"])`, []string{"dp/dw:", "6.0 False"}, ""}
 show(a * 2)
 show([["q", "add", ["a", "a"]]], {"a": 1.0}, "q")`, nil, ""},
 		{"Value wants a number", `Value("3")`, nil, "Value: want a number, got string"},
+		{"a graph too big to draw says so", `x = Value(0.5)
+y = x
+for i in range(200):
+    y = y.tanh()
+y.backward()`, []string{"(The graph has 201 values, too many to draw: drawings show up to 150.)"}, ""},
 		{"no loading modules", `load("x.star", "y")`, nil, "cannot load modules"},
 	}
 	for _, tc := range tests {

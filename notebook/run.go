@@ -95,7 +95,20 @@ func (e *CellError) Error() string {
 // cell sees the globals the cells above it leave, and returns a result for
 // each of them. Nothing carries over from an earlier Run: results depend
 // only on the sources.
-func Run(cells []string, last int) (res []CellResult) {
+func Run(cells []string, last int) (res []CellResult) { return runCells(cells, last, true) }
+
+// RunOne is Run for showing one cell: it runs the cells above cells[i] and
+// the cell itself, and returns the cell's result only, drawing just its
+// graphs.
+func RunOne(cells []string, i int) CellResult {
+	res := runCells(cells, i, false)
+	if len(res) == 0 {
+		return CellResult{}
+	}
+	return res[len(res)-1]
+}
+
+func runCells(cells []string, last int, drawAll bool) (res []CellResult) {
 	last = min(last, len(cells)-1)
 	res = make([]CellResult, last+1)
 	defer func() {
@@ -117,7 +130,7 @@ func Run(cells []string, last int) (res []CellResult) {
 		}
 	}
 	if stop >= 0 {
-		run(cells[:stop+1], res)
+		run(cells[:stop+1], res, drawAll)
 	}
 	for i := range res {
 		if !res[i].Ran {
@@ -182,7 +195,7 @@ func newRunState(cells []string, res []CellResult) *runState {
 	}
 }
 
-func run(cells []string, res []CellResult) {
+func run(cells []string, res []CellResult, drawAll bool) {
 	st := newRunState(cells, res)
 	var prog strings.Builder
 	line := 1
@@ -225,7 +238,7 @@ func run(cells []string, res []CellResult) {
 		// A name that no cell above defines, say: run the cells above it,
 		// then report it in its cell.
 		if cell > 0 {
-			run(cells[:cell], res)
+			run(cells[:cell], res, drawAll)
 		}
 		res[cell].Ran = true
 		res[cell].Err = e
@@ -252,34 +265,46 @@ func run(cells []string, res []CellResult) {
 			}
 		}
 		res[i].Output += st.out[i].String()
+		if !drawAll && i != len(res)-1 {
+			continue
+		}
 		targets := st.shown[i]
 		if len(targets) == 0 && st.last[i] != nil {
 			targets = []*target{st.last[i]}
 		}
 		for _, t := range targets {
-			if d := t.draw(names); d != nil {
+			d, n := t.draw(names)
+			switch {
+			case d != nil:
 				res[i].Drawings = append(res[i].Drawings, d)
+			case n > MaxDrawnNodes:
+				res[i].Output += fmt.Sprintf("(The graph has %d values, too many to draw: drawings show up to %d.)\n", n, MaxDrawnNodes)
 			}
 		}
 	}
 }
 
-func (t *target) draw(names map[*engine.Value]string) *Drawing {
+// draw draws the target, or returns nil and how many values it has if
+// that is too many to draw.
+func (t *target) draw(names map[*engine.Value]string) (*Drawing, int) {
 	if t.root != nil {
-		if len(engine.Topo(t.root)) > MaxDrawnNodes {
-			return nil
+		if n := len(engine.Topo(t.root)); n > MaxDrawnNodes {
+			return nil, n
 		}
 		d := DrawValue(t.root, names)
 		d.Title = "The graph behind " + d.Nodes[d.Out].Label
-		return d
+		return d, len(d.Nodes)
 	}
 	g, err := engine.ParseGraph(t.graph)
-	if err != nil || len(g) > MaxDrawnNodes {
-		return nil
+	if err != nil {
+		return nil, 0
 	}
 	tape, err := engine.Compile(g)
 	if err != nil {
-		return nil
+		return nil, 0
+	}
+	if n := len(tape.Names()); n > MaxDrawnNodes {
+		return nil, n
 	}
 	vals := make([]float64, len(tape.Names()))
 	for s, name := range tape.Names() {
@@ -290,7 +315,7 @@ func (t *target) draw(names map[*engine.Value]string) *Drawing {
 	if t.out != "" {
 		d.Title += ", with gradients of " + t.out
 	}
-	return d
+	return d, len(d.Nodes)
 }
 
 // namesDict returns a Starlark dict expression of the names that cell i

@@ -75,3 +75,14 @@ func TestPythonHabits(t *testing.T) {
 		}
 	}
 }
+
+func TestRunOneDrawsOnlyItsCell(t *testing.T) {
+	cells := []string{"a = Value(2.0, \"a\")\nb = a * a", "c = b + 1\nprint(c.value)"}
+	r := RunOne(cells, 1)
+	if r.Output != "5.0\n" || len(r.Drawings) != 1 || r.Drawings[0].Nodes[r.Drawings[0].Out].Label != "c" {
+		t.Errorf("RunOne: %q, %d drawings", r.Output, len(r.Drawings))
+	}
+	if all := Run(cells, 1); len(all[0].Drawings) != 1 || len(all[1].Drawings) != 1 {
+		t.Errorf("Run draws every cell: %d and %d drawings", len(all[0].Drawings), len(all[1].Drawings))
+	}
+}

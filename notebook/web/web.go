@@ -188,8 +188,8 @@ func (p *Page) Run(c *Cell) {
 	start := time.Now()
 	c.root.SetAttribute("aria-busy", "true")
 	srcs, _ := p.chain(c)
-	res := notebook.Run(srcs, len(srcs)-1)
-	last := &res[len(res)-1]
+	res := notebook.RunOne(srcs, len(srcs)-1)
+	last := &res
 	c.show(last)
 	c.root.RemoveAttribute("aria-busy")
 	ms := time.Since(start).Seconds() * 1000
