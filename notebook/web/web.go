@@ -24,15 +24,12 @@ type Page struct {
 	doc     dom.Document
 	body    dom.Element
 	status  dom.Element
-	runAll  *dom.HTMLButtonElement
 	cells   []*Cell
 	scratch bool
 	nextID  int
 	keep    *keeper
 	placed  map[string]placement // embedded cells, by cell id
-	// sources remembers the sources the cells had when they last ran, to
-	// tell a learner when a result is stale.
-	funcs []js.Func
+	funcs   []js.Func            // the page's handlers, kept for its lifetime
 }
 
 // Cell is one code cell on the page.
@@ -52,7 +49,6 @@ type Cell struct {
 	reset    *dom.HTMLButtonElement
 	out      dom.Element
 	drawings dom.Element
-	views    []*drawingView
 }
 
 // Run starts the page, reporting a failure on the page rather than
@@ -89,7 +85,6 @@ func Start() *Page {
 		spawn(func() { p.visit(p.keep.get("visit", "last").Anchor) })
 	}
 	if b, ok := doc.GetElementByID("run-all").(*dom.HTMLButtonElement); ok {
-		p.runAll = b
 		p.listen(b, "click", func(dom.Event) { spawn(func() { p.RunAll() }) })
 		b.SetDisabled(false)
 	}
@@ -293,7 +288,6 @@ func (c *Cell) Reset() {
 	c.out.SetTextContent("")
 	c.out.Class().Remove("error")
 	c.drawings.SetInnerHTML("")
-	c.views = nil
 	c.root.RemoveAttribute("data-state")
 	if s := c.root.QuerySelector(".cell-state"); s != nil {
 		s.SetTextContent("")
@@ -325,10 +319,8 @@ func (c *Cell) show(r *notebook.CellResult) {
 	c.out.SetTextContent(text)
 	c.root.SetAttribute("data-state", state)
 	c.drawings.SetInnerHTML("")
-	c.views = nil
 	for k, d := range r.Drawings {
-		v := newDrawingView(c, d, fmt.Sprintf("%s-d%d", c.root.GetAttribute("data-cell-id"), k+1))
-		c.views = append(c.views, v)
+		newDrawingView(c, d, fmt.Sprintf("%s-d%d", c.root.GetAttribute("data-cell-id"), k+1))
 	}
 }
 
