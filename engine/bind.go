@@ -24,17 +24,11 @@ func (t *Tape) bind(m map[string]float64, sorted bool) (b Bound, names []string)
 	if sorted {
 		slices.Sort(names)
 	}
-	b = Bound{IDs: make([]int32, len(names)), Xs: make([]float64, len(names))}
+	xs := make([]float64, len(names))
 	for i, name := range names {
-		b.Xs[i] = m[name]
-		b.IDs[i] = -1
-		if id, ok := t.byName[name]; ok {
-			b.IDs[i] = id
-		} else {
-			b.Extra = append(b.Extra, name)
-		}
+		xs[i] = m[name]
 	}
-	return b, names
+	return t.bindNames(names, xs), names
 }
 
 // Load checks the given values and returns the values of every slot. For
