@@ -31,4 +31,20 @@ async function typeInto(c, code) {
   await editor.pressSequentially(code, { delay: 0 });
 }
 
-module.exports = { test, expect, open, cell, typeInto };
+// goodBackward is a correct answer to the write-backward exercise;
+// withBackward puts a backward in place of the starter's.
+const goodBackward = `def backward(graph, values, out):
+    grads = {name: 0.0 for name in values}
+    grads[out] = 1.0
+    for name, op, ins in reversed(graph):
+        local = local_grads(op, [values[i] for i in ins])
+        for i, d in zip(ins, local):
+            grads[i] += grads[name] * d
+    return grads
+`;
+
+function withBackward(starter, body) {
+  return starter.replace(/def backward\(graph, values, out\):[\s\S]*?return \{\}\n/, body);
+}
+
+module.exports = { test, expect, open, cell, typeInto, goodBackward, withBackward };

@@ -1,5 +1,5 @@
 // The five lessons, as a learner works through them.
-const { test, expect, open } = require("./helpers");
+const { test, expect, open, goodBackward, withBackward } = require("./helpers");
 
 const lessons = ["01-chain-rule", "02-reverse-accumulation", "03-gradient-flow", "04-fan-out", "05-every-path"];
 
@@ -126,26 +126,18 @@ test("02: the exercise passes with a correct backward and explains an overwritin
   const ex = page.locator("#exercise-write-backward");
   const editor = ex.getByRole("textbox");
   const starter = await editor.inputValue();
-  const withBody = (body) => starter.replace(/def backward\(graph, values, out\):[\s\S]*?return \{\}\n/, body);
+  const withBody = (body) => withBackward(starter, body);
 
   await ex.getByRole("button", { name: "Check" }).click();
   await expect(ex.locator(".report")).toContainText("✗ the worked example");
 
-  const overwrite = `def backward(graph, values, out):
-    grads = {name: 0.0 for name in values}
-    grads[out] = 1.0
-    for name, op, ins in reversed(graph):
-        local = local_grads(op, [values[i] for i in ins])
-        for i, d in zip(ins, local):
-            grads[i] = grads[name] * d
-    return grads
-`;
+  const overwrite = goodBackward.replace("grads[i] += grads[name] * d", "grads[i] = grads[name] * d");
   await editor.fill(withBody(overwrite));
   await ex.getByRole("button", { name: "Check" }).click();
   await expect(ex.locator(".report")).toContainText("x is used twice and got 1 instead of 2: are you assigning (=) instead of adding (+=)?");
   await expect(ex).toHaveAttribute("data-state", "failed");
 
-  await editor.fill(withBody(overwrite.replace("grads[i] = grads[name] * d", "grads[i] += grads[name] * d")));
+  await editor.fill(withBody(goodBackward));
   await ex.getByRole("button", { name: "Run", exact: true }).click();
   await expect(ex.locator("output.out")).toContainText('"a": 42.0, "b": 28.0, "c": 14.0');
   await ex.getByRole("button", { name: "Check" }).click();
