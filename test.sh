@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every Gradbook test on a fresh Debian machine, doing its own set-up:
 # Debian's chromium, the npm packages from the lock file, the build, the
-# checks (gofmt, go vet native and wasm, staticcheck), the Go tests natively
+# checks (go mod tidy -diff, gofmt, go vet native and wasm, staticcheck), the Go tests natively
 # and under WebAssembly in Node, and the Playwright specs in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -21,6 +21,9 @@ PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
 step "gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
 if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; exit 1; fi
+
+step "go mod tidy -diff"
+go mod tidy -diff
 
 step "go vet (native and js/wasm)"
 go vet ./...
