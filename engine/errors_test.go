@@ -118,46 +118,15 @@ func TestParseGraphShapes(t *testing.T) {
 	}
 }
 
-func TestJSONRoundTrip(t *testing.T) {
-	g := []byte(`[["p","mul",["a","b"]],["u","add",["p","c"]],["L","sq",["u"]]]`)
-	vals, err := EvaluateJSON(g, []byte(`{"c":1,"b":3,"a":2,"spare":9}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := `{"c":1,"b":3,"a":2,"spare":9,"p":6,"u":7,"L":49}`; string(vals) != want {
-		t.Errorf("EvaluateJSON = %s, want %s", vals, want)
-	}
-	grads, err := BackwardJSON(g, vals, "L")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := `{"c":14,"b":28,"a":42,"spare":0,"p":14,"u":14,"L":1}`; string(grads) != want {
-		t.Errorf("BackwardJSON = %s, want %s", grads, want)
-	}
-	if _, err := BackwardJSON(g, vals, "nope"); !errors.Is(err, ErrNoOutput) {
-		t.Errorf("unknown out: %v", err)
-	}
-	if g, err := BackwardJSON(g, vals, "spare"); err != nil || !strings.Contains(string(g), `"spare":1`) {
-		t.Errorf("out is an unused leaf: %s %v", g, err)
-	}
-}
-
 func TestJSONStrings(t *testing.T) {
-	for _, s := range []string{"plain", `q"uote`, `back\slash`, "tab\tnew\nline", "\x01ctl", "né 𝛁 ∂", "\u2028"} {
-		enc := AppendString(nil, s)
-		var back string
-		if err := json.Unmarshal(enc, &back); err != nil || back != s {
-			t.Errorf("AppendString(%q) = %s, which reads back as %q (%v)", s, enc, back, err)
-		}
-		std, _ := json.Marshal(s)
-		d := decoder{data: std}
-		got, err := d.str()
-		if err != nil || got != s {
-			t.Errorf("decoding %s = %q, %v; want %q", std, got, err, s)
+	for _, s := range []string{"plain", `q"uote`, `back\slash`, "tab\tnew\nline", "\x01ctl", "né 𝛁 ∂", "\u2028", "😀"} {
+		name, _ := json.Marshal(s)
+		g, err := ParseGraph([]byte(`[[` + string(name) + `, "neg", ["a"]]]`))
+		if err != nil || g[0].Name != s {
+			t.Errorf("decoding the name %s = %+v, %v; want %q", name, g, err, s)
 		}
 	}
-	d := decoder{data: []byte(`"\ud83d\ude00 \u00e9"`)}
-	if got, err := d.str(); err != nil || got != "😀 é" {
-		t.Errorf("surrogates: %q %v", got, err)
+	if g, err := ParseGraph([]byte(`[["\ud83d\ude00 \u00e9", "neg", ["a"]]]`)); err != nil || g[0].Name != "😀 é" {
+		t.Errorf("surrogates: %+v %v", g, err)
 	}
 }

@@ -39,8 +39,7 @@ type instr struct {
 // each run brings its own slices.
 type Tape struct {
 	names     []string
-	ids       []int32          // the slot of each name id, -1 if unused
-	byName    map[string]int32 // the id of each name, when compiled from a Graph
+	slots     map[string]int32 // the slot of each name, when compiled from a Graph
 	leaves    int
 	code      []instr
 	firstUser []int32 // for each leaf slot, the first node that uses it
@@ -50,165 +49,76 @@ type Tape struct {
 // an empty name, an unknown op, a wrong number of inputs, a name defined
 // twice, or an input that is used before it is defined.
 func Compile(g Graph) (*Tape, error) {
-	e, ids := Encode(g)
-	t, err := CompileEncoded(e)
-	if err != nil {
-		return nil, err
-	}
-	t.byName = ids
-	return t, nil
-}
-
-// Encoded is a graph with its names numbered: the compact form in which
-// the JavaScript API hands a graph over. Names[id] is a name and Ops[id] an
-// op's name; Code holds five numbers for each node, in forward order: the
-// id of its name, the id of its op, its number of inputs and the ids of its
-// first two inputs (-1 where there is none). K holds each node's constant.
-type Encoded struct {
-	Names []string
-	Ops   []string
-	Code  []int32
-	K     []float64
-}
-
-// Encode numbers the names of g, returning the encoding and each name's id.
-func Encode(g Graph) (Encoded, map[string]int32) {
-	ids := make(map[string]int32, len(g)+len(g)/4)
-	e := Encoded{Code: make([]int32, 0, 5*len(g)), K: make([]float64, len(g))}
-	opIDs := map[string]int32{}
-	id := func(name string) int32 {
-		i, ok := ids[name]
-		if !ok {
-			i = int32(len(e.Names))
-			ids[name] = i
-			e.Names = append(e.Names, name)
-		}
-		return i
-	}
-	for i, n := range g {
-		op, ok := opIDs[n.Op]
-		if !ok {
-			op = int32(len(e.Ops))
-			opIDs[n.Op] = op
-			e.Ops = append(e.Ops, n.Op)
-		}
-		in := [2]int32{-1, -1}
-		nameID := id(n.Name)
-		for p, name := range n.Inputs[:min(2, len(n.Inputs))] {
-			in[p] = id(name)
-		}
-		e.Code = append(e.Code, nameID, op, int32(len(n.Inputs)), in[0], in[1])
-		e.K[i] = n.K
-	}
-	return e, ids
-}
-
-// CompileEncoded is Compile for an encoded graph.
-func CompileEncoded(e Encoded) (*Tape, error) {
-	n := len(e.Code) / 5
+	n := len(g)
 	if n > MaxNodes {
 		return nil, fmt.Errorf("%w: the graph has %d nodes; at most %d are allowed", ErrTooLarge, n, MaxNodes)
 	}
-	if len(e.Code) != 5*n || len(e.K) != n {
-		return nil, fmt.Errorf("%w: encoded graph: %d codes and %d constants for %d nodes", ErrSyntax, len(e.Code), len(e.K), n)
-	}
-	opcodes := make([]int16, len(e.Ops))
-	for i, name := range e.Ops {
-		opcodes[i] = -1
-		if c, ok := opByName[name]; ok {
-			opcodes[i] = int16(c)
-		}
-	}
-	nameOf := func(id int32) (string, bool) {
-		if id < 0 || int(id) >= len(e.Names) {
-			return "", false
-		}
-		return e.Names[id], true
-	}
-	// defined[id] is 1 + the entry that defines name id, or 0.
-	defined := make([]int32, len(e.Names))
+	// entry[name] is the index of the entry that defines name.
+	entry := make(map[string]int32, n)
 	t := &Tape{code: make([]instr, n)}
-	for i := 0; i < n; i++ {
-		c := e.Code[5*i : 5*i+5]
-		name, ok := nameOf(c[0])
-		if !ok || c[1] < 0 || int(c[1]) >= len(e.Ops) {
-			return nil, fmt.Errorf("%w: encoded graph: entry %d refers to a name or op that does not exist", ErrSyntax, i+1)
+	for i, nd := range g {
+		if err := checkName(i, g, nd.Name); err != nil {
+			return nil, err
 		}
-		if strings.IndexByte(name, 0) >= 0 {
-			return nil, fmt.Errorf("entry %d: %w: the name %q contains a NUL character", i+1, ErrSyntax, name)
-		}
-		if name == "" {
-			if i == 0 {
-				return nil, fmt.Errorf("entry 1: %w: every node needs a name", ErrEmptyName)
+		c, ok := opByName[nd.Op]
+		if !ok {
+			if nd.Op == "" {
+				return nil, nodeErr(nd.Name, ErrUnknownOp, "the op is missing (known ops: %s)", knownOps())
 			}
-			prev := e.Names[e.Code[5*(i-1)]]
-			return nil, fmt.Errorf("entry %d (after node %q): %w: every node needs a name", i+1, prev, ErrEmptyName)
+			return nil, nodeErr(nd.Name, ErrUnknownOp, "unknown op %q (known ops: %s)", nd.Op, knownOps())
 		}
-		op := opcodes[c[1]]
-		if op < 0 {
-			if e.Ops[c[1]] == "" {
-				return nil, nodeErr(name, ErrUnknownOp, "the op is missing (known ops: %s)", knownOps())
+		o := ops[c]
+		if len(nd.Inputs) != o.arity {
+			return nil, nodeErr(nd.Name, ErrArity, "%s takes %s, got %d", o.name, plural(o.arity, "input"), len(nd.Inputs))
+		}
+		if o.konst {
+			if math.IsNaN(nd.K) || math.IsInf(nd.K, 0) {
+				return nil, nodeErr(nd.Name, ErrBadNumber, "the exponent of pow must be a finite number, got %v", nd.K)
 			}
-			return nil, nodeErr(name, ErrUnknownOp, "unknown op %q (known ops: %s)", e.Ops[c[1]], knownOps())
+		} else if nd.K != 0 {
+			return nil, nodeErr(nd.Name, ErrArity, "%s takes no constant, got %v", o.name, nd.K)
 		}
-		info := ops[op]
-		if int(c[2]) != info.arity {
-			return nil, nodeErr(name, ErrArity, "%s takes %s, got %d", info.name, plural(info.arity, "input"), c[2])
+		if prev, ok := entry[nd.Name]; ok {
+			return nil, nodeErr(nd.Name, ErrDuplicate, "defined twice, by entries %d and %d", prev+1, i+1)
 		}
-		k := e.K[i]
-		if info.konst {
-			if math.IsNaN(k) || math.IsInf(k, 0) {
-				return nil, nodeErr(name, ErrBadNumber, "the exponent of pow must be a finite number, got %v", k)
-			}
-		} else if k != 0 {
-			return nil, nodeErr(name, ErrArity, "%s takes no constant, got %v", info.name, k)
-		}
-		if prev := defined[c[0]]; prev != 0 {
-			return nil, nodeErr(name, ErrDuplicate, "defined twice, by entries %d and %d", prev, i+1)
-		}
-		defined[c[0]] = int32(i + 1)
-		t.code[i] = instr{op: opcode(op), a: c[3], b: c[4], k: k}
+		entry[nd.Name] = int32(i)
+		t.code[i] = instr{op: c, k: nd.K}
 	}
 
 	// Resolve inputs: nodes are coded as ^index (negative) until the number
 	// of leaves is known, leaves as their slot, in order of first use.
-	slot := make([]int32, len(e.Names))
-	for i := range slot {
-		slot[i] = -1
-	}
+	leafSlot := map[string]int32{}
 	var leafNames []string
-	for i := range t.code {
+	for i, nd := range g {
 		c := &t.code[i]
-		name := e.Names[e.Code[5*i]]
-		refs := []*int32{&c.a, &c.b}[:ops[c.op].arity]
-		for p, ref := range refs {
-			in, ok := nameOf(*ref)
-			if !ok {
-				return nil, fmt.Errorf("%w: encoded graph: node %q has an input that does not exist", ErrSyntax, name)
-			}
+		refs := [2]*int32{&c.a, &c.b}
+		for p, in := range nd.Inputs {
 			if in == "" {
-				return nil, nodeErr(name, ErrEmptyName, "input %d has an empty name", p+1)
+				return nil, nodeErr(nd.Name, ErrEmptyName, "input %d has an empty name", p+1)
 			}
 			if strings.IndexByte(in, 0) >= 0 {
-				return nil, nodeErr(name, ErrSyntax, "input %q contains a NUL character", in)
+				return nil, nodeErr(nd.Name, ErrSyntax, "input %q contains a NUL character", in)
 			}
-			switch d := defined[*ref] - 1; {
-			case d < 0: // a leaf
-				if slot[*ref] < 0 {
-					slot[*ref] = int32(len(leafNames))
+			d, isNode := entry[in]
+			switch {
+			case !isNode:
+				s, ok := leafSlot[in]
+				if !ok {
+					s = int32(len(leafNames))
+					leafSlot[in] = s
 					leafNames = append(leafNames, in)
 					t.firstUser = append(t.firstUser, int32(i))
 				}
-				*ref = slot[*ref]
+				*refs[p] = s
 			case d == int32(i):
-				return nil, nodeErr(name, ErrUndefined, "uses itself as an input")
+				return nil, nodeErr(nd.Name, ErrUndefined, "uses itself as an input")
 			case d > int32(i):
-				return nil, nodeErr(name, ErrUndefined, "input %q is not defined earlier: it is entry %d, after this one (entry %d)", in, d+1, i+1)
+				return nil, nodeErr(nd.Name, ErrUndefined, "input %q is not defined earlier: it is entry %d, after this one (entry %d)", in, d+1, i+1)
 			default:
-				*ref = ^d
+				*refs[p] = ^d
 			}
 		}
-		if len(refs) == 1 {
+		if len(nd.Inputs) == 1 {
 			c.b = c.a
 		}
 	}
@@ -224,13 +134,26 @@ func CompileEncoded(e Encoded) (*Tape, error) {
 	}
 	t.leaves = len(leafNames)
 	t.names = append(leafNames, make([]string, n)...)
-	for i := 0; i < n; i++ {
-		id := e.Code[5*i]
-		t.names[t.leaves+i] = e.Names[id]
-		slot[id] = L + int32(i)
+	t.slots = leafSlot
+	for i, nd := range g {
+		t.names[t.leaves+i] = nd.Name
+		t.slots[nd.Name] = L + int32(i)
 	}
-	t.ids = slot
 	return t, nil
+}
+
+// checkName reports whether the name of entry i of g may name a node.
+func checkName(i int, g Graph, name string) error {
+	if strings.IndexByte(name, 0) >= 0 {
+		return fmt.Errorf("entry %d: %w: the name %q contains a NUL character", i+1, ErrSyntax, name)
+	}
+	if name == "" {
+		if i == 0 {
+			return fmt.Errorf("entry 1: %w: every node needs a name", ErrEmptyName)
+		}
+		return fmt.Errorf("entry %d (after node %q): %w: every node needs a name", i+1, g[i-1].Name, ErrEmptyName)
+	}
+	return nil
 }
 
 func plural(n int, word string) string {
@@ -252,20 +175,8 @@ func (t *Tape) Names() []string { return t.names }
 
 // Slot returns the slot of a leaf or node.
 func (t *Tape) Slot(name string) (int, bool) {
-	id, ok := t.byName[name]
-	if !ok || t.ids[id] < 0 {
-		return 0, false
-	}
-	return int(t.ids[id]), true
-}
-
-// SlotOfID returns the slot of name id of the Encoded graph the Tape was
-// compiled from, or -1 if the graph does not use it.
-func (t *Tape) SlotOfID(id int) int {
-	if id < 0 || id >= len(t.ids) {
-		return -1
-	}
-	return int(t.ids[id])
+	s, ok := t.slots[name]
+	return int(s), ok
 }
 
 // Inputs returns the slots of the inputs of slot s (none for a leaf).
@@ -297,7 +208,7 @@ func (t *Tape) Forward(vals []float64) error {
 	v := vals[:t.leaves+len(t.code)]
 	out := v[t.leaves:]
 	for i, c := range t.code {
-		out[i] = forward(c.op, v[c.a], v[c.b], c.k)
+		out[i] = ops[c.op].forward(v[c.a], v[c.b], c.k)
 	}
 	for i, y := range out {
 		if y-y != 0 { // NaN or ±Inf
@@ -319,8 +230,8 @@ func (t *Tape) diagnose(v []float64, i int) error {
 		return nodeErr(name, ErrLogDomain, "log of a non-positive number: %s = %v", an, a)
 	case ops[c.op].arity == 2:
 		return nodeErr(name, ErrNotFinite, "%s(%s = %v, %s = %v) is %v", ops[c.op].name, an, a, bn, b, v[t.leaves+i])
-	case c.op == opPow:
-		return nodeErr(name, ErrNotFinite, "pow(%s = %v, %v) is %v", an, a, c.k, v[t.leaves+i])
+	case ops[c.op].konst:
+		return nodeErr(name, ErrNotFinite, "%s(%s = %v, %v) is %v", ops[c.op].name, an, a, c.k, v[t.leaves+i])
 	default:
 		return nodeErr(name, ErrNotFinite, "%s(%s = %v) is %v", ops[c.op].name, an, a, v[t.leaves+i])
 	}
@@ -339,32 +250,22 @@ func (t *Tape) Reverse(vals, grads []float64, out int, mode Mode) {
 		return
 	}
 	code := t.code[:out-t.leaves+1]
-	if mode == OverwriteBug {
-		t.reverseOverwrite(v, g, code)
-		return
-	}
 	for i := len(code) - 1; i >= 0; i-- {
 		up := g[t.leaves+i]
-		if up == 0 {
+		if up == 0 && mode == Accumulate {
 			continue
 		}
 		c := code[i]
-		da, db := local(c.op, v[c.a], v[c.b], c.k, v[t.leaves+i])
+		da, db := ops[c.op].local(v[c.a], v[c.b], c.k, v[t.leaves+i])
+		if mode == OverwriteBug { // the bug: '=' where '+=' belongs
+			g[c.a] = up * da
+			if ops[c.op].arity == 2 {
+				g[c.b] = up * db
+			}
+			continue
+		}
 		g[c.a] += up * da
 		g[c.b] += up * db // db is 0 for one-input ops, whose b is a
-	}
-}
-
-// reverseOverwrite is Reverse with the bug: '=' where '+=' belongs.
-func (t *Tape) reverseOverwrite(v, g []float64, code []instr) {
-	for i := len(code) - 1; i >= 0; i-- {
-		up := g[t.leaves+i]
-		c := code[i]
-		da, db := local(c.op, v[c.a], v[c.b], c.k, v[t.leaves+i])
-		g[c.a] = up * da
-		if ops[c.op].arity == 2 {
-			g[c.b] = up * db
-		}
 	}
 }
 
@@ -372,7 +273,7 @@ func (t *Tape) reverseOverwrite(v, g []float64, code []instr) {
 // p-th input, at vals.
 func (t *Tape) LocalGrad(vals []float64, s, p int) float64 {
 	c := t.code[s-t.leaves]
-	da, db := local(c.op, vals[c.a], vals[c.b], c.k, vals[s])
+	da, db := ops[c.op].local(vals[c.a], vals[c.b], c.k, vals[s])
 	if p == 0 {
 		return da
 	}

@@ -29,7 +29,7 @@ func (v *Value) apply(op opcode, w *Value, k float64) *Value {
 	if b == nil {
 		b = v
 	}
-	return &Value{Data: forward(op, v.Data, b.Data, k), op: op, node: true, in: [2]*Value{v, w}, k: k}
+	return &Value{Data: ops[op].forward(v.Data, b.Data, k), op: op, node: true, in: [2]*Value{v, w}, k: k}
 }
 
 // Add returns v + w.
@@ -80,9 +80,6 @@ func (v *Value) Op() string {
 	}
 	return ops[v.op].name
 }
-
-// K returns the constant exponent of a pow node.
-func (v *Value) K() float64 { return v.k }
 
 // Inputs returns the values v was computed from: one or two, or none for a
 // leaf. x*x has the same input twice.

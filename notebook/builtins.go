@@ -9,91 +9,94 @@ import (
 	"go.starlark.net/starlark"
 
 	"gradbook/engine"
+	"gradbook/internal/jsontext"
 )
 
-// toJSON encodes a Starlark value (lists, tuples, dicts, strings, numbers)
-// as JSON, keeping the order of dict keys, for the engine's parser, which
-// then reports shape errors in the same words as the JavaScript API.
-func toJSON(what string, x starlark.Value) ([]byte, error) {
-	buf, err := appendJSON(nil, x, 0)
+// tree converts a Starlark value of lists, tuples, dicts, strings and
+// numbers into decoded-JSON shapes ([]any, jsontext.Object, string,
+// float64), for engine.GraphOf and engine.ValuesOf, which then report
+// shape errors in the same words as the JavaScript API.
+func tree(what string, x starlark.Value) (any, error) {
+	v, err := treeOf(x, 0)
 	if err != nil {
 		return nil, fmt.Errorf("the %s must hold only lists, strings and numbers: %v", what, err)
 	}
-	return buf, nil
+	return v, nil
 }
 
-func appendJSON(buf []byte, x starlark.Value, depth int) ([]byte, error) {
+func treeOf(x starlark.Value, depth int) (any, error) {
 	if depth > 100 {
 		return nil, fmt.Errorf("it is nested too deeply")
 	}
 	switch x := x.(type) {
 	case starlark.NoneType:
-		return append(buf, "null"...), nil
+		return nil, nil
 	case starlark.Bool:
-		return strconv.AppendBool(buf, bool(x)), nil
+		return bool(x), nil
 	case starlark.Int, starlark.Float:
 		f, _ := starlark.AsFloat(x)
-		return engine.AppendNumber(buf, f), nil
+		return f, nil
 	case starlark.String:
-		return engine.AppendString(buf, string(x)), nil
+		return string(x), nil
 	case *starlark.Dict:
-		buf = append(buf, '{')
-		for i, item := range x.Items() {
+		o := make(jsontext.Object, 0, x.Len())
+		for _, item := range x.Items() {
 			k, ok := item[0].(starlark.String)
 			if !ok {
 				return nil, fmt.Errorf("a dict key is a %s, not a string", item[0].Type())
 			}
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = append(engine.AppendString(buf, string(k)), ':')
-			var err error
-			if buf, err = appendJSON(buf, item[1], depth+1); err != nil {
+			v, err := treeOf(item[1], depth+1)
+			if err != nil {
 				return nil, err
 			}
+			o = append(o, jsontext.Member{Name: string(k), Value: v})
 		}
-		return append(buf, '}'), nil
+		return o, nil
 	case starlark.Indexable: // lists and tuples
-		buf = append(buf, '[')
-		for i := 0; i < x.Len(); i++ {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
+		a := make([]any, x.Len())
+		for i := range a {
 			var err error
-			if buf, err = appendJSON(buf, x.Index(i), depth+1); err != nil {
+			if a[i], err = treeOf(x.Index(i), depth+1); err != nil {
 				return nil, err
 			}
 		}
-		return append(buf, ']'), nil
+		return a, nil
 	}
 	return nil, fmt.Errorf("it contains a %s", x.Type())
 }
 
-// graphJSONArgs encodes a graph and its values (or leaves) for the engine.
-func graphJSONArgs(graph, values starlark.Value, what string) (g, v []byte, err error) {
-	if g, err = toJSON("graph", graph); err != nil {
-		return nil, nil, err
+// graphArgs reads a graph in the list format and named values (or leaves)
+// from Starlark, and compiles the graph.
+func graphArgs(graph, values starlark.Value, what string) (*engine.Tape, engine.Graph, []engine.Input, error) {
+	gv, err := tree("graph", graph)
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	if v, err = toJSON(what, values); err != nil {
-		return nil, nil, err
+	vv, err := tree(what, values)
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	return g, v, nil
+	g, err := engine.GraphOf(gv)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	names, xs, err := engine.ValuesOf(vv)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	t, err := engine.Compile(g)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return t, g, t.Bind(names, xs), nil
 }
 
-func orderedDict(names []string, xs []float64) *starlark.Dict {
-	d := starlark.NewDict(len(names))
-	for i, n := range names {
-		d.SetKey(starlark.String(n), starlark.Float(xs[i]))
+// name returns the name of a value handed to t.
+func name(t *engine.Tape, v engine.Input) string {
+	if v.Slot >= 0 {
+		return t.Names()[v.Slot]
 	}
-	return d
-}
-
-func toMap(names []string, xs []float64) map[string]float64 {
-	m := make(map[string]float64, len(names))
-	for i, n := range names {
-		m[n] = xs[i]
-	}
-	return m
+	return v.Name
 }
 
 // evaluate(graph, leaves) returns a dict of every value: the leaves, then
@@ -103,16 +106,26 @@ func evaluateBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 2, &graph, &leaves); err != nil {
 		return nil, err
 	}
-	g, l, err := graphJSONArgs(graph, leaves, "leaves")
+	t, _, in, err := graphArgs(graph, leaves, "leaves")
 	if err != nil {
 		return nil, err
 	}
-	names, xs, err := engine.EvaluateOrdered(g, l)
+	vals, err := t.Load(in, true)
 	if err != nil {
 		return nil, err
 	}
-	state(thread).built(&target{graph: g, values: toMap(names, xs)})
-	return orderedDict(names, xs), nil
+	if err := t.Forward(vals); err != nil {
+		return nil, err
+	}
+	d := starlark.NewDict(len(in) + t.NumNodes())
+	for _, v := range in {
+		d.SetKey(starlark.String(name(t, v)), starlark.Float(v.X))
+	}
+	for i, n := range t.Names()[t.NumLeaves():] {
+		d.SetKey(starlark.String(n), starlark.Float(vals[t.NumLeaves()+i]))
+	}
+	state(thread).built(&target{tape: t, vals: vals})
+	return d, nil
 }
 
 // backward(graph, values, out) returns a dict of d(out)/d(name) for every
@@ -123,17 +136,24 @@ func backwardBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 3, &graph, &values, &out); err != nil {
 		return nil, err
 	}
-	g, v, err := graphJSONArgs(graph, values, "values")
+	t, _, in, err := graphArgs(graph, values, "values")
 	if err != nil {
 		return nil, err
 	}
-	names, grads, err := engine.BackwardOrdered(g, v, out)
+	vals, err := t.Load(in, false)
 	if err != nil {
 		return nil, err
 	}
-	vnames, vals, _ := engine.ParseValues(v)
-	state(thread).built(&target{graph: g, values: toMap(vnames, vals), out: out})
-	return orderedDict(names, grads), nil
+	grads, err := t.Gradients(vals, in, out, engine.Accumulate)
+	if err != nil {
+		return nil, err
+	}
+	d := starlark.NewDict(len(in))
+	for i, v := range in {
+		d.SetKey(starlark.String(name(t, v)), starlark.Float(grads[i]))
+	}
+	state(thread).built(&target{tape: t, vals: vals, out: out})
+	return d, nil
 }
 
 // number reads a number or a Value's data.
@@ -326,7 +346,7 @@ func gradCheckBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlar
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "graph", &graph, "leaves", &leaves, "out", &out, "names", &names, "steps?", &steps); err != nil {
 		return nil, err
 	}
-	g, l, err := graphJSONArgs(graph, leaves, "leaves")
+	t, g, in, err := graphArgs(graph, leaves, "leaves")
 	if err != nil {
 		return nil, err
 	}
@@ -348,15 +368,11 @@ func gradCheckBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlar
 		}
 		which = append(which, s)
 	}
-	parsed, err := engine.ParseGraph(g)
-	if err != nil {
-		return nil, err
+	l := make(map[string]float64, len(in))
+	for _, v := range in {
+		l[name(t, v)] = v.X
 	}
-	ln, lx, err := engine.ParseValues(l)
-	if err != nil {
-		return nil, err
-	}
-	checks, err := engine.GradCheck(parsed, toMap(ln, lx), out, which, hs)
+	checks, err := engine.GradCheck(g, l, out, which, hs)
 	if err != nil {
 		return nil, err
 	}
@@ -459,45 +475,32 @@ func showBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 2, &graph, &values, &out); err != nil {
 		return nil, err
 	}
-	g, v, err := graphJSONArgs(graph, values, "values")
+	t, _, in, err := graphArgs(graph, values, "values")
 	if err != nil {
 		return nil, err
 	}
-	parsed, err := engine.ParseGraph(g)
-	if err != nil {
-		return nil, err
-	}
-	names, xs, err := engine.ParseValues(v)
-	if err != nil {
-		return nil, err
-	}
-	// Values may be just the leaves: complete them.
-	m := toMap(names, xs)
-	if full, err := engine.Evaluate(parsed, leavesOnly(parsed, m)); err == nil {
-		for k, x := range full {
-			if _, ok := m[k]; !ok {
-				m[k] = x
-			}
+	// Values may be just the leaves: compute the nodes, then keep any
+	// node value given.
+	var leaves, nodes []engine.Input
+	for _, v := range in {
+		if int(v.Slot) >= t.NumLeaves() {
+			nodes = append(nodes, v)
+		} else {
+			leaves = append(leaves, v)
 		}
-	} else {
+	}
+	vals, err := t.Load(leaves, true)
+	if err != nil {
 		return nil, err
 	}
-	st.shown[cell] = append(st.shown[cell], &target{graph: g, values: m, out: out})
+	if err := t.Forward(vals); err != nil {
+		return nil, err
+	}
+	for _, v := range nodes {
+		vals[v.Slot] = v.X
+	}
+	st.shown[cell] = append(st.shown[cell], &target{tape: t, vals: vals, out: out})
 	return starlark.None, nil
-}
-
-func leavesOnly(g engine.Graph, m map[string]float64) map[string]float64 {
-	nodes := map[string]bool{}
-	for _, n := range g {
-		nodes[n.Name] = true
-	}
-	l := map[string]float64{}
-	for k, x := range m {
-		if !nodes[k] {
-			l[k] = x
-		}
-	}
-	return l
 }
 
 // round(x) rounds to the nearest integer (halves to even, as Python 3);

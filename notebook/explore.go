@@ -12,6 +12,7 @@ import (
 	"go.starlark.net/syntax"
 
 	"gradbook/engine"
+	"gradbook/internal/jsontext"
 )
 
 // Explore is a graph to play with: a slider and a number field per leaf,
@@ -233,31 +234,15 @@ func (e *Explore) HTML() string {
 
 // graphJSON writes a graph in the list format.
 func graphJSON(g engine.Graph) (string, error) {
-	var buf []byte
-	buf = append(buf, '[')
+	list := make([]any, len(g))
 	for i, n := range g {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = append(buf, '[')
-		buf = engine.AppendString(buf, n.Name)
-		buf = append(buf, ',')
-		buf = engine.AppendString(buf, n.Op)
-		buf = append(buf, ",["...)
-		for j, in := range n.Inputs {
-			if j > 0 {
-				buf = append(buf, ',')
-			}
-			buf = engine.AppendString(buf, in)
-		}
-		buf = append(buf, ']')
+		e := []any{n.Name, n.Op, n.Inputs}
 		if n.Op == "pow" {
-			buf = append(buf, ',')
-			buf = engine.AppendNumber(buf, n.K)
+			e = append(e, n.K)
 		}
-		buf = append(buf, ']')
+		list[i] = e
 	}
-	return string(append(buf, ']')), nil
+	return string(jsontext.Encode(list)), nil
 }
 
 // ParseExploreHTML rebuilds an Explore from the attributes its HTML

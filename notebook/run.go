@@ -162,13 +162,14 @@ type runState struct {
 	start     time.Time
 }
 
-// target is something to draw: the expression behind a Value, or a graph
-// in the list format with its values.
+// target is something to draw: the expression behind a Value, or a
+// compiled graph with the value of every slot and the output whose
+// gradients to show ("" for values only).
 type target struct {
-	root   *engine.Value
-	graph  []byte // JSON
-	values map[string]float64
-	out    string
+	root *engine.Value
+	tape *engine.Tape
+	vals []float64
+	out  string
 }
 
 func state(thread *starlark.Thread) *runState {
@@ -295,22 +296,10 @@ func (t *target) draw(names map[*engine.Value]string) (*Drawing, int) {
 		d.Title = "The graph behind " + d.Nodes[d.Out].Label
 		return d, len(d.Nodes)
 	}
-	g, err := engine.ParseGraph(t.graph)
-	if err != nil {
-		return nil, 0
-	}
-	tape, err := engine.Compile(g)
-	if err != nil {
-		return nil, 0
-	}
-	if n := len(tape.Names()); n > MaxDrawnNodes {
+	if n := len(t.tape.Names()); n > MaxDrawnNodes {
 		return nil, n
 	}
-	vals := make([]float64, len(tape.Names()))
-	for s, name := range tape.Names() {
-		vals[s] = t.values[name]
-	}
-	d := DrawGraph(tape, vals, t.out)
+	d := DrawGraph(t.tape, t.vals, t.out)
 	d.Title = "The graph"
 	if t.out != "" {
 		d.Title += ", with gradients of " + t.out

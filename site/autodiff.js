@@ -24,11 +24,12 @@
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
 
-  // Header words, as in wasm/layout.go.
+  // Header words: the constants of wasm/layout.go, h<Name> as <name>
+  // (wasm/header_test.go fails if the two disagree).
   const H = {
     namesOff: 0, namesLen: 1, namesN: 2, opsOff: 3, opsLen: 4, opsN: 5, codeOff: 6, nodes: 7, kOff: 8,
-    idsOff: 9, values: 10, xsOff: 11, extraOff: 12, extraLen: 13, extraN: 14, outID: 15, outOff: 16,
-    outLen: 17, tape: 18, tapeOut: 19, jsonOff: 20, jsonLen: 21, json2Off: 22, json2Len: 23, words: 24,
+    idsOff: 9, values: 10, xsOff: 11, extraOff: 12, extraLen: 13, extraN: 14, outOff: 15,
+    outLen: 16, tape: 17, tapeOut: 18, jsonOff: 19, jsonLen: 20, json2Off: 21, json2Len: 22, words: 23,
   };
 
   function exports() {
@@ -167,7 +168,7 @@
   // send lays a request out in the engine's input buffer and calls op on
   // it. It returns the answer as a Float64Array view (copy it at once), or
   // throws the engine's error.
-  function send(op, enc, b, outID, outName) {
+  function send(op, enc, b, outName) {
     const e = exports();
     const m = b.ids.length;
     const reuse = enc.tape !== 0;
@@ -199,11 +200,11 @@
     h[H.namesN] = enc.names.length; h[H.opsN] = enc.ops.length;
     h[H.codeOff] = codeOff; h[H.nodes] = enc.n; h[H.kOff] = kOff;
     h[H.idsOff] = idsOff; h[H.values] = m; h[H.xsOff] = xsOff; h[H.extraN] = b.extra.length;
-    h[H.outID] = outID; h[H.tape] = enc.tape;
+    h[H.tape] = enc.tape;
     const status = e[op]();
     if (status === 2) { // the engine no longer has the tape: send the graph
       enc.tape = 0;
-      return send(op, enc, b, outID, outName);
+      return send(op, enc, b, outName);
     }
     enc.tape = new Int32Array(e.mem.buffer, ptr, H.words)[H.tapeOut];
     return answer(status);
@@ -267,7 +268,7 @@
     const enc = encode(graph);
     const b = enc && bind(enc, leaves);
     if (!b) return sendJSON("gb_evaluate_json", json("graph", graph), json("leaves", leaves));
-    const nodes = send("gb_evaluate", enc, b, -1, "");
+    const nodes = send("gb_evaluate", enc, b, "");
     const out = {};
     for (let i = 0; i < b.keys.length; i++) out[b.keys[i]] = b.xs[i];
     const names = enc.names, code = enc.code;
@@ -286,8 +287,7 @@
     const enc = encode(graph);
     const b = enc && bind(enc, values);
     if (!b) return sendJSON("gb_backward_json", json("graph", graph), json("values", values), out);
-    const outID = enc.index.has(out) ? enc.index.get(out) : -1;
-    const grads = send("gb_backward", enc, b, outID, out);
+    const grads = send("gb_backward", enc, b, out);
     const res = {};
     for (let i = 0; i < b.keys.length; i++) res[b.keys[i]] = grads[i];
     return res;

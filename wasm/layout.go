@@ -7,10 +7,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"unsafe"
 
 	"gradbook/engine"
+	"gradbook/internal/jsontext"
 )
 
 // The input buffer starts with a header of int32 words; the words give
@@ -22,16 +24,15 @@ const (
 	hOpsOff          // op names joined by NUL
 	hOpsLen          //
 	hOpsN            //
-	hCodeOff         // int32 ×5 a node (engine.Encoded.Code)
+	hCodeOff         // int32 ×5 a node (encoded.code)
 	hNodes           // how many nodes
 	hKOff            // float64 a node
-	hIDsOff          // int32 a value: name id or -1
+	hIdsOff          // int32 a value: name id or -1
 	hValues          // how many values
 	hXsOff           // float64 a value
 	hExtraOff        // names of the values whose id is -1, joined by NUL
 	hExtraLen        //
 	hExtraN          //
-	hOutID           // backward: the output's name id, or -1
 	hOutOff          // backward: the output's name
 	hOutLen          //
 	hTape            // a tape id from an earlier call to reuse, or 0
@@ -47,13 +48,7 @@ const (
 // gone.
 var errResend = errors.New("autodiff: send the graph again")
 
-var (
-	in, out []byte
-	// The tape of the last graph, reused while the wrapper says the graph
-	// is unchanged.
-	lastTape *engine.Tape
-	lastID   int32
-)
+var in, out []byte
 
 func addr(b []byte) uintptr {
 	if cap(b) == 0 {
@@ -116,35 +111,95 @@ func (r *request) bytes(off, size int) []byte {
 	return in[o : o+n]
 }
 
-func (r *request) tape() (*engine.Tape, error) {
+// encoded is a graph with its names numbered, as autodiff.js writes it:
+// names[id] is a name and ops[id] an op's name; code holds five numbers for
+// each node, in forward order: the id of its name, the id of its op, its
+// number of inputs and the ids of its first two inputs (-1 where there is
+// none). k holds each node's constant.
+type encoded struct {
+	names []string
+	ops   []string
+	code  []int32
+	k     []float64
+}
+
+// graph turns the numbered form back into the engine's Graph.
+func (e encoded) graph() (engine.Graph, error) {
+	n := len(e.k)
+	g := make(engine.Graph, n)
+	ins := make([]string, 2*n)
+	name := func(id int32) (string, bool) {
+		if id < 0 || int(id) >= len(e.names) {
+			return "", false
+		}
+		return e.names[id], true
+	}
+	for i := range g {
+		c := e.code[5*i : 5*i+5]
+		nm, ok := name(c[0])
+		if !ok || c[1] < 0 || int(c[1]) >= len(e.ops) || c[2] < 0 || c[2] > 2 {
+			return nil, fmt.Errorf("%w: encoded graph: entry %d refers to a name or op that does not exist", engine.ErrSyntax, i+1)
+		}
+		in := ins[2*i : 2*i+int(c[2])]
+		for p := range in {
+			if in[p], ok = name(c[3+p]); !ok {
+				return nil, fmt.Errorf("%w: encoded graph: node %q has an input that does not exist", engine.ErrSyntax, nm)
+			}
+		}
+		g[i] = engine.Node{Name: nm, Op: e.ops[c[1]], Inputs: in, K: e.k[i]}
+	}
+	return g, nil
+}
+
+// compiled is the tape of the last graph, kept while the wrapper says the
+// graph is unchanged, with the slot of each of its name ids.
+type compiled struct {
+	tape   *engine.Tape
+	slotOf []int32
+	id     int32
+}
+
+var last compiled
+
+func (r *request) tape() (*compiled, error) {
 	if id := r.h[hTape]; id != 0 {
-		if id != lastID || lastTape == nil {
+		if id != last.id || last.tape == nil {
 			return nil, errResend
 		}
 		r.h[hTapeOut] = id
-		return lastTape, nil
+		return &last, nil
 	}
 	n := int(r.h[hNodes])
 	if n > engine.MaxNodes {
 		return nil, fmt.Errorf("%w: the graph has %d nodes; at most %d are allowed", engine.ErrTooLarge, n, engine.MaxNodes)
 	}
-	e := engine.Encoded{
-		Names: split(r.bytes(hNamesOff, hNamesLen), int(r.h[hNamesN])),
-		Ops:   split(r.bytes(hOpsOff, hOpsLen), int(r.h[hOpsN])),
-		Code:  view[int32](r.section(hCodeOff, 20*n)),
-		K:     view[float64](r.section(hKOff, 8*n)),
+	e := encoded{
+		names: split(r.bytes(hNamesOff, hNamesLen), int(r.h[hNamesN])),
+		ops:   split(r.bytes(hOpsOff, hOpsLen), int(r.h[hOpsN])),
+		code:  view[int32](r.section(hCodeOff, 20*n)),
+		k:     view[float64](r.section(hKOff, 8*n)),
 	}
-	if e.Names == nil || e.Ops == nil {
+	if e.names == nil || e.ops == nil {
 		return nil, fmt.Errorf("%w: a name contains a NUL character", engine.ErrSyntax)
 	}
-	t, err := engine.CompileEncoded(e)
+	g, err := e.graph()
 	if err != nil {
 		return nil, err
 	}
-	lastID++
-	lastTape = t
-	r.h[hTapeOut] = lastID
-	return t, nil
+	t, err := engine.Compile(g)
+	if err != nil {
+		return nil, err
+	}
+	slotOf := make([]int32, len(e.names))
+	for id, name := range e.names {
+		slotOf[id] = -1
+		if s, ok := t.Slot(name); ok {
+			slotOf[id] = int32(s)
+		}
+	}
+	last = compiled{tape: t, slotOf: slotOf, id: last.id + 1}
+	r.h[hTapeOut] = last.id
+	return &last, nil
 }
 
 // section returns size bytes at the offset in header word off.
@@ -156,31 +211,43 @@ func (r *request) section(off, size int) []byte {
 	return in[o : o+size]
 }
 
-func (r *request) bound() (engine.Bound, error) {
+// inputs reads the values of a request: for each, a name id of the graph
+// or -1, and a number; the names of the values with id -1 follow, in order.
+func (r *request) inputs(c *compiled) ([]engine.Input, error) {
 	m := int(r.h[hValues])
-	b := engine.Bound{
-		IDs:   view[int32](r.section(hIDsOff, 4*m)),
-		Xs:    view[float64](r.section(hXsOff, 8*m)),
-		Extra: split(r.bytes(hExtraOff, hExtraLen), int(r.h[hExtraN])),
+	ids := view[int32](r.section(hIdsOff, 4*m))
+	xs := view[float64](r.section(hXsOff, 8*m))
+	extra := split(r.bytes(hExtraOff, hExtraLen), int(r.h[hExtraN]))
+	if extra == nil {
+		return nil, fmt.Errorf("%w: a leaf's name contains a NUL character", engine.ErrSyntax)
 	}
-	if b.Extra == nil {
-		return b, fmt.Errorf("%w: a leaf's name contains a NUL character", engine.ErrSyntax)
+	in := make([]engine.Input, m)
+	for i, id := range ids {
+		if id >= 0 && int(id) < len(c.slotOf) && c.slotOf[id] >= 0 {
+			in[i] = engine.Input{Slot: c.slotOf[id], X: xs[i]}
+			continue
+		}
+		if len(extra) == 0 {
+			return nil, fmt.Errorf("%w: value %d has no name", engine.ErrSyntax, i+1)
+		}
+		in[i] = engine.Input{Slot: -1, Name: extra[0], X: xs[i]}
+		extra = extra[1:]
 	}
-	return b, nil
+	return in, nil
 }
 
 // load compiles (or reuses) the tape and loads the values given.
-func (r *request) load(leavesOnly bool) (*engine.Tape, engine.Bound, []float64, error) {
-	t, err := r.tape()
+func (r *request) load(leavesOnly bool) (*engine.Tape, []engine.Input, []float64, error) {
+	c, err := r.tape()
 	if err != nil {
-		return nil, engine.Bound{}, nil, err
+		return nil, nil, nil, err
 	}
-	b, err := r.bound()
+	in, err := r.inputs(c)
 	if err != nil {
-		return nil, b, nil, err
+		return nil, nil, nil, err
 	}
-	vals, err := t.Load(b, leavesOnly)
-	return t, b, vals, err
+	vals, err := c.tape.Load(in, leavesOnly)
+	return c.tape, in, vals, err
 }
 
 func (r *request) evaluate() error {
@@ -196,11 +263,11 @@ func (r *request) evaluate() error {
 }
 
 func (r *request) backward() error {
-	t, b, vals, err := r.load(false)
+	t, in, vals, err := r.load(false)
 	if err != nil {
 		return err
 	}
-	grads, err := t.Gradients(vals, b, r.h[hOutID], string(r.bytes(hOutOff, hOutLen)), engine.Accumulate)
+	grads, err := t.Gradients(vals, in, string(r.bytes(hOutOff, hOutLen)), engine.Accumulate)
 	if err != nil {
 		return err
 	}
@@ -208,16 +275,88 @@ func (r *request) backward() error {
 	return nil
 }
 
+// evaluateJSON is evaluate for a graph and leaves as JSON text; it answers
+// a JSON object of every value: the leaves in the order given, then the
+// nodes in graph order.
 func (r *request) evaluateJSON() error {
-	res, err := engine.EvaluateJSON(r.bytes(hJSONOff, hJSONLen), r.bytes(hJSON2Off, hJSON2Len))
-	out = append(out[:0], res...)
-	return err
+	t, in, vals, err := loadJSON(r.bytes(hJSONOff, hJSONLen), r.bytes(hJSON2Off, hJSON2Len), true)
+	if err != nil {
+		return err
+	}
+	if err := t.Forward(vals); err != nil {
+		return err
+	}
+	out = append(out[:0], '{')
+	for i, v := range in {
+		out = appendMember(out, i, name(t, v), v.X)
+	}
+	for i, name := range t.Names()[t.NumLeaves():] {
+		out = appendMember(out, len(in)+i, name, vals[t.NumLeaves()+i])
+	}
+	out = append(out, '}')
+	return nil
 }
 
+// backwardJSON is backward for a graph and values as JSON text; it answers
+// a JSON object of gradients, one for each value, in the order given.
 func (r *request) backwardJSON() error {
-	res, err := engine.BackwardJSON(r.bytes(hJSONOff, hJSONLen), r.bytes(hJSON2Off, hJSON2Len), string(r.bytes(hOutOff, hOutLen)))
-	out = append(out[:0], res...)
-	return err
+	t, in, vals, err := loadJSON(r.bytes(hJSONOff, hJSONLen), r.bytes(hJSON2Off, hJSON2Len), false)
+	if err != nil {
+		return err
+	}
+	grads, err := t.Gradients(vals, in, string(r.bytes(hOutOff, hOutLen)), engine.Accumulate)
+	if err != nil {
+		return err
+	}
+	out = append(out[:0], '{')
+	for i, v := range in {
+		out = appendMember(out, i, name(t, v), grads[i])
+	}
+	out = append(out, '}')
+	return nil
+}
+
+// loadJSON parses a graph and named values, compiles the graph and loads
+// the values.
+func loadJSON(graph, values []byte, leavesOnly bool) (*engine.Tape, []engine.Input, []float64, error) {
+	g, err := engine.ParseGraph(graph)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	names, xs, err := engine.ParseValues(values)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	t, err := engine.Compile(g)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	in := t.Bind(names, xs)
+	vals, err := t.Load(in, leavesOnly)
+	return t, in, vals, err
+}
+
+func name(t *engine.Tape, v engine.Input) string {
+	if v.Slot >= 0 {
+		return t.Names()[v.Slot]
+	}
+	return v.Name
+}
+
+// appendMember appends "name": x to a JSON object, writing ±Inf as ±1e999
+// (which JavaScript reads as ±Infinity) and NaN as null.
+func appendMember(buf []byte, i int, name string, x float64) []byte {
+	if i > 0 {
+		buf = append(buf, ',')
+	}
+	buf = append(jsontext.AppendString(buf, name), ':')
+	switch {
+	case math.IsInf(x, 1):
+		return append(buf, "1e999"...)
+	case math.IsInf(x, -1):
+		return append(buf, "-1e999"...)
+	}
+	return jsontext.Append(buf, x)
 }
 
 func setFloats(xs []float64) {

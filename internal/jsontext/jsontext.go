@@ -17,8 +17,13 @@ import (
 const maxDepth = 200
 
 // Decode parses one JSON value.
-func Decode(data []byte) (any, error) {
-	d := decoder{data: data}
+func Decode(data []byte) (any, error) { return decode(decoder{data: data}) }
+
+// DecodeOrdered is Decode with objects as Object, keeping the order of
+// their members (and any repeated name).
+func DecodeOrdered(data []byte) (any, error) { return decode(decoder{data: data, ordered: true}) }
+
+func decode(d decoder) (any, error) {
 	v, err := d.value(0)
 	if err != nil {
 		return nil, err
@@ -30,8 +35,9 @@ func Decode(data []byte) (any, error) {
 }
 
 type decoder struct {
-	data []byte
-	pos  int
+	data    []byte
+	pos     int
+	ordered bool // objects as Object
 }
 
 func (d *decoder) ws() {
@@ -63,11 +69,23 @@ func (d *decoder) value(depth int) (any, error) {
 	switch c := d.data[d.pos]; {
 	case c == '{':
 		d.pos++
-		m := map[string]any{}
+		var m map[string]any
+		var o Object
+		if d.ordered {
+			o = Object{}
+		} else {
+			m = map[string]any{}
+		}
+		result := func() any {
+			if d.ordered {
+				return o
+			}
+			return m
+		}
 		d.ws()
 		if d.pos < len(d.data) && d.data[d.pos] == '}' {
 			d.pos++
-			return m, nil
+			return result(), nil
 		}
 		for {
 			d.ws()
@@ -87,7 +105,11 @@ func (d *decoder) value(depth int) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			m[k] = v
+			if d.ordered {
+				o = append(o, Member{k, v})
+			} else {
+				m[k] = v
+			}
 			d.ws()
 			if d.pos < len(d.data) && d.data[d.pos] == ',' {
 				d.pos++
@@ -95,7 +117,7 @@ func (d *decoder) value(depth int) (any, error) {
 			}
 			if d.pos < len(d.data) && d.data[d.pos] == '}' {
 				d.pos++
-				return m, nil
+				return result(), nil
 			}
 			return nil, d.fail("',' or '}'")
 		}
@@ -143,7 +165,7 @@ func (d *decoder) value(depth int) (any, error) {
 			d.pos++
 		}
 		f, err := strconv.ParseFloat(string(d.data[start:d.pos]), 64)
-		if err != nil {
+		if err != nil && !errors.Is(err, strconv.ErrRange) { // 1e999 reads as +Inf
 			return nil, fmt.Errorf("json: bad number at byte %d", start+1)
 		}
 		return f, nil
