@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"gradbook/internal/words"
 )
 
 // MaxNodes is the largest graph Compile accepts, so that a huge graph gets
@@ -69,7 +71,7 @@ func Compile(g Graph) (*Tape, error) {
 		}
 		o := ops[c]
 		if len(nd.Inputs) != o.arity {
-			return nil, nodeErr(nd.Name, ErrArity, "%s takes %s, got %d", o.name, plural(o.arity, "input"), len(nd.Inputs))
+			return nil, nodeErr(nd.Name, ErrArity, "%s takes %s, got %d", o.name, words.Count(o.arity, "input"), len(nd.Inputs))
 		}
 		if o.konst {
 			if math.IsNaN(nd.K) || math.IsInf(nd.K, 0) {
@@ -154,13 +156,6 @@ func checkName(i int, g Graph, name string) error {
 		return fmt.Errorf("entry %d (after node %q): %w: every node needs a name", i+1, g[i-1].Name, ErrEmptyName)
 	}
 	return nil
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // NumLeaves returns how many leaves the graph uses.

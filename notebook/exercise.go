@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strings"
-	"time"
 
 	"go.starlark.net/starlark"
 
@@ -196,16 +195,7 @@ func checkOne(fn *starlark.Function, tc backwardTest) string {
 	want, _ := tape.Backward(vals, out, engine.Accumulate)
 	wrong, _ := tape.Backward(vals, out, engine.OverwriteBug)
 	call := func() (starlark.Value, string) {
-		thread := &starlark.Thread{Name: "check", Print: func(*starlark.Thread, string) {}}
-		start := time.Now()
-		thread.SetMaxExecutionSteps(100_000)
-		thread.OnMaxSteps = func(th *starlark.Thread) {
-			if time.Since(start) > Budget {
-				th.Cancel("it ran too long (an endless loop?)")
-				return
-			}
-			th.SetMaxExecutionSteps(th.ExecutionSteps() + 100_000)
-		}
+		thread := newThread("check", nil, "it ran too long (an endless loop?)", nil)
 		v, err := starlark.Call(thread, fn, starlark.Tuple{graphValue(tc.graph), valuesDict(tape, tc.leaves, vals), starlark.String(out)}, nil)
 		if err != nil {
 			msg := err.Error()

@@ -157,7 +157,7 @@ func (e *Explore) State(leaves map[string]float64) (vals, grads map[string]float
 		d.SetKey(starlark.String(k), starlark.Float(grads[k]))
 	}
 	env["d"] = d
-	thread := &starlark.Thread{Name: "task"}
+	thread := newThread("task", nil, "the task's condition ran too long", nil)
 	for i, x := range e.conds {
 		v, err := starlark.EvalExprOptions(&syntax.FileOptions{}, thread, x, env)
 		if err != nil {
@@ -210,9 +210,8 @@ func (e *Explore) Drawing(vals map[string]float64) *Drawing {
 func (e *Explore) HTML() string {
 	id := html.EscapeString(e.ID)
 	var b strings.Builder
-	g, _ := graphJSON(e.Graph)
-	fmt.Fprintf(&b, `<section class="cell explore" id="explore-%s" data-cell-id="%s" data-kind="explore" data-out="%s" data-graph="%s">`,
-		id, id, html.EscapeString(e.Out), html.EscapeString(g))
+	fmt.Fprintf(&b, `<section class="cell explore" id="explore-%s" data-cell-id="%s" data-kind="explore">`, id, id)
+	b.WriteString(dataScript(e.Data()))
 	fmt.Fprintf(&b, `<h3 class="explore-caption">%s</h3><div class="explore-body"><div class="explore-inputs" role="group" aria-label="Inputs of %s">`, html.EscapeString(e.Caption), html.EscapeString(e.Caption))
 	for _, l := range e.Leaves {
 		n := html.EscapeString(l.Name)
@@ -223,8 +222,8 @@ func (e *Explore) HTML() string {
 	if len(e.Tasks) > 0 {
 		b.WriteString(`<h4>To do</h4><ul class="tasks">`)
 		for _, t := range e.Tasks {
-			fmt.Fprintf(&b, `<li class="task" data-task="%s" data-cond="%s"><span class="tick" aria-hidden="true">○</span> %s <span class="task-state">(not yet)</span></li>`,
-				html.EscapeString(t.ID), html.EscapeString(t.Cond), html.EscapeString(t.Text))
+			fmt.Fprintf(&b, `<li class="task" data-task="%s"><span class="tick" aria-hidden="true">○</span> %s <span class="task-state">(not yet)</span></li>`,
+				html.EscapeString(t.ID), html.EscapeString(t.Text))
 		}
 		b.WriteString(`</ul>`)
 	}
@@ -232,28 +231,90 @@ func (e *Explore) HTML() string {
 	return b.String()
 }
 
-// graphJSON writes a graph in the list format.
-func graphJSON(g engine.Graph) (string, error) {
-	list := make([]any, len(g))
-	for i, n := range g {
-		e := []any{n.Name, n.Op, n.Inputs}
-		if n.Op == "pow" {
-			e = append(e, n.K)
+// Data is what the browser needs of the block, as decoded-JSON shapes:
+// the graph in the list format, the output, the leaves and the tasks'
+// conditions. The page carries it next to the block (dataScript), and
+// ExploreOf reads it back.
+func (e *Explore) Data() jsontext.Object {
+	graph := make([]any, len(e.Graph))
+	for i, n := range e.Graph {
+		ins := make([]any, len(n.Inputs))
+		for j, in := range n.Inputs {
+			ins[j] = in
 		}
-		list[i] = e
+		entry := []any{n.Name, n.Op, ins}
+		if n.K != 0 {
+			entry = append(entry, n.K)
+		}
+		graph[i] = entry
 	}
-	return string(jsontext.Encode(list)), nil
+	leaves := make([]any, len(e.Leaves))
+	for i, l := range e.Leaves {
+		leaves[i] = jsontext.Object{{Name: "name", Value: l.Name}, {Name: "start", Value: l.Start}, {Name: "min", Value: l.Min}, {Name: "max", Value: l.Max}, {Name: "step", Value: l.Step}}
+	}
+	tasks := make([]any, len(e.Tasks))
+	for i, t := range e.Tasks {
+		tasks[i] = jsontext.Object{{Name: "id", Value: t.ID}, {Name: "cond", Value: t.Cond}}
+	}
+	return jsontext.Object{{Name: "graph", Value: graph}, {Name: "out", Value: e.Out}, {Name: "leaves", Value: leaves}, {Name: "tasks", Value: tasks}}
 }
 
-// ParseExploreHTML rebuilds an Explore from the attributes its HTML
-// carries: the graph, the output, the leaves' starting values and the
-// tasks' conditions. The browser uses it.
-func ParseExploreHTML(id, graph, out string, leaves []Slider, tasks []Task) (*Explore, error) {
-	g, err := engine.ParseGraph([]byte(graph))
+// ExploreOf rebuilds the Explore block id from its Data, decoded with
+// jsontext.DecodeOrdered. The browser uses it.
+func ExploreOf(id string, data any) (*Explore, error) {
+	o, _ := data.(jsontext.Object)
+	field := func(name string) any {
+		for _, m := range o {
+			if m.Name == name {
+				return m.Value
+			}
+		}
+		return nil
+	}
+	g, err := engine.GraphOf(field("graph"))
 	if err != nil {
 		return nil, err
 	}
-	e := &Explore{ID: id, Graph: g, Out: out, Leaves: leaves, Tasks: tasks}
+	out, _ := field("out").(string)
+	e := &Explore{ID: id, Graph: g, Out: out}
+	leaves, _ := field("leaves").([]any)
+	for _, l := range leaves {
+		lo, _ := l.(jsontext.Object)
+		var sl Slider
+		for _, m := range lo {
+			x, _ := m.Value.(float64)
+			switch m.Name {
+			case "name":
+				sl.Name, _ = m.Value.(string)
+			case "start":
+				sl.Start = x
+			case "min":
+				sl.Min = x
+			case "max":
+				sl.Max = x
+			case "step":
+				sl.Step = x
+			}
+		}
+		e.Leaves = append(e.Leaves, sl)
+	}
+	tasks, _ := field("tasks").([]any)
+	for _, t := range tasks {
+		to, _ := t.(jsontext.Object)
+		var task Task
+		for _, m := range to {
+			switch m.Name {
+			case "id":
+				task.ID, _ = m.Value.(string)
+			case "cond":
+				task.Cond, _ = m.Value.(string)
+			}
+		}
+		e.Tasks = append(e.Tasks, task)
+	}
+	if len(e.Leaves) == 0 || e.Out == "" {
+		return nil, errors.New("the block's data has no output or no leaves")
+	}
 	return e, e.compile()
 }
 

@@ -4,7 +4,18 @@ import (
 	"fmt"
 	"html"
 	"strings"
+
+	"gradbook/internal/jsontext"
 )
+
+// dataScript carries a block's data to the browser, once, as JSON in an
+// inert <script type="application/json" class="block-data"> (allowed by
+// the pages' CSP, never run). "<" is escaped so the text cannot end the
+// element.
+func dataScript(v any) string {
+	data := strings.ReplaceAll(string(jsontext.Encode(v)), "<", `\u003c`)
+	return `<script type="application/json" class="block-data">` + data + `</script>`
+}
 
 // CodeCellHTML returns the markup of a code cell: a labelled editor holding
 // source, Run and Reset buttons, an output that is announced, and a place

@@ -10,6 +10,8 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"gradbook/internal/jsontext"
 )
 
 // Quiz is a question with feedback. Its lead is the question; its
@@ -32,6 +34,8 @@ type Quiz struct {
 	Answers  []Answer
 	Explain  string
 	Model    string
+
+	expected []float64 // what each answer computes, from Expected
 }
 
 // Choice is one answer of a multiple-choice quiz.
@@ -103,7 +107,8 @@ func ParseQuiz(id, body string) (*Quiz, error) {
 		}
 	}
 	if len(q.Answers) > 0 {
-		if _, err := q.Expected(); err != nil {
+		var err error
+		if q.expected, err = q.Expected(); err != nil {
 			return nil, err
 		}
 	}
@@ -148,16 +153,14 @@ func (q *Quiz) Expected() ([]float64, error) {
 func runGlobals(file, src string) (starlark.StringDict, error) {
 	st := newRunState([]string{src}, make([]CellResult, 1))
 	st.current, st.quiet = 0, 1
-	thread := &starlark.Thread{Name: "quiz", Print: func(*starlark.Thread, string) {}}
+	thread := newThread("quiz", nil, "the given code ran too long (an endless loop?)", nil)
 	thread.SetLocal("notebook", st)
-	thread.SetMaxExecutionSteps(10_000_000)
 	return starlark.ExecFileOptions(fileOptions, thread, file, src, st.predeclared())
 }
 
 // evalExpr evaluates a Starlark expression with env as its globals.
 func evalExpr(expr string, env starlark.StringDict) (starlark.Value, error) {
-	thread := &starlark.Thread{Name: "expr"}
-	thread.SetMaxExecutionSteps(1_000_000)
+	thread := newThread("expr", nil, "the answer's expression ran too long (an endless loop?)", nil)
 	return starlark.EvalOptions(&syntax.FileOptions{}, thread, "answer", expr, env)
 }
 
@@ -199,8 +202,8 @@ func (q *Quiz) HTML() string {
 		}
 	case "numeric":
 		for i, a := range q.Answers {
-			fmt.Fprintf(&b, `<div class="answer-field"><label for="%s-a%d">%s</label> <input type="text" inputmode="decimal" autocomplete="off" id="%s-a%d" data-expr="%s"></div>`,
-				id, i+1, html.EscapeString(a.Label), id, i+1, html.EscapeString(a.Expr))
+			fmt.Fprintf(&b, `<div class="answer-field"><label for="%s-a%d">%s</label> <input type="text" inputmode="decimal" autocomplete="off" id="%s-a%d" class="answer-input"></div>`,
+				id, i+1, html.EscapeString(a.Label), id, i+1)
 		}
 	case "open":
 		fmt.Fprintf(&b, `<label for="%s-text">Your answer</label><textarea class="open-answer" id="%s-text" rows="3"></textarea>`, id, id)
@@ -216,8 +219,13 @@ func (q *Quiz) HTML() string {
 	for i, c := range q.Choices {
 		fmt.Fprintf(&b, `<div class="choice-feedback" data-choice="%d" data-correct="%t" hidden>%s</div>`, i, c.Correct, paragraphs(c.Feedback))
 	}
-	if q.Given != "" {
-		fmt.Fprintf(&b, `<pre class="given" hidden>%s</pre>`, html.EscapeString(q.Given))
+	if q.expected != nil {
+		// The expected numbers, computed once, here: the browser only compares.
+		expected := make([]any, len(q.expected))
+		for i, x := range q.expected {
+			expected[i] = x
+		}
+		b.WriteString(dataScript(jsontext.Object{{Name: "expected", Value: expected}}))
 	}
 	if q.Explain != "" {
 		fmt.Fprintf(&b, `<div class="explain" hidden><h4>Worked solution</h4>%s</div>`, paragraphs(q.Explain))

@@ -211,29 +211,15 @@ func run(cells []string, res []CellResult, drawAll bool) {
 		line += strings.Count(src, "\n") + 1
 	}
 	fmt.Fprintf(&prog, "__cell__(%d, %s)\n", len(cells), namesDict(cells, len(cells)-1))
-	thread := &starlark.Thread{
-		Name: "notebook",
-		Print: func(thread *starlark.Thread, msg string) {
-			if st.current >= 0 && st.quiet == 0 {
-				st.out[st.current].WriteString(msg)
-				st.out[st.current].WriteString("\n")
-			}
-		},
-		Load: func(*starlark.Thread, string) (starlark.StringDict, error) {
-			return nil, errors.New("cells cannot load modules: math, Value and the other built-ins are already there")
-		},
-	}
-	thread.SetLocal("notebook", st)
-	const every = 100_000
-	thread.SetMaxExecutionSteps(every)
-	thread.OnMaxSteps = func(thread *starlark.Thread) {
-		if time.Since(st.start) > Budget {
-			st.stoppedAt = thread.CallStack()
-			thread.Cancel(fmt.Sprintf("stopped after %.1f s: the cell ran too long (an endless loop?)", Budget.Seconds()))
-			return
+	print := func(msg string) {
+		if st.current >= 0 && st.quiet == 0 {
+			st.out[st.current].WriteString(msg)
+			st.out[st.current].WriteString("\n")
 		}
-		thread.SetMaxExecutionSteps(thread.ExecutionSteps() + every)
 	}
+	why := fmt.Sprintf("stopped after %.1f s: the cell ran too long (an endless loop?)", Budget.Seconds())
+	thread := newThread("notebook", print, why, func(th *starlark.Thread) { st.stoppedAt = th.CallStack() })
+	thread.SetLocal("notebook", st)
 	globals, err := starlark.ExecFileOptions(fileOptions, thread, "cells", prog.String(), st.predeclared())
 	if cell, e := st.compileError(err); e != nil {
 		// A name that no cell above defines, say: run the cells above it,

@@ -120,7 +120,7 @@ test("backward: missing out, bad out, missing values, cyclic and huge graphs", a
         const h = new Int32Array(e.mem.buffer, ptr, 24);
         h.fill(1 << 30); // every section out of the buffer
         h[7] = 3; // three nodes
-        h[18] = 0; // no tape to reuse
+        h[17] = 0; // no tape to reuse (H.tape in autodiff.js)
         if (e.gb_backward() !== 1) return;
         throw new Error(new TextDecoder().decode(new Uint8Array(e.mem.buffer, e.gb_output(), e.gb_output_len())));
       }),

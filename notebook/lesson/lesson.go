@@ -79,39 +79,21 @@ type Cell struct {
 	Number int // position among the lesson's code cells, from 1 (0 if not code)
 }
 
-// Kind renders the cells of one kind.
-type Kind interface {
-	// HTML returns the markup of c.
-	HTML(c *Cell) (string, error)
+// kinds renders the cells of each kind, named by the first word of a
+// fenced block's info string. A new block kind is a parser with an HTML
+// method in package notebook and a line here.
+var kinds = map[string]func(c *Cell) (string, error){
+	"python":   func(c *Cell) (string, error) { return notebook.CodeCellHTML(c.ID, c.Number, c.Source), nil },
+	"quiz":     func(c *Cell) (string, error) { return parsed(notebook.ParseQuiz(c.ID, c.Source)) },
+	"explore":  func(c *Cell) (string, error) { return parsed(notebook.ParseExplore(c.ID, c.Source)) },
+	"exercise": func(c *Cell) (string, error) { return parsed(notebook.ParseExercise(c.ID, c.Source)) },
 }
-
-var kinds = map[string]Kind{
-	"python":   codeKind{},
-	"quiz":     kindFunc(func(c *Cell) (string, error) { return parsed(notebook.ParseQuiz(c.ID, c.Source)) }),
-	"explore":  kindFunc(func(c *Cell) (string, error) { return parsed(notebook.ParseExplore(c.ID, c.Source)) }),
-	"exercise": kindFunc(func(c *Cell) (string, error) { return parsed(notebook.ParseExercise(c.ID, c.Source)) }),
-}
-
-// kindFunc is a Kind as a function.
-type kindFunc func(c *Cell) (string, error)
-
-func (f kindFunc) HTML(c *Cell) (string, error) { return f(c) }
 
 func parsed[T interface{ HTML() string }](x T, err error) (string, error) {
 	if err != nil {
 		return "", err
 	}
 	return x.HTML(), nil
-}
-
-// Register adds a kind of cell, named by the first word of a fenced
-// block's info string.
-func Register(name string, k Kind) { kinds[name] = k }
-
-type codeKind struct{}
-
-func (codeKind) HTML(c *Cell) (string, error) {
-	return notebook.CodeCellHTML(c.ID, c.Number, c.Source), nil
 }
 
 var idRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
@@ -287,7 +269,7 @@ func (r *cellRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 	if k, ok := kinds[kind]; ok && r.next < len(r.l.Cells) {
 		c := r.l.Cells[r.next]
 		r.next++
-		out, err := k.HTML(c)
+		out, err := k(c)
 		if err != nil {
 			return ast.WalkStop, fmt.Errorf("cell %s: %w", c.ID, err)
 		}

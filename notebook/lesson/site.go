@@ -3,7 +3,6 @@ package lesson
 import (
 	"bytes"
 	"embed"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"os"
@@ -53,27 +52,18 @@ func Build(dir string) ([]*Lesson, error) {
 // writeCells writes cells.json: every lesson's code cells by id, so that
 // a course page can embed a lesson's cell by reference.
 func writeCells(dir string, lessons []*Lesson) error {
-	type lessonCells struct {
-		Title string            `json:"title"`
-		Cells map[string]string `json:"cells"`
-		Order []string          `json:"order"`
-	}
-	all := map[string]lessonCells{}
+	sc := &notebook.SiteCells{Lessons: map[string]notebook.LessonCells{}}
 	for _, l := range lessons {
-		lc := lessonCells{Title: l.Title, Cells: map[string]string{}}
+		lc := notebook.LessonCells{Title: l.Title, Cells: map[string]string{}}
 		for _, c := range l.Cells {
 			if c.Kind == "python" {
 				lc.Cells[c.ID] = c.Source
 				lc.Order = append(lc.Order, c.ID)
 			}
 		}
-		all[l.Slug] = lc
+		sc.Lessons[l.Slug] = lc
 	}
-	b, err := json.MarshalIndent(map[string]any{"lessons": all}, "", " ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "cells.json"), b, 0o644)
+	return os.WriteFile(filepath.Join(dir, "cells.json"), sc.JSON(), 0o644)
 }
 
 // BuildFixtures renders the lessons in src into dir/fixtures, unlisted:

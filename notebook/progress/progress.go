@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"gradbook/internal/jsontext"
+	"gradbook/internal/words"
 )
 
 // Version is the schema version of the records this package writes.
@@ -152,22 +153,15 @@ func Open(ctx context.Context, store Store) (*Progress, error) {
 		}
 	}
 	if skipped > 0 {
-		p.Notices = append(p.Notices, fmt.Sprintf("%s of your saved progress could not be read and %s skipped; everything else is restored.", plural(skipped, "record"), isAre(skipped)))
+		p.Notices = append(p.Notices, fmt.Sprintf("%s of your saved progress could not be read and %s skipped; everything else is restored.", words.Count(skipped, "record"), isAre(skipped)))
 	}
 	if newer > 0 {
-		p.Notices = append(p.Notices, fmt.Sprintf("%s %s saved by a newer version of Gradbook: kept, but not shown.", plural(newer, "record"), wasWere(newer)))
+		p.Notices = append(p.Notices, fmt.Sprintf("%s %s saved by a newer version of Gradbook: kept, but not shown.", words.Count(newer, "record"), wasWere(newer)))
 	}
 	if migrated > 0 {
-		p.Notices = append(p.Notices, fmt.Sprintf("%s from an older version of Gradbook %s updated.", plural(migrated, "record"), wasWere(migrated)))
+		p.Notices = append(p.Notices, fmt.Sprintf("%s from an older version of Gradbook %s updated.", words.Count(migrated, "record"), wasWere(migrated)))
 	}
 	return p, nil
-}
-
-func plural(n int, w string) string {
-	if n == 1 {
-		return "1 " + w
-	}
-	return fmt.Sprintf("%d %ss", n, w)
 }
 
 func isAre(n int) string {

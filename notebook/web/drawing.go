@@ -26,12 +26,9 @@ type drawingView struct {
 	path      []int
 }
 
-func newDrawingView(c *Cell, d *notebook.Drawing, id string) *drawingView {
-	return newDrawingViewIn(c.page, c.drawings, d, id)
-}
-
-// newDrawingViewIn adds a drawing with its controls to box.
-func newDrawingViewIn(p *Page, box dom.Element, d *notebook.Drawing, id string) *drawingView {
+// newDrawingView adds a drawing with its controls to box; on owns their
+// handlers.
+func newDrawingView(p *Page, box dom.Element, on *handlers, d *notebook.Drawing, id string) *drawingView {
 	v := &drawingView{d: d, id: id}
 	fig := p.doc.CreateElement("figure")
 	fig.SetAttribute("class", "drawing")
@@ -44,7 +41,7 @@ func newDrawingViewIn(p *Page, box dom.Element, d *notebook.Drawing, id string) 
 	v.text = fig.QuerySelector(".step-text")
 	v.paths = fig.QuerySelector(".paths")
 	v.text.SetTextContent(d.StepText(0))
-	p.listen(fig, "click", func(ev dom.Event) {
+	on.listen(fig, "click", func(ev dom.Event) {
 		t := ev.Target()
 		switch {
 		case t.Class().Contains("step"):
@@ -55,7 +52,7 @@ func newDrawingViewIn(p *Page, box dom.Element, d *notebook.Drawing, id string) 
 			spawn(func() { v.setStep(0) })
 		}
 	})
-	p.listen(fig, "change", func(ev dom.Event) {
+	on.listen(fig, "change", func(ev dom.Event) {
 		t := ev.Target()
 		switch {
 		case t.Class().Contains("overwrite"):

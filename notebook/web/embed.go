@@ -9,7 +9,6 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
-	"gradbook/internal/jsontext"
 	"gradbook/notebook"
 )
 
@@ -21,18 +20,8 @@ type placement struct {
 	prefix        []string
 }
 
-// siteCells is cells.json: every lesson's code cells, in order.
-type siteCells struct {
-	Lessons map[string]lessonCells
-}
-
-type lessonCells struct {
-	Cells map[string]string
-	Order []string
-}
-
 // fetchCells reads cells.json from the Gradbook site at base.
-func fetchCells(base string) (*siteCells, error) {
+func fetchCells(base string) (*notebook.SiteCells, error) {
 	resp, err := await(js.Global().Call("fetch", base+"cells.json"))
 	if err != nil {
 		return nil, err
@@ -44,52 +33,7 @@ func fetchCells(base string) (*siteCells, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseCells([]byte(text.String()))
-}
-
-// parseCells reads cells.json:
-// {"lessons": {slug: {"cells": {id: source}, "order": [id, …]}}}.
-func parseCells(b []byte) (*siteCells, error) {
-	v, err := jsontext.Decode(b)
-	if err != nil {
-		return nil, fmt.Errorf("cells.json: %v", err)
-	}
-	top, _ := v.(map[string]any)
-	lessons, _ := top["lessons"].(map[string]any)
-	sc := &siteCells{Lessons: map[string]lessonCells{}}
-	for slug, x := range lessons {
-		l, _ := x.(map[string]any)
-		lc := lessonCells{Cells: map[string]string{}}
-		cells, _ := l["cells"].(map[string]any)
-		for id, src := range cells {
-			if s, ok := src.(string); ok {
-				lc.Cells[id] = s
-			}
-		}
-		order, _ := l["order"].([]any)
-		for _, id := range order {
-			if s, ok := id.(string); ok {
-				lc.Order = append(lc.Order, s)
-			}
-		}
-		sc.Lessons[slug] = lc
-	}
-	return sc, nil
-}
-
-// lessonCell finds a lesson's cell and the cells above it.
-func (sc *siteCells) lessonCell(lesson, id string) (src string, above []string, err error) {
-	l, ok := sc.Lessons[lesson]
-	if !ok {
-		return "", nil, fmt.Errorf("there is no lesson %q", lesson)
-	}
-	for _, cid := range l.Order {
-		if cid == id {
-			return l.Cells[cid], above, nil
-		}
-		above = append(above, l.Cells[cid])
-	}
-	return "", nil, fmt.Errorf("lesson %q has no cell %q", lesson, id)
+	return notebook.ParseSiteCells([]byte(text.String()))
 }
 
 // embed turns the .gradbook-cell elements of a course page into live
@@ -102,7 +46,7 @@ func (p *Page) embed(base string) {
 	if p.keep != nil {
 		p.keep.lesson = page
 	}
-	var sc *siteCells
+	var sc *notebook.SiteCells
 	var scErr error
 	inline := 0
 	for _, el := range p.doc.QuerySelectorAll(".gradbook-cell") {
@@ -116,7 +60,7 @@ func (p *Page) embed(base string) {
 			var above []string
 			err := scErr
 			if err == nil {
-				src, above, err = sc.lessonCell(lesson, ref)
+				src, above, err = sc.Cell(lesson, ref)
 			}
 			if err != nil {
 				p.embedError(el, err)
@@ -168,7 +112,7 @@ func (p *Page) frame() {
 		ids = []string{ref.String()}
 	}
 	for _, id := range ids {
-		src, above, err := sc.lessonCell(lesson.String(), id)
+		src, above, err := sc.Cell(lesson.String(), id)
 		if err != nil {
 			p.notice(err.Error() + ".")
 			continue

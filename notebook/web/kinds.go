@@ -3,8 +3,8 @@
 package web
 
 import (
+	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"honnef.co/go/js/dom/v2"
@@ -42,11 +42,7 @@ func (p *Page) wireQuiz(el dom.Element) {
 	var expected []float64
 	var expErr error
 	if kind == "numeric" {
-		q := &notebook.Quiz{Given: el.QuerySelector("pre.given").TextContent()}
-		for _, in := range el.QuerySelectorAll("input[data-expr]") {
-			q.Answers = append(q.Answers, notebook.Answer{Label: in.ID(), Expr: in.GetAttribute("data-expr")})
-		}
-		expected, expErr = q.Expected()
+		expected, expErr = quizExpected(blockData(el))
 	}
 	id := el.GetAttribute("data-cell-id")
 	// answer checks the learner's answer, shows feedback, and, if save is
@@ -83,7 +79,7 @@ func (p *Page) wireQuiz(el dom.Element) {
 			}
 			var lines, typed []string
 			right = true
-			for i, in := range el.QuerySelectorAll("input[data-expr]") {
+			for i, in := range el.QuerySelectorAll("input.answer-input") {
 				typed = append(typed, in.(*dom.HTMLInputElement).Value())
 				label := el.QuerySelector(fmt.Sprintf(`label[for="%s"]`, in.ID())).TextContent()
 				got, ok := notebook.ParseNumber(in.(*dom.HTMLInputElement).Value())
@@ -91,7 +87,7 @@ func (p *Page) wireQuiz(el dom.Element) {
 				case !ok:
 					right = false
 					lines = append(lines, label+": type a number.")
-				case notebook.Close(got, expected[i]):
+				case i < len(expected) && notebook.Close(got, expected[i]):
 					lines = append(lines, label+": right.")
 				default:
 					right = false
@@ -128,7 +124,7 @@ func (p *Page) wireQuiz(el dom.Element) {
 		case "numeric":
 			v, _ := jsontext.Decode([]byte(r.Answer))
 			typed, _ := v.([]any)
-			for i, in := range el.QuerySelectorAll("input[data-expr]") {
+			for i, in := range el.QuerySelectorAll("input.answer-input") {
 				if i < len(typed) {
 					if s, ok := typed[i].(string); ok {
 						in.(*dom.HTMLInputElement).SetValue(s)
@@ -153,6 +149,32 @@ func (p *Page) wireQuiz(el dom.Element) {
 	check.SetDisabled(false)
 }
 
+// blockData decodes the data the build put next to a block (see
+// notebook.dataScript), or returns nil.
+func blockData(el dom.Element) any {
+	script := el.QuerySelector("script.block-data")
+	if script == nil {
+		return nil
+	}
+	v, _ := jsontext.DecodeOrdered([]byte(script.TextContent()))
+	return v
+}
+
+// quizExpected reads a numeric quiz's expected numbers from its data.
+func quizExpected(data any) ([]float64, error) {
+	o, _ := data.(jsontext.Object)
+	for _, m := range o {
+		if list, ok := m.Value.([]any); ok && m.Name == "expected" {
+			xs := make([]float64, len(list))
+			for i, x := range list {
+				xs[i], _ = x.(float64)
+			}
+			return xs, nil
+		}
+	}
+	return nil, errors.New("the page carries no expected answers")
+}
+
 // --- explore blocks
 
 type exploreView struct {
@@ -167,24 +189,14 @@ type exploreView struct {
 }
 
 func (p *Page) wireExplore(el dom.Element) {
-	var leaves []notebook.Slider
-	for _, l := range el.QuerySelectorAll(".leaf") {
-		r := l.QuerySelector("input[type=range]").(*dom.HTMLInputElement)
-		f := func(a string) float64 { x, _ := strconv.ParseFloat(r.GetAttribute(a), 64); return x }
-		leaves = append(leaves, notebook.Slider{Name: l.GetAttribute("data-leaf"), Start: f("value"), Min: f("min"), Max: f("max"), Step: f("step")})
-	}
-	var tasks []notebook.Task
-	for _, t := range el.QuerySelectorAll("li.task") {
-		tasks = append(tasks, notebook.Task{ID: t.GetAttribute("data-task"), Cond: t.GetAttribute("data-cond")})
-	}
-	e, err := notebook.ParseExploreHTML(el.GetAttribute("data-cell-id"), el.GetAttribute("data-graph"), el.GetAttribute("data-out"), leaves, tasks)
+	e, err := notebook.ExploreOf(el.GetAttribute("data-cell-id"), blockData(el))
 	state := el.QuerySelector(".explore-state")
 	if err != nil {
 		state.SetTextContent("This graph cannot be explored: " + err.Error())
 		return
 	}
 	e.Caption = el.QuerySelector(".explore-caption").TextContent()
-	v := &exploreView{p: p, el: el, e: e, vals: e.Start(), state: state, box: el.QuerySelector(".drawings"), done: make([]bool, len(tasks))}
+	v := &exploreView{p: p, el: el, e: e, vals: e.Start(), state: state, box: el.QuerySelector(".drawings"), done: make([]bool, len(e.Tasks))}
 	for i, t := range el.QuerySelectorAll("li.task") {
 		if r := p.keep.get(progress.KindTask, v.taskID(t)); r.Passed {
 			v.done[i] = true
@@ -236,7 +248,7 @@ func (v *exploreView) update() {
 	v.state.SetInnerHTML(v.e.StateHTML(vals, grads))
 	d := v.e.Drawing(vals)
 	if v.view == nil {
-		v.view = newDrawingViewIn(v.p, v.box, d, v.el.GetAttribute("data-cell-id")+"-d")
+		v.view = newDrawingView(v.p, v.box, &v.p.on, d, v.el.GetAttribute("data-cell-id")+"-d")
 	} else {
 		v.view.setDrawing(d)
 	}
@@ -273,6 +285,7 @@ func (p *Page) wireExercise(el dom.Element) {
 	drawings := el.QuerySelector(".drawings")
 	check := el.GetAttribute("data-check")
 	id := el.GetAttribute("data-cell-id")
+	var drawn handlers // the handlers of the drawings shown now
 	save := func(passed bool) {
 		r := p.keep.get(progress.KindExercise, id)
 		r.Source = editor.Value()
@@ -303,9 +316,10 @@ func (p *Page) wireExercise(el dom.Element) {
 			text = "(ran; nothing printed)"
 		}
 		out.SetTextContent(text)
+		drawn.release()
 		drawings.SetInnerHTML("")
 		for k, d := range res.Drawings {
-			newDrawingViewIn(p, drawings, d, fmt.Sprintf("%s-d%d", el.GetAttribute("data-cell-id"), k+1))
+			newDrawingView(p, drawings, &drawn, d, fmt.Sprintf("%s-d%d", el.GetAttribute("data-cell-id"), k+1))
 		}
 	}
 	checkIt := func() {

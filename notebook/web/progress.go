@@ -4,6 +4,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html"
 	"strings"
@@ -64,7 +65,7 @@ func (p *Page) startProgress() {
 	}
 	// Leaving the page saves what is still waiting for a pause.
 	for _, ev := range []string{"pagehide", "visibilitychange"} {
-		p.funcs = append(p.funcs, dom.GetWindow().AddEventListener(ev, false, func(dom.Event) { spawn(k.flush) }))
+		p.on.listen(dom.GetWindow(), ev, func(dom.Event) { spawn(k.flush) })
 	}
 	if k.kept {
 		k.setStatus("Progress is saved in this browser.")
@@ -476,7 +477,7 @@ func (p *Page) importProgress(file js.Value) {
 	n, err := p.keep.prog.Import(context.Background(), []byte(text.String()))
 	p.keep.mu.Unlock()
 	if err != nil {
-		if strings.Contains(err.Error(), "cannot be imported") {
+		if errors.Is(err, progress.ErrBadImport) {
 			p.notice(err.Error() + ". Nothing was changed.")
 			return
 		}

@@ -29,7 +29,7 @@ type Page struct {
 	nextID  int
 	keep    *keeper
 	placed  map[string]placement // embedded cells, by cell id
-	funcs   []js.Func            // the page's handlers, kept for its lifetime
+	on      handlers             // the page's handlers, kept for its lifetime
 }
 
 // Cell is one code cell on the page.
@@ -49,6 +49,7 @@ type Cell struct {
 	reset    *dom.HTMLButtonElement
 	out      dom.Element
 	drawings dom.Element
+	drawn    handlers // the handlers of the drawings shown now
 }
 
 // Run starts the page, reporting a failure on the page rather than
@@ -100,9 +101,7 @@ func Start() *Page {
 	return p
 }
 
-func (p *Page) listen(el dom.Element, typ string, f func(dom.Event)) {
-	p.funcs = append(p.funcs, el.AddEventListener(typ, false, func(ev dom.Event) { safely(func() { f(ev) }) }))
-}
+func (p *Page) listen(el dom.Element, typ string, f func(dom.Event)) { p.on.listen(el, typ, f) }
 
 func (p *Page) say(s string) {
 	if p.status != nil {
@@ -287,6 +286,7 @@ func (c *Cell) Reset() {
 	c.editor.SetValue(c.editor.DefaultValue())
 	c.out.SetTextContent("")
 	c.out.Class().Remove("error")
+	c.drawn.release()
 	c.drawings.SetInnerHTML("")
 	c.root.RemoveAttribute("data-state")
 	if s := c.root.QuerySelector(".cell-state"); s != nil {
@@ -318,9 +318,10 @@ func (c *Cell) show(r *notebook.CellResult) {
 	}
 	c.out.SetTextContent(text)
 	c.root.SetAttribute("data-state", state)
+	c.drawn.release()
 	c.drawings.SetInnerHTML("")
 	for k, d := range r.Drawings {
-		newDrawingView(c, d, fmt.Sprintf("%s-d%d", c.root.GetAttribute("data-cell-id"), k+1))
+		newDrawingView(c.page, c.drawings, &c.drawn, d, fmt.Sprintf("%s-d%d", c.root.GetAttribute("data-cell-id"), k+1))
 	}
 }
 

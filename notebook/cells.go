@@ -1,0 +1,89 @@
+package notebook
+
+import (
+	"fmt"
+	"sort"
+
+	"gradbook/internal/jsontext"
+)
+
+// SiteCells is cells.json: every lesson's code cells by id, in order, so
+// that a course page can embed a lesson's cell by reference. The lesson
+// build writes it with JSON; the browser reads it with ParseSiteCells.
+type SiteCells struct {
+	Lessons map[string]LessonCells // by slug
+}
+
+// LessonCells are one lesson's code cells.
+type LessonCells struct {
+	Title string
+	Cells map[string]string // source by cell id
+	Order []string          // cell ids in lesson order
+}
+
+// JSON encodes sc as cells.json:
+// {"lessons": {slug: {"title": …, "cells": {id: source}, "order": [id, …]}}}.
+func (sc *SiteCells) JSON() []byte {
+	slugs := make([]string, 0, len(sc.Lessons))
+	for slug := range sc.Lessons {
+		slugs = append(slugs, slug)
+	}
+	sort.Strings(slugs)
+	lessons := make(jsontext.Object, len(slugs))
+	for i, slug := range slugs {
+		l := sc.Lessons[slug]
+		cells := make(map[string]any, len(l.Cells))
+		for id, src := range l.Cells {
+			cells[id] = src
+		}
+		lessons[i] = jsontext.Member{Name: slug, Value: jsontext.Object{
+			{Name: "title", Value: l.Title}, {Name: "cells", Value: cells}, {Name: "order", Value: l.Order},
+		}}
+	}
+	return jsontext.Encode(jsontext.Object{{Name: "lessons", Value: lessons}})
+}
+
+// ParseSiteCells reads cells.json, as JSON writes it.
+func ParseSiteCells(b []byte) (*SiteCells, error) {
+	v, err := jsontext.Decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("cells.json: %v", err)
+	}
+	top, _ := v.(map[string]any)
+	lessons, _ := top["lessons"].(map[string]any)
+	sc := &SiteCells{Lessons: map[string]LessonCells{}}
+	for slug, x := range lessons {
+		l, _ := x.(map[string]any)
+		lc := LessonCells{Cells: map[string]string{}}
+		lc.Title, _ = l["title"].(string)
+		cells, _ := l["cells"].(map[string]any)
+		for id, src := range cells {
+			if s, ok := src.(string); ok {
+				lc.Cells[id] = s
+			}
+		}
+		order, _ := l["order"].([]any)
+		for _, id := range order {
+			if s, ok := id.(string); ok {
+				lc.Order = append(lc.Order, s)
+			}
+		}
+		sc.Lessons[slug] = lc
+	}
+	return sc, nil
+}
+
+// Cell finds a lesson's cell and the cells above it.
+func (sc *SiteCells) Cell(lesson, id string) (src string, above []string, err error) {
+	l, ok := sc.Lessons[lesson]
+	if !ok {
+		return "", nil, fmt.Errorf("there is no lesson %q", lesson)
+	}
+	for _, cid := range l.Order {
+		if cid == id {
+			return l.Cells[cid], above, nil
+		}
+		above = append(above, l.Cells[cid])
+	}
+	return "", nil, fmt.Errorf("lesson %q has no cell %q", lesson, id)
+}

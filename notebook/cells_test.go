@@ -1,0 +1,26 @@
+package notebook
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSiteCellsRoundTrip(t *testing.T) {
+	sc := &SiteCells{Lessons: map[string]LessonCells{
+		"01-a": {Title: "A <b>", Cells: map[string]string{"x": "x = 1", "y": "print(\"y\")"}, Order: []string{"x", "y"}},
+	}}
+	back, err := ParseSiteCells(sc.JSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, above, err := back.Cell("01-a", "y")
+	if err != nil || src != `print("y")` || strings.Join(above, "|") != "x = 1" || back.Lessons["01-a"].Title != "A <b>" {
+		t.Errorf("Cell = %q %q %v; lesson %+v", src, above, err, back.Lessons["01-a"])
+	}
+	if _, _, err := back.Cell("01-a", "z"); err == nil || !strings.Contains(err.Error(), `has no cell "z"`) {
+		t.Errorf("missing cell: %v", err)
+	}
+	if _, _, err := back.Cell("nope", "x"); err == nil || !strings.Contains(err.Error(), `no lesson "nope"`) {
+		t.Errorf("missing lesson: %v", err)
+	}
+}
