@@ -10,6 +10,7 @@ import (
 
 	"gradbook/engine"
 	"gradbook/internal/jsontext"
+	"gradbook/internal/words"
 )
 
 // tree converts a Starlark value of lists, tuples, dicts, strings and
@@ -202,7 +203,7 @@ func checkBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 
 func show(x starlark.Value) string {
 	if f, ok := number(x); ok {
-		return num(f)
+		return words.Number(f)
 	}
 	return x.String()
 }
@@ -212,12 +213,12 @@ func compare(actual, expected starlark.Value, tol float64) (string, error) {
 	if e, ok := number(expected); ok {
 		a, ok := number(actual)
 		if !ok {
-			return fmt.Sprintf("got %s, a %s, expected the number %s", actual.String(), actual.Type(), num(e)), nil
+			return fmt.Sprintf("got %s, a %s, expected the number %s", actual.String(), actual.Type(), words.Number(e)), nil
 		}
 		if math.Abs(a-e) <= tol*math.Max(1, math.Abs(e)) {
 			return "", nil
 		}
-		return fmt.Sprintf("got %s, expected %s", num(a), num(e)), nil
+		return fmt.Sprintf("got %s, expected %s", words.Number(a), words.Number(e)), nil
 	}
 	switch e := expected.(type) {
 	case *starlark.Dict:
@@ -444,7 +445,7 @@ func table(c engine.GradientCheck) string {
 		}
 	}
 	if hasAnalytic {
-		fmt.Fprintf(&b, "\nbackward gives %s", num(c.Analytic))
+		fmt.Fprintf(&b, "\nbackward gives %s", words.Number(c.Analytic))
 	}
 	if c.Kink {
 		last := c.Rows[len(c.Rows)-1]
@@ -517,7 +518,7 @@ func roundBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	}
 	if n == starlark.None {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, fmt.Errorf("round: cannot round %s to an integer", num(f))
+			return nil, fmt.Errorf("round: cannot round %s to an integer", words.Number(f))
 		}
 		return starlark.NumberToInt(starlark.Float(math.RoundToEven(f)))
 	}

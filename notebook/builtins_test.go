@@ -1,11 +1,10 @@
 package notebook
 
 import (
-	"math/rand/v2"
 	"strings"
 	"testing"
 
-	"gradbook/engine/enginetest"
+	"gradbook/notebook/draw"
 )
 
 // Each built-in, as a learner would call it: the cell's output must
@@ -172,35 +171,8 @@ loss.backward()`)
 	if !strings.Contains(d.StepText(1), "Step 1 of") {
 		t.Errorf("step text: %s", d.StepText(1))
 	}
-	svg := d.SVG(View{ID: "t", Overwrite: true})
+	svg := d.SVG(draw.View{ID: "t", Overwrite: true})
 	if !strings.Contains(svg, `role="img"`) || !strings.Contains(svg, "<desc") || !strings.Contains(svg, "bug:") {
 		t.Errorf("svg lacks its text alternative or the overwrite toggle")
-	}
-}
-
-// The layout is deterministic and no two nodes overlap.
-func TestLayout(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	for trial := 0; trial < 50; trial++ {
-		g, leaves := enginetest.Random(r, 1+r.IntN(40))
-		src := "g = " + graphLiteral(g) + "\nv = evaluate(g, " + leavesLiteral(leaves) + ")\nshow(g, v, \"" + g[len(g)-1].Name + "\")"
-		a, b := runOne(t, src), runOne(t, src)
-		if a.Err != nil {
-			continue // a random graph may divide by zero
-		}
-		da, db := a.Drawings[0], b.Drawings[0]
-		if da.SVG(View{ID: "x"}) != db.SVG(View{ID: "x"}) {
-			t.Fatalf("trial %d: two layouts of one graph differ", trial)
-		}
-		for i, n := range da.Nodes {
-			for j, m := range da.Nodes[:i] {
-				if n.X < m.X+nodeW && m.X < n.X+nodeW && n.Y < m.Y+nodeH && m.Y < n.Y+nodeH {
-					t.Fatalf("trial %d: nodes %d and %d overlap", trial, i, j)
-				}
-			}
-			if n.X < 0 || n.Y < 0 || n.X+nodeW > da.Width || n.Y+nodeH > da.Height {
-				t.Fatalf("trial %d: node %d is outside the picture", trial, i)
-			}
-		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"gradbook/engine"
+	"gradbook/internal/words"
 )
 
 // Exercise is code for the learner to complete, with a Check button that
@@ -310,7 +311,7 @@ func compareGrads(tc backwardTest, t *engine.Tape, got starlark.Value, want, wro
 		for _, name := range t.Names() {
 			if uses[name] > 1 && !Close(wrong[name], want[name]) {
 				return fmt.Sprintf("On %s: %s is used %s and got %s instead of %s: are you assigning (=) instead of adding (+=)? Every use sends back a contribution, and they all add up.",
-					tc.name, name, times(uses[name]), num(wrong[name]), num(want[name]))
+					tc.name, name, times(uses[name]), words.Number(wrong[name]), words.Number(want[name]))
 			}
 		}
 	}
@@ -330,9 +331,9 @@ func compareGrads(tc backwardTest, t *engine.Tape, got starlark.Value, want, wro
 		case !isNum:
 			return fmt.Sprintf("On %s: the gradient of %s is not a number.", tc.name, name)
 		case name == out && !Close(g, 1):
-			return fmt.Sprintf("On %s: the gradient of %s itself should be 1.0 (d%s/d%s = 1), got %s.", tc.name, out, out, out, num(g))
+			return fmt.Sprintf("On %s: the gradient of %s itself should be 1.0 (d%s/d%s = 1), got %s.", tc.name, out, out, out, words.Number(g))
 		case !Close(g, want[name]):
-			return fmt.Sprintf("On %s: d%s/d%s should be %s, but your backward gave %s.", tc.name, out, name, num(want[name]), num(g))
+			return fmt.Sprintf("On %s: d%s/d%s should be %s, but your backward gave %s.", tc.name, out, name, words.Number(want[name]), words.Number(g))
 		}
 	}
 	return ""

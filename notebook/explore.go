@@ -13,6 +13,8 @@ import (
 
 	"gradbook/engine"
 	"gradbook/internal/jsontext"
+	"gradbook/internal/words"
+	"gradbook/notebook/draw"
 )
 
 // Explore is a graph to play with: a slider and a number field per leaf,
@@ -194,13 +196,13 @@ func isIdent(s string) bool {
 }
 
 // Drawing draws the graph at the given leaves.
-func (e *Explore) Drawing(vals map[string]float64) *Drawing {
+func (e *Explore) Drawing(vals map[string]float64) *draw.Drawing {
 	names := e.tape.Names()
 	v := make([]float64, len(names))
 	for s, n := range names {
 		v[s] = vals[n]
 	}
-	d := DrawGraph(e.tape, v, e.Out)
+	d := draw.Graph(e.tape, v, e.Out)
 	d.Title = e.Caption
 	return d
 }
@@ -326,7 +328,7 @@ func (e *Explore) StateHTML(vals, grads map[string]float64) string {
 	fmt.Fprintf(&b, `<table class="explore-table"><thead><tr><th scope="col">name</th><th scope="col">value</th><th scope="col">∂%s/∂name</th></tr></thead><tbody>`, out)
 	for _, n := range e.tape.Names() {
 		fmt.Fprintf(&b, `<tr data-name="%s"><th scope="row">%s</th><td class="value">%s</td><td class="grad">%s</td></tr>`,
-			html.EscapeString(n), html.EscapeString(n), num(vals[n]), num(grads[n]))
+			html.EscapeString(n), html.EscapeString(n), words.Number(vals[n]), words.Number(grads[n]))
 	}
 	b.WriteString(`</tbody></table>`)
 	return b.String()

@@ -12,6 +12,7 @@ import (
 	"go.starlark.net/syntax"
 
 	"gradbook/engine"
+	"gradbook/notebook/draw"
 )
 
 // Budget is how long one run may take before it is stopped: a runaway loop
@@ -27,7 +28,7 @@ type CellResult struct {
 	Ran      bool   // false if the cell did not run (an error above it)
 	Output   string // what it printed, check lines included
 	Checks   []CheckResult
-	Drawings []*Drawing
+	Drawings []*draw.Drawing
 	Err      *CellError // nil if it ran clean
 }
 
@@ -264,8 +265,8 @@ func run(cells []string, res []CellResult, drawAll bool) {
 			switch {
 			case d != nil:
 				res[i].Drawings = append(res[i].Drawings, d)
-			case n > MaxDrawnNodes:
-				res[i].Output += fmt.Sprintf("(The graph has %d values, too many to draw: drawings show up to %d.)\n", n, MaxDrawnNodes)
+			case n > draw.MaxDrawnNodes:
+				res[i].Output += fmt.Sprintf("(The graph has %d values, too many to draw: drawings show up to %d.)\n", n, draw.MaxDrawnNodes)
 			}
 		}
 	}
@@ -273,19 +274,19 @@ func run(cells []string, res []CellResult, drawAll bool) {
 
 // draw draws the target, or returns nil and how many values it has if
 // that is too many to draw.
-func (t *target) draw(names map[*engine.Value]string) (*Drawing, int) {
+func (t *target) draw(names map[*engine.Value]string) (*draw.Drawing, int) {
 	if t.root != nil {
-		if n := len(engine.Topo(t.root)); n > MaxDrawnNodes {
+		if n := len(engine.Topo(t.root)); n > draw.MaxDrawnNodes {
 			return nil, n
 		}
-		d := DrawValue(t.root, names)
+		d := draw.Value(t.root, names)
 		d.Title = "The graph behind " + d.Nodes[d.Out].Label
 		return d, len(d.Nodes)
 	}
-	if n := len(t.tape.Names()); n > MaxDrawnNodes {
+	if n := len(t.tape.Names()); n > draw.MaxDrawnNodes {
 		return nil, n
 	}
-	d := DrawGraph(t.tape, t.vals, t.out)
+	d := draw.Graph(t.tape, t.vals, t.out)
 	d.Title = "The graph"
 	if t.out != "" {
 		d.Title += ", with gradients of " + t.out

@@ -9,6 +9,7 @@ import (
 	"go.starlark.net/syntax"
 
 	"gradbook/engine"
+	"gradbook/internal/words"
 )
 
 // Value is the Starlark face of an engine.Value: a scalar that records how
@@ -46,9 +47,9 @@ func (v *Value) SetField(name string, val starlark.Value) error {
 // String returns the Value as Python's micrograd prints it.
 func (v *Value) String() string {
 	if v.v.Label != "" {
-		return fmt.Sprintf("Value(data=%s, grad=%s, label=%q)", num(v.v.Data), num(v.v.Grad), v.v.Label)
+		return fmt.Sprintf("Value(data=%s, grad=%s, label=%q)", words.Number(v.v.Data), words.Number(v.v.Grad), v.v.Label)
 	}
-	return fmt.Sprintf("Value(data=%s, grad=%s)", num(v.v.Data), num(v.v.Grad))
+	return fmt.Sprintf("Value(data=%s, grad=%s)", words.Number(v.v.Data), words.Number(v.v.Grad))
 }
 
 // Type returns "Value".
@@ -106,7 +107,7 @@ func (v *Value) unaryMethod(thread *starlark.Thread, b *starlark.Builtin, args s
 		r = v.v.Exp()
 	case "log":
 		if v.v.Data <= 0 {
-			return nil, fmt.Errorf("log of a non-positive number: %s is %s", describe(v.v), num(v.v.Data))
+			return nil, fmt.Errorf("log of a non-positive number: %s is %s", describe(v.v), words.Number(v.v.Data))
 		}
 		r = v.v.Log()
 	case "sigmoid":
@@ -152,9 +153,9 @@ func (st *runState) made(r *engine.Value, op string, in ...*engine.Value) (starl
 			if i > 0 {
 				args += ", "
 			}
-			args += num(u.Data)
+			args += words.Number(u.Data)
 		}
-		return nil, fmt.Errorf("%s(%s) is %s: the result is not a finite number", op, args, num(r.Data))
+		return nil, fmt.Errorf("%s(%s) is %s: the result is not a finite number", op, args, words.Number(r.Data))
 	}
 	st.built(&target{root: r})
 	return &Value{r, st}, nil
@@ -241,7 +242,7 @@ func newValue(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 		return nil, fmt.Errorf("Value: want a number, got %s", x.Type())
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil, fmt.Errorf("Value: want a finite number, got %s", num(f))
+		return nil, fmt.Errorf("Value: want a finite number, got %s", words.Number(f))
 	}
 	return state(thread).made(engine.NewValue(f, label), "Value")
 }

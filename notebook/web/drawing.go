@@ -9,13 +9,13 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
-	"gradbook/notebook"
+	"gradbook/notebook/draw"
 )
 
 // drawingView is one drawing under a cell with its controls: step through
 // the reverse pass, show the overwrite bug, list the paths from a value.
 type drawingView struct {
-	d         *notebook.Drawing
+	d         *draw.Drawing
 	id        string
 	root      dom.Element
 	box       dom.Element
@@ -28,7 +28,7 @@ type drawingView struct {
 
 // newDrawingView adds a drawing with its controls to box; on owns their
 // handlers.
-func newDrawingView(p *Page, box dom.Element, on *handlers, d *notebook.Drawing, id string) *drawingView {
+func newDrawingView(p *Page, box dom.Element, on *handlers, d *draw.Drawing, id string) *drawingView {
 	v := &drawingView{d: d, id: id}
 	fig := p.doc.CreateElement("figure")
 	fig.SetAttribute("class", "drawing")
@@ -69,7 +69,7 @@ func newDrawingView(p *Page, box dom.Element, on *handlers, d *notebook.Drawing,
 
 // setDrawing shows d in place of the drawing, keeping the view's step,
 // toggle and chosen path.
-func (v *drawingView) setDrawing(d *notebook.Drawing) {
+func (v *drawingView) setDrawing(d *draw.Drawing) {
 	v.d = d
 	v.root.QuerySelector("details").SetInnerHTML("<summary>The graph as a table</summary>" + d.TableHTML())
 	v.step = min(v.step, len(d.Steps))
@@ -82,7 +82,7 @@ func (v *drawingView) setDrawing(d *notebook.Drawing) {
 }
 
 func (v *drawingView) redraw() {
-	v.box.SetInnerHTML(v.d.SVG(notebook.View{ID: v.id, Step: v.step, Overwrite: v.overwrite, Path: v.path}))
+	v.box.SetInnerHTML(v.d.SVG(draw.View{ID: v.id, Step: v.step, Overwrite: v.overwrite, Path: v.path}))
 	v.root.SetAttribute("data-step", strconv.Itoa(v.step))
 	if back, ok := v.root.QuerySelector(".step-back").(*dom.HTMLButtonElement); ok {
 		back.SetDisabled(v.step == 0)

@@ -1,9 +1,11 @@
-package notebook
+package draw
 
 import (
 	"fmt"
 	"html"
 	"strings"
+
+	"gradbook/internal/words"
 )
 
 // View chooses what an SVG of a Drawing shows.
@@ -65,7 +67,7 @@ func (d *Drawing) SVG(v View) string {
 			// The label sits on the curve, nearer the consumer, where the
 			// two edges of a value used twice are apart.
 			lx, ly := bezier(0.7, x1, mx, mx, x2), bezier(0.7, y1, y1, y2, y2)
-			label := num(e.Contribution)
+			label := words.Number(e.Contribution)
 			if v.Step > 0 && !d.done(v.Step, e.To) {
 				label = "·"
 			}
@@ -93,9 +95,9 @@ func (d *Drawing) SVG(v View) string {
 			head += " = " + n.Op
 		}
 		fmt.Fprintf(&b, `<text class="label" x="8" y="17">%s</text>`, html.EscapeString(clip(head, 18)))
-		fmt.Fprintf(&b, `<text class="val" x="8" y="35">value %s</text>`, html.EscapeString(clip(num(n.Value), 12)))
+		fmt.Fprintf(&b, `<text class="val" x="8" y="35">value %s</text>`, html.EscapeString(clip(words.Number(n.Value), 12)))
 		if d.Out >= 0 {
-			g := fmt.Sprintf("grad %s", clip(num(grads[s]), 10))
+			g := fmt.Sprintf("grad %s", clip(words.Number(grads[s]), 10))
 			fmt.Fprintf(&b, `<text class="grad" x="8" y="53">%s`, html.EscapeString(g))
 			if v.Overwrite && d.Overwrite != nil {
 				wrong := d.Overwrite[s]
@@ -103,7 +105,7 @@ func (d *Drawing) SVG(v View) string {
 				if wrong != grads[s] {
 					cls += " wrong"
 				}
-				fmt.Fprintf(&b, `<tspan class="%s" dx="6">bug: %s</tspan>`, cls, html.EscapeString(clip(num(wrong), 8)))
+				fmt.Fprintf(&b, `<tspan class="%s" dx="6">bug: %s</tspan>`, cls, html.EscapeString(clip(words.Number(wrong), 8)))
 			}
 			b.WriteString(`</text>`)
 		}
@@ -171,9 +173,9 @@ func (d *Drawing) Describe() string {
 			}
 			fmt.Fprintf(&b, " = %s(%s)", n.Op, strings.Join(ins, ", "))
 		}
-		fmt.Fprintf(&b, " = %s", num(n.Value))
+		fmt.Fprintf(&b, " = %s", words.Number(n.Value))
 		if d.Out >= 0 {
-			fmt.Fprintf(&b, ", gradient %s", num(n.Grad))
+			fmt.Fprintf(&b, ", gradient %s", words.Number(n.Grad))
 		}
 		b.WriteString(";")
 	}
@@ -224,13 +226,13 @@ func (d *Drawing) StepText(k int) string {
 	st := d.Steps[k-1]
 	n := d.Nodes[st.Node]
 	var b strings.Builder
-	fmt.Fprintf(&b, "Step %d of %d: at %s (%s), gradient %s.", k, len(d.Steps), n.Label, n.Op, num(before[st.Node]))
+	fmt.Fprintf(&b, "Step %d of %d: at %s (%s), gradient %s.", k, len(d.Steps), n.Label, n.Op, words.Number(before[st.Node]))
 	g := append([]float64(nil), before...)
 	for _, e := range st.Edges {
 		ed := d.Edges[e]
 		from := d.Nodes[ed.From].Label
 		g[ed.From] += ed.Contribution
-		fmt.Fprintf(&b, " %s.grad += %s × %s = %s → %s.", from, num(before[st.Node]), num(ed.Local), num(ed.Contribution), num(g[ed.From]))
+		fmt.Fprintf(&b, " %s.grad += %s × %s = %s → %s.", from, words.Number(before[st.Node]), words.Number(ed.Local), words.Number(ed.Contribution), words.Number(g[ed.From]))
 	}
 	return b.String()
 }
@@ -249,7 +251,7 @@ func (d *Drawing) PathsHTML(from int) string {
 		fmt.Fprintf(&b, `<p>No path leads from %s to %s, so its gradient is 0.</p>`, name, out)
 		return b.String()
 	}
-	fmt.Fprintf(&b, `<p>%s paths from %s to %s:</p><ol class="path-list">`, num(total), name, out)
+	fmt.Fprintf(&b, `<p>%s paths from %s to %s:</p><ol class="path-list">`, words.Number(total), name, out)
 	sum := 0.0
 	for _, p := range paths {
 		labels := []string{name}
@@ -260,16 +262,16 @@ func (d *Drawing) PathsHTML(from int) string {
 				to += fmt.Sprintf(" (input %d)", d.Edges[e].Port+1)
 			}
 			labels = append(labels, to)
-			factors = append(factors, num(d.Edges[e].Local))
+			factors = append(factors, words.Number(d.Edges[e].Local))
 		}
 		sum += p.Product
-		fmt.Fprintf(&b, `<li>%s: %s = %s</li>`, strings.Join(labels, " → "), strings.Join(factors, " × "), num(p.Product))
+		fmt.Fprintf(&b, `<li>%s: %s = %s</li>`, strings.Join(labels, " → "), strings.Join(factors, " × "), words.Number(p.Product))
 	}
 	b.WriteString(`</ol>`)
 	if float64(len(paths)) < total {
 		fmt.Fprintf(&b, `<p>Only the first %d are listed.</p>`, len(paths))
 	} else {
-		fmt.Fprintf(&b, `<p class="path-sum">Sum of the paths: %s = ∂%s/∂%s.</p>`, num(sum), out, name)
+		fmt.Fprintf(&b, `<p class="path-sum">Sum of the paths: %s = ∂%s/∂%s.</p>`, words.Number(sum), out, name)
 	}
 	return b.String()
 }
@@ -294,9 +296,9 @@ func (d *Drawing) TableHTML() string {
 			}
 			how = fmt.Sprintf("%s(%s)", n.Op, strings.Join(ins, ", "))
 		}
-		fmt.Fprintf(&b, `<tr data-name="%s"><th scope="row">%s</th><td>%s</td><td>%s</td>`, html.EscapeString(n.Name), html.EscapeString(n.Label), html.EscapeString(how), num(n.Value))
+		fmt.Fprintf(&b, `<tr data-name="%s"><th scope="row">%s</th><td>%s</td><td>%s</td>`, html.EscapeString(n.Name), html.EscapeString(n.Label), html.EscapeString(how), words.Number(n.Value))
 		if d.Out >= 0 {
-			fmt.Fprintf(&b, `<td>%s</td>`, num(n.Grad))
+			fmt.Fprintf(&b, `<td>%s</td>`, words.Number(n.Grad))
 		}
 		b.WriteString(`</tr>`)
 	}

@@ -1,12 +1,12 @@
-package notebook
+package draw
 
 import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 
 	"gradbook/engine"
+	"gradbook/internal/words"
 )
 
 // MaxDrawnNodes is the largest graph drawn; a larger one is summarised.
@@ -70,8 +70,8 @@ const (
 	portGap = 24.0
 )
 
-// DrawValue draws the expression behind root, with the gradients of root.
-func DrawValue(root *engine.Value, names map[*engine.Value]string) *Drawing {
+// Value draws the expression behind root, with the gradients of root.
+func Value(root *engine.Value, names map[*engine.Value]string) *Drawing {
 	t, vals, bySlot := engine.TapeOf(root)
 	labels := make([]string, len(bySlot))
 	for s, v := range bySlot {
@@ -81,7 +81,7 @@ func DrawValue(root *engine.Value, names map[*engine.Value]string) *Drawing {
 		case names[v] != "":
 			labels[s] = names[v]
 		case v.Op() == "":
-			labels[s] = num(v.Data) // a constant
+			labels[s] = words.Number(v.Data) // a constant
 		default:
 			labels[s] = v.Op()
 		}
@@ -89,9 +89,9 @@ func DrawValue(root *engine.Value, names map[*engine.Value]string) *Drawing {
 	return draw(t, vals, labels, len(bySlot)-1) // the root is the last slot
 }
 
-// DrawGraph draws a graph in the list format with the given values (as
+// Graph draws a compiled graph with the given values (as
 // evaluate returns them) and the gradients of out; out "" draws values only.
-func DrawGraph(t *engine.Tape, vals []float64, out string) *Drawing {
+func Graph(t *engine.Tape, vals []float64, out string) *Drawing {
 	names := t.Names()
 	o := -1
 	if s, ok := t.Slot(out); ok {
@@ -319,20 +319,4 @@ func (d *Drawing) PathsTo(from int) (paths []Path, total float64) {
 type Path struct {
 	Edges   []int
 	Product float64 // the product of the local derivatives along it
-}
-
-// num formats a number for people: an integer without a decimal point,
-// otherwise up to 8 significant digits.
-func num(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "nan"
-	case math.IsInf(x, 1):
-		return "+inf"
-	case math.IsInf(x, -1):
-		return "-inf"
-	case x == math.Trunc(x) && math.Abs(x) < 1e15:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	}
-	return strconv.FormatFloat(x, 'g', 8, 64)
 }

@@ -1,0 +1,125 @@
+package draw
+
+import (
+	"flag"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gradbook/engine"
+	"gradbook/engine/enginetest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden SVG files in testdata")
+
+// drawn compiles g, evaluates it at leaves and draws it with the
+// gradients of out.
+func drawn(t *testing.T, g engine.Graph, leaves map[string]float64, out string) (*Drawing, error) {
+	t.Helper()
+	tape, err := engine.Compile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals, err := tape.Load(tape.Bind(sortedLeaves(leaves)), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tape.Forward(vals); err != nil {
+		return nil, err
+	}
+	return Graph(tape, vals, out), nil
+}
+
+func sortedLeaves(m map[string]float64) (names []string, xs []float64) {
+	for name := range m {
+		names = append(names, name)
+	}
+	for i := range names { // insertion sort: a handful of names
+		for j := i; j > 0 && names[j] < names[j-1]; j-- {
+			names[j], names[j-1] = names[j-1], names[j]
+		}
+	}
+	for _, name := range names {
+		xs = append(xs, m[name])
+	}
+	return names, xs
+}
+
+// The layout is deterministic and no two nodes overlap.
+func TestLayout(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 50; trial++ {
+		g, leaves := enginetest.Random(r, 1+r.IntN(40))
+		out := g[len(g)-1].Name
+		da, err := drawn(t, g, leaves, out)
+		if err != nil {
+			continue // a random graph may divide by zero
+		}
+		db, _ := drawn(t, g, leaves, out)
+		if da.SVG(View{ID: "x"}) != db.SVG(View{ID: "x"}) {
+			t.Fatalf("trial %d: two layouts of one graph differ", trial)
+		}
+		for i, n := range da.Nodes {
+			for j, m := range da.Nodes[:i] {
+				if n.X < m.X+nodeW && m.X < n.X+nodeW && n.Y < m.Y+nodeH && m.Y < n.Y+nodeH {
+					t.Fatalf("trial %d: nodes %d and %d overlap", trial, i, j)
+				}
+			}
+			if n.X < 0 || n.Y < 0 || n.X+nodeW > da.Width || n.Y+nodeH > da.Height {
+				t.Fatalf("trial %d: node %d is outside the picture", trial, i)
+			}
+		}
+	}
+}
+
+// TestGoldenSVG compares drawings of the lessons' graphs with the files
+// in testdata; go test ./notebook/draw -update rewrites them after a
+// change to the drawing that was meant.
+func TestGoldenSVG(t *testing.T) {
+	worked := engine.Graph{
+		{Name: "p", Op: "mul", Inputs: []string{"a", "b"}},
+		{Name: "u", Op: "add", Inputs: []string{"p", "c"}},
+		{Name: "L", Op: "sq", Inputs: []string{"u"}},
+	}
+	twoPaths := engine.Graph{ // w reaches L twice: 12 and 4 make 16 at p
+		{Name: "a", Op: "mul", Inputs: []string{"w", "x"}},
+		{Name: "p", Op: "add", Inputs: []string{"a", "w"}},
+		{Name: "L", Op: "sq", Inputs: []string{"p"}},
+	}
+	tests := []struct {
+		name   string
+		g      engine.Graph
+		leaves map[string]float64
+		out    string
+		view   View
+	}{
+		{"worked", worked, map[string]float64{"a": 2, "b": 3, "c": 1}, "L", View{ID: "g"}},
+		{"worked-step2", worked, map[string]float64{"a": 2, "b": 3, "c": 1}, "L", View{ID: "g", Step: 2}},
+		{"two-paths-overwrite", twoPaths, map[string]float64{"w": 2, "x": 3}, "L", View{ID: "g", Overwrite: true}},
+		{"values-only", worked, map[string]float64{"a": 2, "b": 3, "c": 1}, "", View{ID: "g"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := drawn(t, tc.g, tc.leaves, tc.out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := d.SVG(tc.view) + "\n"
+			file := filepath.Join("testdata", tc.name+".svg")
+			if *update {
+				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("%v (run go test ./notebook/draw -update to write it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("the drawing differs from %s; if the change is meant, run go test ./notebook/draw -update", file)
+			}
+		})
+	}
+}
