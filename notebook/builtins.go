@@ -157,8 +157,8 @@ func backwardBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	return d, nil
 }
 
-// number reads a number or a Value's data.
-func number(x starlark.Value) (float64, bool) {
+// Number reads a number or a Value's data.
+func Number(x starlark.Value) (float64, bool) {
 	if v, ok := x.(*Value); ok {
 		return v.v.Data, true
 	}
@@ -202,7 +202,7 @@ func checkBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 }
 
 func show(x starlark.Value) string {
-	if f, ok := number(x); ok {
+	if f, ok := Number(x); ok {
 		return words.Number(f)
 	}
 	return x.String()
@@ -210,8 +210,8 @@ func show(x starlark.Value) string {
 
 // compare returns "" if actual matches expected, or what differs.
 func compare(actual, expected starlark.Value, tol float64) (string, error) {
-	if e, ok := number(expected); ok {
-		a, ok := number(actual)
+	if e, ok := Number(expected); ok {
+		a, ok := Number(actual)
 		if !ok {
 			return fmt.Sprintf("got %s, a %s, expected the number %s", actual.String(), actual.Type(), words.Number(e)), nil
 		}
@@ -320,7 +320,7 @@ func gradCheckBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlar
 				if err != nil {
 					return 0, err
 				}
-				v, ok := number(y)
+				v, ok := Number(y)
 				if !ok {
 					return 0, fmt.Errorf("grad_check: %s must return a number or a Value, got %s", fn.Name(), y.Type())
 				}
@@ -329,7 +329,7 @@ func gradCheckBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlar
 			a := math.NaN()
 			if analytic != starlark.None {
 				var ok bool
-				if a, ok = number(analytic); !ok {
+				if a, ok = Number(analytic); !ok {
 					return nil, fmt.Errorf("grad_check: analytic must be a number, got %s", analytic.Type())
 				}
 			}
@@ -512,7 +512,7 @@ func roundBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &x, &n); err != nil {
 		return nil, err
 	}
-	f, ok := number(x)
+	f, ok := Number(x)
 	if !ok {
 		return nil, fmt.Errorf("round: want a number, got %s", x.Type())
 	}

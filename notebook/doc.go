@@ -1,7 +1,18 @@
-// Package notebook runs the cells of a Gradbook notebook and draws the
-// graphs they build. It is pure Go, tested natively; package web wires it
-// to a page in the browser, and package lesson turns lesson files into
-// pages when the site is built.
+// Package notebook runs the cells of a Gradbook notebook: the Starlark
+// runtime, the built-ins over the engine, and the Value type. It is pure
+// Go, tested natively. Around it:
+//
+//	notebook/draw      the drawings: layout, SVG, steps and paths
+//	notebook/block     the block kinds (quiz, explore, exercise) and all
+//	                   cell markup
+//	notebook/lesson    lesson files to pages, at build time only
+//	notebook/progress  the learner's progress behind a two-method Store
+//	notebook/web       the page in the browser (js/wasm only): it wires
+//	                   the rendered markup to these packages
+//
+// Data crosses each boundary once: a built-in hands the engine a Graph
+// (never text), a drawing keeps the compiled tape and its values, and a
+// block's data reaches the browser as JSON next to the block.
 //
 // # Cells
 //
@@ -56,12 +67,13 @@
 // math is Starlark's math module (math.sqrt, math.exp, math.pi, …), and
 // round(x) and round(x, n) round as Python 3 does.
 //
-// # Drawings
+// A cell's result holds its output, its checks, its error (with the cell
+// and line) and its drawings (package draw).
 //
-// A Drawing has one node per value and one edge per use of a value, so x*x
-// gives x two edges. Each edge carries its contribution on the reverse
-// pass, the upstream gradient times the local derivative; Steps is the
-// reverse pass one node at a time; Overwrite holds the gradients the
-// overwrite bug would give; PathsTo lists every path from a value to the
-// output, whose products add up to its gradient.
+// # Adding a built-in
+//
+// Write it in builtins.go as a starlark.Builtin, add it to predeclared in
+// run.go, document it here and in the README's table, and test it in
+// builtins_test.go. A new op of the engine needs one more name in
+// unaryMethods (value.go) to become a Value method.
 package notebook

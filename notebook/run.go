@@ -219,7 +219,7 @@ func run(cells []string, res []CellResult, drawAll bool) {
 		}
 	}
 	why := fmt.Sprintf("stopped after %.1f s: the cell ran too long (an endless loop?)", Budget.Seconds())
-	thread := newThread("notebook", print, why, func(th *starlark.Thread) { st.stoppedAt = th.CallStack() })
+	thread := NewThread("notebook", print, why, func(th *starlark.Thread) { st.stoppedAt = th.CallStack() })
 	thread.SetLocal("notebook", st)
 	globals, err := starlark.ExecFileOptions(fileOptions, thread, "cells", prog.String(), st.predeclared())
 	if cell, e := st.compileError(err); e != nil {
@@ -514,4 +514,15 @@ func (st *runState) caller(thread *starlark.Thread) (cell int, code string) {
 		}
 	}
 	return st.current, ""
+}
+
+// Globals runs src as a cell, quietly (its checks and drawings are not
+// recorded), and returns its globals; errors name the file. Blocks use it
+// to run their given code and learners' answers.
+func Globals(file, src string) (starlark.StringDict, error) {
+	st := newRunState([]string{src}, make([]CellResult, 1))
+	st.current, st.quiet = 0, 1
+	thread := NewThread("quiz", nil, "the given code ran too long (an endless loop?)", nil)
+	thread.SetLocal("notebook", st)
+	return starlark.ExecFileOptions(fileOptions, thread, file, src, st.predeclared())
 }

@@ -7,12 +7,12 @@ import (
 	"go.starlark.net/starlark"
 )
 
-// newThread returns a Starlark thread for learner or lesson code. Every
+// NewThread returns a Starlark thread for learner or lesson code. Every
 // thread gets it here, with the one budget every run has: once it has run
 // for Budget it is cancelled with the message why, after calling stopped
 // (if not nil) to note where it was. print receives what the code prints
 // (nil discards it); cells cannot load modules.
-func newThread(name string, print func(msg string), why string, stopped func(*starlark.Thread)) *starlark.Thread {
+func NewThread(name string, print func(msg string), why string, stopped func(*starlark.Thread)) *starlark.Thread {
 	start := time.Now()
 	th := &starlark.Thread{
 		Name: name,

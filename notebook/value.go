@@ -123,7 +123,7 @@ func (v *Value) pow(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &x); err != nil {
 		return nil, err
 	}
-	k, ok := number(x)
+	k, ok := Number(x)
 	if !ok || math.IsNaN(k) || math.IsInf(k, 0) {
 		return nil, fmt.Errorf("pow: the exponent must be a finite number, got %s", x.String())
 	}

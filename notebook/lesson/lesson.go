@@ -55,7 +55,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
-	"gradbook/notebook"
+	"gradbook/notebook/block"
 )
 
 // Lesson is a parsed lesson file.
@@ -83,10 +83,10 @@ type Cell struct {
 // fenced block's info string. A new block kind is a parser with an HTML
 // method in package notebook and a line here.
 var kinds = map[string]func(c *Cell) (string, error){
-	"python":   func(c *Cell) (string, error) { return notebook.CodeCellHTML(c.ID, c.Number, c.Source), nil },
-	"quiz":     func(c *Cell) (string, error) { return parsed(notebook.ParseQuiz(c.ID, c.Source)) },
-	"explore":  func(c *Cell) (string, error) { return parsed(notebook.ParseExplore(c.ID, c.Source)) },
-	"exercise": func(c *Cell) (string, error) { return parsed(notebook.ParseExercise(c.ID, c.Source)) },
+	"python":   func(c *Cell) (string, error) { return block.CodeCellHTML(c.ID, c.Number, c.Source), nil },
+	"quiz":     func(c *Cell) (string, error) { return parsed(block.ParseQuiz(c.ID, c.Source)) },
+	"explore":  func(c *Cell) (string, error) { return parsed(block.ParseExplore(c.ID, c.Source)) },
+	"exercise": func(c *Cell) (string, error) { return parsed(block.ParseExercise(c.ID, c.Source)) },
 }
 
 func parsed[T interface{ HTML() string }](x T, err error) (string, error) {
@@ -297,7 +297,7 @@ func (l *Lesson) Items() []string {
 		case "quiz", "exercise":
 			items = append(items, c.Kind+"/"+c.ID)
 		case "explore":
-			if e, err := notebook.ParseExplore(c.ID, c.Source); err == nil {
+			if e, err := block.ParseExplore(c.ID, c.Source); err == nil {
 				for _, t := range e.Tasks {
 					items = append(items, "task/"+c.ID+":"+t.ID)
 				}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"gradbook/notebook"
+	"gradbook/notebook/block"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -145,11 +146,11 @@ func TestLessonsRun(t *testing.T) {
 					continue
 				}
 				// The starter must not pass already: Check has to mean something.
-				x, err := notebook.ParseExercise(c.ID, c.Source)
+				x, err := block.ParseExercise(c.ID, c.Source)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if r := notebook.Checkers[x.Check](x.Starter); r.Passed {
+				if r := block.Checkers[x.Check](x.Starter); r.Passed {
 					t.Errorf("exercise %s: the starter code already passes", c.ID)
 				}
 			}

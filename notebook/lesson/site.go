@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"gradbook/notebook"
+	"gradbook/notebook/block"
 )
 
 //go:embed templates/*.html templates/sw.js
@@ -36,7 +37,7 @@ func Build(dir string) ([]*Lesson, error) {
 	if err := write("embed.html", "embed.html", nil); err != nil {
 		return nil, err
 	}
-	first := template.HTML(notebook.CodeCellHTML("scratch-1", 1, ""))
+	first := template.HTML(block.CodeCellHTML("scratch-1", 1, ""))
 	if err := write("scratch.html", "scratch.html", map[string]any{"FirstCell": first}); err != nil {
 		return nil, err
 	}

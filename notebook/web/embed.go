@@ -10,6 +10,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"gradbook/notebook"
+	"gradbook/notebook/block"
 )
 
 // placement is where an embedded cell belongs: its lesson for progress,
@@ -131,7 +132,7 @@ func (p *Page) frame() {
 func (p *Page) placeCell(el dom.Element, id, src string, m placement) {
 	wrap := p.doc.CreateElement("div")
 	wrap.SetAttribute("class", "gradbook-embed")
-	wrap.SetInnerHTML(notebook.CodeCellHTML(id, len(p.placed)+1, src))
+	wrap.SetInnerHTML(block.CodeCellHTML(id, len(p.placed)+1, src))
 	el.ParentNode().InsertBefore(wrap, el)
 	el.Remove()
 	p.placed[id] = m

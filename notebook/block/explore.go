@@ -1,4 +1,4 @@
-package notebook
+package block
 
 import (
 	"errors"
@@ -14,6 +14,7 @@ import (
 	"gradbook/engine"
 	"gradbook/internal/jsontext"
 	"gradbook/internal/words"
+	"gradbook/notebook"
 	"gradbook/notebook/draw"
 )
 
@@ -159,7 +160,7 @@ func (e *Explore) State(leaves map[string]float64) (vals, grads map[string]float
 		d.SetKey(starlark.String(k), starlark.Float(grads[k]))
 	}
 	env["d"] = d
-	thread := newThread("task", nil, "the task's condition ran too long", nil)
+	thread := notebook.NewThread("task", nil, "the task's condition ran too long", nil)
 	for i, x := range e.conds {
 		v, err := starlark.EvalExprOptions(&syntax.FileOptions{}, thread, x, env)
 		if err != nil {

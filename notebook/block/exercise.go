@@ -1,4 +1,4 @@
-package notebook
+package block
 
 import (
 	"errors"
@@ -12,6 +12,7 @@ import (
 
 	"gradbook/engine"
 	"gradbook/internal/words"
+	"gradbook/notebook"
 )
 
 // Exercise is code for the learner to complete, with a Check button that
@@ -155,12 +156,12 @@ func backwardTests() []backwardTest {
 // number.
 func CheckBackward(source string) Report {
 	var rep Report
-	res := Run([]string{source}, 0)
+	res := notebook.Run([]string{source}, 0)
 	if res[0].Err != nil {
 		rep.Why = "Your code stops before it can be checked:\n" + res[0].Err.Error()
 		return rep
 	}
-	globals, err := runGlobals("your code", source)
+	globals, err := notebook.Globals("your code", source)
 	if err != nil {
 		rep.Why = "Your code stops before it can be checked: " + err.Error()
 		return rep
@@ -196,7 +197,7 @@ func checkOne(fn *starlark.Function, tc backwardTest) string {
 	want, _ := tape.Backward(vals, out, engine.Accumulate)
 	wrong, _ := tape.Backward(vals, out, engine.OverwriteBug)
 	call := func() (starlark.Value, string) {
-		thread := newThread("check", nil, "it ran too long (an endless loop?)", nil)
+		thread := notebook.NewThread("check", nil, "it ran too long (an endless loop?)", nil)
 		v, err := starlark.Call(thread, fn, starlark.Tuple{graphValue(tc.graph), valuesDict(tape, tc.leaves, vals), starlark.String(out)}, nil)
 		if err != nil {
 			msg := err.Error()
@@ -262,7 +263,7 @@ func snapshot(v starlark.Value) map[string]float64 {
 	m := map[string]float64{}
 	if d, ok := v.(*starlark.Dict); ok {
 		for _, it := range d.Items() {
-			if f, ok := number(it[1]); ok {
+			if f, ok := notebook.Number(it[1]); ok {
 				m[it[0].String()] = f
 			}
 		}
@@ -296,7 +297,7 @@ func compareGrads(tc backwardTest, t *engine.Tape, got starlark.Value, want, wro
 		if !found {
 			return 0, false, false
 		}
-		f, ok := number(v)
+		f, ok := notebook.Number(v)
 		return f, true, ok
 	}
 	// The overwrite bug: every number matches what '=' instead of '+='

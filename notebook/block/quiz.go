@@ -1,4 +1,4 @@
-package notebook
+package block
 
 import (
 	"errors"
@@ -12,6 +12,7 @@ import (
 	"go.starlark.net/syntax"
 
 	"gradbook/internal/jsontext"
+	"gradbook/notebook"
 )
 
 // Quiz is a question with feedback. Its lead is the question; its
@@ -129,7 +130,7 @@ func (q *Quiz) Kind() string {
 // Expected runs the quiz's given code and returns the number each answer's
 // expression computes.
 func (q *Quiz) Expected() ([]float64, error) {
-	globals, err := runGlobals("given", q.Given)
+	globals, err := notebook.Globals("given", q.Given)
 	if err != nil {
 		return nil, fmt.Errorf("given: %v", err)
 	}
@@ -139,7 +140,7 @@ func (q *Quiz) Expected() ([]float64, error) {
 		if err != nil {
 			return nil, fmt.Errorf("answer %s: %v", a.Label, err)
 		}
-		f, ok := number(v)
+		f, ok := notebook.Number(v)
 		if !ok {
 			return nil, fmt.Errorf("answer %s: %s is a %s, not a number", a.Label, a.Expr, v.Type())
 		}
@@ -148,19 +149,9 @@ func (q *Quiz) Expected() ([]float64, error) {
 	return out, nil
 }
 
-// runGlobals runs src as a cell and returns its globals; errors name the
-// file.
-func runGlobals(file, src string) (starlark.StringDict, error) {
-	st := newRunState([]string{src}, make([]CellResult, 1))
-	st.current, st.quiet = 0, 1
-	thread := newThread("quiz", nil, "the given code ran too long (an endless loop?)", nil)
-	thread.SetLocal("notebook", st)
-	return starlark.ExecFileOptions(fileOptions, thread, file, src, st.predeclared())
-}
-
 // evalExpr evaluates a Starlark expression with env as its globals.
 func evalExpr(expr string, env starlark.StringDict) (starlark.Value, error) {
-	thread := newThread("expr", nil, "the answer's expression ran too long (an endless loop?)", nil)
+	thread := notebook.NewThread("expr", nil, "the answer's expression ran too long (an endless loop?)", nil)
 	return starlark.EvalOptions(&syntax.FileOptions{}, thread, "answer", expr, env)
 }
 

@@ -1,4 +1,4 @@
-package notebook
+package block
 
 import (
 	"strings"

@@ -1,0 +1,52 @@
+//go:build js && wasm
+
+package web
+
+import (
+	"fmt"
+	"html"
+	"strings"
+)
+
+func escape(s string) string { return html.EscapeString(s) }
+
+// showCompletion shows on the index how much of each lesson is done, and
+// where the learner left off.
+func (p *Page) showCompletion() {
+	if p.keep == nil {
+		return
+	}
+	for _, li := range p.doc.QuerySelectorAll("li[data-items]") {
+		items := strings.Fields(li.GetAttribute("data-items"))
+		lesson := li.GetAttribute("data-lesson")
+		p.keep.mu.Lock()
+		done := p.keep.prog.Completion(lesson, items)
+		p.keep.mu.Unlock()
+		if el := li.QuerySelector(".completion"); el != nil {
+			el.SetTextContent(fmt.Sprintf("%d of %d done", done, len(items)))
+			if done == len(items) && done > 0 {
+				li.Class().Add("complete")
+			}
+		}
+	}
+	cont := p.doc.GetElementByID("continue")
+	if cont == nil {
+		return
+	}
+	p.keep.mu.Lock()
+	last := p.keep.prog.LastVisit()
+	p.keep.mu.Unlock()
+	if last == nil {
+		return
+	}
+	title := last.Lesson
+	if a := p.doc.QuerySelector(fmt.Sprintf(`li[data-lesson="%s"] a`, last.Lesson)); a != nil {
+		title = a.TextContent()
+	}
+	href := "lessons/" + last.Lesson + ".html"
+	if last.Anchor != "" {
+		href += "#" + last.Anchor
+	}
+	cont.SetInnerHTML(fmt.Sprintf(`Continue where you left off: <a href="%s">%s</a>`, escape(href), escape(title)))
+	cont.RemoveAttribute("hidden")
+}

@@ -1,0 +1,178 @@
+//go:build js && wasm
+
+package web
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"honnef.co/go/js/dom/v2"
+
+	"gradbook/notebook/progress"
+)
+
+// keeper saves and restores the learner's progress for a page.
+type keeper struct {
+	mu     sync.Mutex // one progress operation at a time
+	prog   *progress.Progress
+	lesson string
+	kept   bool // false when progress cannot be kept in this browser
+	status dom.Element
+	panel  dom.Element
+	tmu    sync.Mutex // guards timers and fns
+	timers map[string]*time.Timer
+	fns    map[string]func()
+}
+
+// startProgress opens the learner's progress, or falls back to memory with
+// a notice that it will not be kept.
+func (p *Page) startProgress() {
+	k := &keeper{lesson: p.body.GetAttribute("data-lesson"), timers: map[string]*time.Timer{}, fns: map[string]func(){}}
+	if p.scratch {
+		k.lesson = "scratch"
+	}
+	k.status = p.doc.GetElementByID("save-status")
+	k.panel = p.doc.GetElementByID("progress-panel")
+	p.keep = k
+	ctx := context.Background()
+	var store progress.Store
+	s, err := openIDB()
+	if err == nil {
+		store = s
+		k.kept = true
+	} else {
+		store = progress.NewMemStore()
+		p.notice("Your progress will not be kept: " + err.Error() + ". The cells still work.")
+	}
+	prog, err := progress.Open(ctx, store)
+	if err != nil {
+		p.notice("Your saved progress could not be read: " + err.Error() + ". The cells still work, and nothing was changed.")
+		prog, _ = progress.Open(ctx, progress.NewMemStore())
+		k.kept = false
+	}
+	k.prog = prog
+	for _, n := range prog.Notices {
+		p.notice(n)
+	}
+	if msg := sessionTake("gradbook-notice"); msg != "" {
+		p.notice(msg)
+	}
+	// Leaving the page saves what is still waiting for a pause.
+	for _, ev := range []string{"pagehide", "visibilitychange"} {
+		p.on.listen(dom.GetWindow(), ev, func(dom.Event) { spawn(k.flush) })
+	}
+	if k.kept {
+		k.setStatus("Progress is saved in this browser.")
+		spawn(func() { p.persistAndEstimate() })
+	} else {
+		k.setStatus("Progress is not being saved.")
+	}
+}
+
+func (k *keeper) setStatus(s string) {
+	if k.status != nil {
+		k.status.SetTextContent(s)
+	}
+}
+
+// notice shows something the learner must know, in the page's notice area.
+func (p *Page) notice(msg string) {
+	box := p.doc.GetElementByID("notices")
+	if box == nil {
+		return
+	}
+	for _, old := range box.QuerySelectorAll("p.notice") {
+		if old.TextContent() == msg {
+			return // said already
+		}
+	}
+	el := p.doc.CreateElement("p")
+	el.SetAttribute("class", "notice")
+	el.SetTextContent(msg)
+	box.AppendChild(el)
+	box.RemoveAttribute("hidden")
+}
+
+// get returns a record of the page's lesson, or a new one.
+func (k *keeper) get(kind, id string) progress.Record { return k.getIn(kind, k.lesson, id) }
+
+// getIn returns a record of a lesson, or a new one.
+func (k *keeper) getIn(kind, lesson, id string) progress.Record {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if r := k.prog.Get(kind, lesson, id); r != nil {
+		return *r
+	}
+	return progress.Record{Kind: kind, Lesson: lesson, ID: id}
+}
+
+// put saves r and says so once the transaction has completed.
+func (p *Page) put(r progress.Record) {
+	k := p.keep
+	if k == nil {
+		return
+	}
+	k.mu.Lock()
+	k.setStatus("Saving…")
+	err := k.prog.Put(context.Background(), r)
+	k.mu.Unlock()
+	p.saved(err)
+}
+
+func (p *Page) saved(err error) {
+	k := p.keep
+	switch {
+	case err == nil && k.kept && k.waiting():
+		// Another change is still waiting: say so, not "Saved".
+	case err == nil && k.kept:
+		k.setStatus("Saved.")
+	case err == nil:
+		k.setStatus("Not saved: progress cannot be kept in this browser.")
+	default:
+		k.setStatus("Not saved.")
+		p.notice("Your latest change could not be saved: " + err.Error() + ". Everything saved before is still there.")
+	}
+}
+
+// later runs f after a pause, once: typing saves when it stops. Until
+// then the status says that a change is waiting to be saved.
+func (k *keeper) later(key string, f func()) {
+	k.tmu.Lock()
+	defer k.tmu.Unlock()
+	if t := k.timers[key]; t != nil {
+		t.Stop()
+	}
+	k.setStatus("Editing: saved when you pause.")
+	k.timers[key] = time.AfterFunc(400*time.Millisecond, func() {
+		k.tmu.Lock()
+		delete(k.timers, key)
+		k.tmu.Unlock()
+		safely(f)
+	})
+	k.fns[key] = f
+}
+
+// flush saves every change still waiting for a pause: the page is going
+// away.
+func (k *keeper) flush() {
+	k.tmu.Lock()
+	var fs []func()
+	for key, t := range k.timers {
+		if t.Stop() {
+			fs = append(fs, k.fns[key])
+		}
+		delete(k.timers, key)
+	}
+	k.tmu.Unlock()
+	for _, f := range fs {
+		f()
+	}
+}
+
+// waiting reports whether a change is waiting for a pause.
+func (k *keeper) waiting() bool {
+	k.tmu.Lock()
+	defer k.tmu.Unlock()
+	return len(k.timers) > 0
+}

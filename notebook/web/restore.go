@@ -1,0 +1,150 @@
+//go:build js && wasm
+
+package web
+
+import (
+	"context"
+
+	"honnef.co/go/js/dom/v2"
+
+	"gradbook/notebook/progress"
+)
+
+func (p *Page) cellID(c *Cell) string {
+	if c.record != "" {
+		return c.record
+	}
+	return c.root.GetAttribute("data-cell-id")
+}
+
+// restoreCell puts a cell's saved source and state back.
+func (p *Page) restoreCell(c *Cell) {
+	if p.keep == nil || p.scratch {
+		return
+	}
+	r := p.keep.getIn(progress.KindCell, c.lesson, p.cellID(c))
+	if r.Updated == 0 {
+		return
+	}
+	authored := c.editor.DefaultValue()
+	if r.Source != "" && r.Source != c.editor.Value() {
+		c.editor.SetValue(r.Source)
+	}
+	if r.Ran {
+		state := "failed"
+		if r.Clean {
+			state = "passed"
+		}
+		c.root.SetAttribute("data-state", state)
+		c.mark(r.Clean)
+	}
+	if r.Authored != "" && r.Authored != progress.Hash(authored) && r.Source != authored {
+		p.offerNewVersion(c.root, c.editor, progress.KindCell, c.lesson, p.cellID(c))
+	}
+}
+
+// mark shows in the cell's bar whether its last run was clean.
+func (c *Cell) mark(clean bool) {
+	s := c.root.QuerySelector(".cell-state")
+	if s == nil {
+		return
+	}
+	if clean {
+		s.SetTextContent("✓ done")
+	} else {
+		s.SetTextContent("needs another look")
+	}
+}
+
+// offerNewVersion tells the learner that the lesson's code for a cell has
+// changed since they edited it, and lets them keep theirs or take the new.
+func (p *Page) offerNewVersion(root dom.Element, editor *dom.HTMLTextAreaElement, kind, lesson, id string) {
+	box := p.doc.CreateElement("div")
+	box.SetAttribute("class", "changed")
+	box.SetAttribute("role", "alert")
+	box.SetInnerHTML(`<p>The lesson's code for this cell has changed since you edited it. Your version is in the editor.</p><button type="button" class="keep-mine">Keep mine</button> <button type="button" class="take-new">Use the new version</button>`)
+	root.InsertBefore(box, editor)
+	p.listen(box.QuerySelector(".keep-mine"), "click", func(dom.Event) {
+		spawn(func() {
+			r := p.keep.getIn(kind, lesson, id)
+			r.Authored = progress.Hash(editor.DefaultValue())
+			box.Remove()
+			p.put(r)
+		})
+	})
+	p.listen(box.QuerySelector(".take-new"), "click", func(dom.Event) {
+		spawn(func() {
+			editor.SetValue(editor.DefaultValue())
+			r := p.keep.getIn(kind, lesson, id)
+			r.Source, r.Authored, r.Ran, r.Clean = editor.DefaultValue(), progress.Hash(editor.DefaultValue()), false, false
+			box.Remove()
+			p.put(r)
+		})
+	})
+}
+
+// edited saves a cell's source once typing pauses.
+func (p *Page) edited(c *Cell) {
+	if p.keep == nil {
+		return
+	}
+	if p.scratch {
+		p.keep.later("scratch", p.saveScratch)
+		return
+	}
+	id := p.cellID(c)
+	p.keep.later(c.lesson+"/"+id, func() {
+		r := p.keep.getIn(progress.KindCell, c.lesson, id)
+		r.Source = c.editor.Value()
+		r.Authored = progress.Hash(c.editor.DefaultValue())
+		p.put(r)
+	})
+}
+
+// ran saves whether a cell's run was clean.
+func (p *Page) ran(c *Cell, clean bool) {
+	c.mark(clean)
+	if c.shared {
+		// Running shared code keeps it.
+		c.shared = false
+		if box := c.root.QuerySelector(".shared"); box != nil {
+			box.Remove()
+		}
+	}
+	if p.keep == nil {
+		return
+	}
+	if p.scratch {
+		p.saveScratch()
+		return
+	}
+	r := p.keep.getIn(progress.KindCell, c.lesson, p.cellID(c))
+	r.Source = c.editor.Value()
+	r.Authored = progress.Hash(c.editor.DefaultValue())
+	r.Ran, r.Clean = true, clean
+	p.put(r)
+	if c.lesson == p.keep.lesson {
+		p.visit("cell-" + p.cellID(c))
+	}
+}
+
+// visit saves the lesson visited, and the cell the learner was at.
+func (p *Page) visit(anchor string) {
+	if p.keep == nil || p.keep.lesson == "" || p.scratch {
+		return
+	}
+	r := p.keep.get(progress.KindVisit, "last")
+	r.Anchor = anchor
+	p.put(r)
+}
+
+// forget deletes a record of a lesson.
+func (p *Page) forget(kind, lesson, id string) {
+	if p.keep == nil {
+		return
+	}
+	p.keep.mu.Lock()
+	err := p.keep.prog.Delete(context.Background(), kind, lesson, id)
+	p.keep.mu.Unlock()
+	p.saved(err)
+}

@@ -1,0 +1,165 @@
+//go:build js && wasm
+
+package web
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"honnef.co/go/js/dom/v2"
+
+	"gradbook/notebook/block"
+	"gradbook/notebook/progress"
+)
+
+// saveScratch saves every scratch cell in order and forgets deleted ones.
+func (p *Page) saveScratch() {
+	k := p.keep
+	if k == nil {
+		return
+	}
+	k.mu.Lock()
+	ctx := context.Background()
+	keep := map[string]bool{}
+	var err error
+	for i, c := range p.cells {
+		id := p.cellID(c)
+		keep[id] = true
+		r := progress.Record{Kind: progress.KindScratch, Lesson: "scratch", ID: id, Source: c.editor.Value(), Order: i + 1}
+		if old := k.prog.Get(progress.KindScratch, "scratch", id); old != nil {
+			r.Ran, r.Clean = old.Ran, old.Clean
+		}
+		if e := k.prog.Put(ctx, r); e != nil && err == nil {
+			err = e
+		}
+	}
+	for _, r := range k.prog.All(progress.KindScratch, "scratch") {
+		if !keep[r.ID] {
+			if e := k.prog.Delete(ctx, r.Kind, r.Lesson, r.ID); e != nil && err == nil {
+				err = e
+			}
+		}
+	}
+	k.mu.Unlock()
+	p.saved(err)
+}
+
+// restoreScratch recreates the learner's scratch cells.
+func (p *Page) restoreScratch() {
+	recs := p.keep.prog.All(progress.KindScratch, "scratch")
+	if len(recs) == 0 {
+		return
+	}
+	for _, c := range p.cells {
+		c.root.Remove()
+	}
+	p.cells = nil
+	sortByOrder(recs)
+	for _, r := range recs {
+		var n int
+		if _, err := fmt.Sscanf(r.ID, "scratch-%d", &n); err == nil && n >= p.nextID {
+			p.nextID = n + 1
+		}
+		c := p.addCellWithID(r.ID, r.Source)
+		_ = c
+	}
+}
+
+func sortByOrder(recs []*progress.Record) {
+	for i := 1; i < len(recs); i++ {
+		for j := i; j > 0 && recs[j].Order < recs[j-1].Order; j-- {
+			recs[j], recs[j-1] = recs[j-1], recs[j]
+		}
+	}
+}
+
+// addCell appends a new scratch cell holding source.
+func (p *Page) addCell(source string) *Cell {
+	id := fmt.Sprintf("scratch-%d", p.nextID)
+	p.nextID++
+	c := p.addCellWithID(id, source)
+	c.editor.Focus()
+	p.saveScratch()
+	return c
+}
+
+// addCellWithID appends a scratch cell.
+func (p *Page) addCellWithID(id, source string) *Cell {
+	box := p.doc.GetElementByID("cells")
+	tmp := p.doc.CreateElement("div")
+	tmp.SetInnerHTML(block.CodeCellHTML(id, len(p.cells)+1, source))
+	el := tmp.QuerySelector("section")
+	box.AppendChild(el)
+	c := p.wire(el)
+	p.cells = append(p.cells, c)
+	p.renumber()
+	return c
+}
+
+func (p *Page) addScratchControls(c *Cell) {
+	bar := c.root.QuerySelector(".cell-bar")
+	for _, spec := range []struct{ class, text string }{{"move-up", "Move up"}, {"move-down", "Move down"}, {"delete", "Delete"}} {
+		b := p.doc.CreateElement("button").(*dom.HTMLButtonElement)
+		b.SetType("button")
+		b.SetAttribute("class", spec.class)
+		b.SetTextContent(spec.text)
+		bar.AppendChild(b)
+		switch spec.class {
+		case "move-up":
+			p.listen(b, "click", func(dom.Event) { spawn(func() { p.move(c, -1) }) })
+		case "move-down":
+			p.listen(b, "click", func(dom.Event) { spawn(func() { p.move(c, +1) }) })
+		case "delete":
+			p.listen(b, "click", func(dom.Event) {
+				spawn(func() {
+					if strings.TrimSpace(c.editor.Value()) == "" {
+						p.remove(c)
+						return
+					}
+					p.confirmIn(c, "Delete this cell and its code?", "Delete the cell", "Keep it", func() { p.remove(c) })
+				})
+			})
+		}
+	}
+}
+
+func (p *Page) move(c *Cell, by int) {
+	i := p.index(c)
+	j := i + by
+	if i < 0 || j < 0 || j >= len(p.cells) {
+		return
+	}
+	p.cells[i], p.cells[j] = p.cells[j], p.cells[i]
+	box := p.doc.GetElementByID("cells")
+	for _, d := range p.cells {
+		box.AppendChild(d.root) // appending moves it: this reorders
+	}
+	p.renumber()
+	c.editor.Focus()
+	p.say(fmt.Sprintf("Moved the cell to position %d.", j+1))
+	p.saveScratch()
+}
+
+func (p *Page) remove(c *Cell) {
+	i := p.index(c)
+	if i < 0 {
+		return
+	}
+	c.root.Remove()
+	p.cells = append(p.cells[:i], p.cells[i+1:]...)
+	p.renumber()
+	p.say(fmt.Sprintf("Deleted cell %d.", i+1))
+	p.saveScratch()
+}
+
+// renumber labels cells by their position, and names the scratch controls
+// after it.
+func (p *Page) renumber() {
+	for i, c := range p.cells {
+		c.root.QuerySelector(".cell-label").SetTextContent(fmt.Sprintf("Cell %d", i+1))
+		for _, b := range c.root.QuerySelectorAll(".move-up, .move-down, .delete") {
+			b.SetAttribute("aria-label", fmt.Sprintf("%s cell %d", b.TextContent(), i+1))
+		}
+	}
+}
