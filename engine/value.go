@@ -73,6 +73,16 @@ func (v *Value) Pow(k float64) *Value { return v.apply(opPow, nil, k) }
 // gradient of its own but passes none on to v.
 func (v *Value) Detach() *Value { return v.apply(opDetach, nil, 0) }
 
+// Apply returns the one-input op called name (relu, tanh, exp, …) applied
+// to v, and whether there is such an op without a constant.
+func (v *Value) Apply(name string) (*Value, bool) {
+	c, ok := opByName[name]
+	if !ok || ops[c].arity != 1 || ops[c].konst {
+		return nil, false
+	}
+	return v.apply(c, nil, 0), true
+}
+
 // Op returns the name of the op that made v, or "" for a leaf.
 func (v *Value) Op() string {
 	if !v.node {

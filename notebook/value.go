@@ -3,6 +3,8 @@ package notebook
 import (
 	"fmt"
 	"math"
+	"slices"
+	"sort"
 	"unsafe"
 
 	"go.starlark.net/starlark"
@@ -67,7 +69,15 @@ func (v *Value) Hash() (uint32, error) {
 	return uint32(p ^ p>>32), nil
 }
 
-var valueAttrs = []string{"backward", "data", "detach", "exp", "grad", "label", "log", "op", "pow", "relu", "sigmoid", "tanh", "value"}
+// unaryMethods are the engine's one-input ops that a Value has as
+// methods: v.relu(), v.tanh(), … Each is engine.Value.Apply.
+var unaryMethods = []string{"relu", "tanh", "exp", "log", "sigmoid", "detach"}
+
+var valueAttrs = func() []string {
+	attrs := append([]string{"backward", "data", "grad", "label", "op", "pow", "value"}, unaryMethods...)
+	sort.Strings(attrs)
+	return attrs
+}()
 
 // AttrNames lists the attributes and methods of a Value.
 func (v *Value) AttrNames() []string { return valueAttrs }
@@ -83,12 +93,13 @@ func (v *Value) Attr(name string) (starlark.Value, error) {
 		return starlark.String(v.v.Label), nil
 	case "op":
 		return starlark.String(v.v.Op()), nil
-	case "relu", "tanh", "exp", "log", "sigmoid", "detach":
-		return starlark.NewBuiltin(name, v.unaryMethod), nil
 	case "pow":
 		return starlark.NewBuiltin(name, v.pow), nil
 	case "backward":
 		return starlark.NewBuiltin(name, v.backward), nil
+	}
+	if slices.Contains(unaryMethods, name) {
+		return starlark.NewBuiltin(name, v.unaryMethod), nil
 	}
 	return nil, nil
 }
@@ -97,23 +108,12 @@ func (v *Value) unaryMethod(thread *starlark.Thread, b *starlark.Builtin, args s
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
 		return nil, err
 	}
-	var r *engine.Value
-	switch b.Name() {
-	case "relu":
-		r = v.v.Relu()
-	case "tanh":
-		r = v.v.Tanh()
-	case "exp":
-		r = v.v.Exp()
-	case "log":
-		if v.v.Data <= 0 {
-			return nil, fmt.Errorf("log of a non-positive number: %s is %s", describe(v.v), words.Number(v.v.Data))
-		}
-		r = v.v.Log()
-	case "sigmoid":
-		r = v.v.Sigmoid()
-	case "detach":
-		r = v.v.Detach()
+	if b.Name() == "log" && v.v.Data <= 0 {
+		return nil, fmt.Errorf("log of a non-positive number: %s is %s", describe(v.v), words.Number(v.v.Data))
+	}
+	r, ok := v.v.Apply(b.Name())
+	if !ok {
+		return nil, fmt.Errorf("%s: the engine has no such op", b.Name())
 	}
 	return v.st.made(r, b.Name(), v.v)
 }
