@@ -218,30 +218,19 @@ func fromMap(m map[string]any) (*Record, error) {
 	r := &Record{}
 	for k, v := range m {
 		var ok bool
-		switch k {
-		case "v", "order", "updated":
+		switch p := r.field(k).(type) {
+		case *string:
+			*p, ok = v.(string)
+		case *bool:
+			*p, ok = v.(bool)
+		case *int:
 			var f float64
-			if f, ok = v.(float64); ok {
-				switch k {
-				case "v":
-					r.V = int(f)
-				case "order":
-					r.Order = int(f)
-				default:
-					r.Updated = int64(f)
-				}
-			}
-		case "kind", "lesson", "id", "source", "authored", "answer", "anchor":
-			var s string
-			if s, ok = v.(string); ok {
-				*map[string]*string{"kind": &r.Kind, "lesson": &r.Lesson, "id": &r.ID, "source": &r.Source,
-					"authored": &r.Authored, "answer": &r.Answer, "anchor": &r.Anchor}[k] = s
-			}
-		case "ran", "clean", "passed":
-			var b bool
-			if b, ok = v.(bool); ok {
-				*map[string]*bool{"ran": &r.Ran, "clean": &r.Clean, "passed": &r.Passed}[k] = b
-			}
+			f, ok = v.(float64)
+			*p = int(f)
+		case *int64:
+			var f float64
+			f, ok = v.(float64)
+			*p = int64(f)
 		default:
 			ok = true // a field from elsewhere: ignored
 		}
@@ -250,6 +239,40 @@ func fromMap(m map[string]any) (*Record, error) {
 		}
 	}
 	return r, nil
+}
+
+// field returns a pointer to the field of r that the schema calls name,
+// or nil.
+func (r *Record) field(name string) any {
+	switch name {
+	case "v":
+		return &r.V
+	case "kind":
+		return &r.Kind
+	case "lesson":
+		return &r.Lesson
+	case "id":
+		return &r.ID
+	case "source":
+		return &r.Source
+	case "authored":
+		return &r.Authored
+	case "ran":
+		return &r.Ran
+	case "clean":
+		return &r.Clean
+	case "passed":
+		return &r.Passed
+	case "answer":
+		return &r.Answer
+	case "order":
+		return &r.Order
+	case "anchor":
+		return &r.Anchor
+	case "updated":
+		return &r.Updated
+	}
+	return nil
 }
 
 // encode writes the record in the current schema, leaving out empty
