@@ -16,6 +16,9 @@
 // into the engine's memory, and calls the engine's WebAssembly exports
 // (wasm/layout.go has the layout). A graph equal to the last one is not
 // sent again.
+//
+// It also holds the site's one WebAssembly loader, autodiff.instantiate,
+// which notebook.js uses to start the notebook.
 (function (global) {
   "use strict";
 
@@ -304,23 +307,47 @@
     }
   }
 
-  async function start(url) {
+  // instantiate starts the Go WebAssembly module at url (a path in Node)
+  // and returns its instance once it runs: the one wasm loader of the site,
+  // used for engine.wasm here and for notebook.wasm by notebook.js. It
+  // streams where the server sends application/wasm and falls back where
+  // it does not. onExit, if given, is called if the Go program ends.
+  async function instantiate(url, onExit) {
     if (typeof global.Go !== "function") throw new Error("autodiff: load wasm_exec.js before autodiff.js");
     const go = new global.Go();
     let result;
     if (typeof process !== "undefined" && process.versions && process.versions.node && typeof require === "function") {
-      const file = url || require("path").join(__dirname, "engine.wasm");
-      result = await WebAssembly.instantiate(require("fs").readFileSync(file), go.importObject);
+      result = await WebAssembly.instantiate(require("fs").readFileSync(url), go.importObject);
     } else {
-      const response = await fetch(url || wasmURL());
-      if (!response.ok) throw new Error(`autodiff: cannot load the engine: ${response.status} ${response.statusText}`);
-      result = await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject);
+      try {
+        result = await WebAssembly.instantiateStreaming(fetch(url), go.importObject);
+      } catch (err) {
+        // A server that does not send application/wasm, or a fetch that
+        // failed: fetch again to say why, or instantiate from the bytes.
+        const response = await fetch(url);
+        if (!response.ok) throw new Error(`cannot load ${url}: ${response.status} ${response.statusText}`);
+        result = await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject);
+      }
     }
-    go.run(result.instance); // runs until the page goes away
+    const done = go.run(result.instance); // runs until the page goes away
+    if (onExit) done.then(onExit);
+    return result.instance;
+  }
+  api.instantiate = instantiate;
+
+  async function start(url) {
+    const nodeFile = typeof process !== "undefined" && process.versions && process.versions.node && typeof require === "function"
+      ? url || require("path").join(__dirname, "engine.wasm") : null;
+    let instance;
+    try {
+      instance = await instantiate(nodeFile || url || wasmURL());
+    } catch (err) {
+      throw new Error(`autodiff: cannot load the engine: ${err.message}`);
+    }
     if (!global.autodiffCore || global.autodiffCore.headerWords !== H.words) {
       throw new Error("autodiff: engine.wasm does not match autodiff.js: reload the page");
     }
-    ex = result.instance.exports;
+    ex = instance.exports;
   }
 
   // autodiff.load(url) starts the engine from another address; ready

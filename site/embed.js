@@ -41,6 +41,7 @@
   // The same loader as Gradbook's own pages: it starts notebook.wasm from
   // beside it, which finds the cells marked up here.
   (typeof Go === "function" ? Promise.resolve() : load(base + "wasm_exec.js"))
+    .then(() => (typeof autodiff === "object" ? undefined : load(base + "autodiff.js")))
     .then(() => load(base + "notebook.js"))
     .catch((err) => {
       for (const el of document.querySelectorAll(".gradbook-cell")) {
