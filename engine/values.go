@@ -6,33 +6,35 @@ import (
 	"slices"
 )
 
-// Input is one named value handed to a Tape: X is the value of the leaf
-// or node in Slot, or, where Slot is -1, of Name, a name the graph does not
-// use (such a value is checked, then ignored).
-type Input struct {
-	Slot int32
-	Name string // needed only where Slot is -1
-	X    float64
+// Values is a list of named values handed to a Tape, as Bind makes it:
+// Xs[i] is the value of the leaf or node in slot Slots[i], or, where
+// Slots[i] is -1, of the next name in Extra, a name the graph does not use
+// (such a value is checked, then ignored). It holds no string per value,
+// so a long list costs little to make and to collect.
+type Values struct {
+	Slots []int32
+	Xs    []float64
+	Extra []string
 }
 
-// Bind resolves named values to the tape's slots.
-func (t *Tape) Bind(names []string, xs []float64) []Input {
-	in := make([]Input, len(names))
+// Bind resolves named values to the tape's slots. xs may be nil (for
+// Gradients, which needs only the slots).
+func (t *Tape) Bind(names []string, xs []float64) Values {
+	v := Values{Slots: make([]int32, len(names)), Xs: xs}
 	for i, name := range names {
-		in[i] = Input{Slot: -1, Name: name}
-		if s, ok := t.slots[name]; ok {
-			in[i].Slot = s
+		s, ok := t.slots[name]
+		if !ok {
+			s = -1
+			v.Extra = append(v.Extra, name)
 		}
-		if xs != nil {
-			in[i].X = xs[i]
-		}
+		v.Slots[i] = s
 	}
-	return in
+	return v
 }
 
 // bindMap is Bind for a map, in name order when sorted (so that the first
 // problem reported does not depend on the map's order).
-func (t *Tape) bindMap(m map[string]float64, sorted bool) (names []string, in []Input) {
+func (t *Tape) bindMap(m map[string]float64, sorted bool) (names []string, v Values) {
 	names = make([]string, 0, len(m))
 	for name := range m {
 		names = append(names, name)
@@ -48,40 +50,46 @@ func (t *Tape) bindMap(m map[string]float64, sorted bool) (names []string, in []
 }
 
 // Load checks the given values and returns the value of every slot. For a
-// forward pass (leavesOnly), in holds leaves: none may be named like a
-// node. For a reverse pass, in holds every leaf and node value. Problems
-// are reported in the order of in, then missing values in graph order.
-func (t *Tape) Load(in []Input, leavesOnly bool) ([]float64, error) {
+// forward pass (leavesOnly), v holds leaves: none may be named like a
+// node. For a reverse pass, v holds every leaf and node value. Problems
+// are reported in the order of v, then missing values in graph order.
+func (t *Tape) Load(v Values, leavesOnly bool) ([]float64, error) {
 	n := len(t.names)
 	if leavesOnly {
 		n = t.leaves
 	}
 	vals := make([]float64, len(t.names))
 	filled := make([]bool, n)
-	for _, v := range in {
-		finite := !math.IsNaN(v.X) && !math.IsInf(v.X, 0)
-		if v.Slot < 0 || int(v.Slot) >= len(t.names) {
-			if v.Name == "" {
+	extra := 0
+	for i, s := range v.Slots {
+		x := v.Xs[i]
+		finite := !math.IsNaN(x) && !math.IsInf(x, 0)
+		if s < 0 || int(s) >= len(t.names) {
+			if extra >= len(v.Extra) {
+				return nil, fmt.Errorf("%w: value %d has no name", ErrSyntax, i+1)
+			}
+			name := v.Extra[extra]
+			extra++
+			if name == "" {
 				return nil, fmt.Errorf("a leaf has an empty name: %w", ErrEmptyName)
 			}
 			if !finite {
-				return nil, checkNumber(v.Name, v.X)
+				return nil, checkNumber(name, x)
 			}
 			continue
 		}
-		s := int(v.Slot)
 		name := t.names[s]
-		if s >= t.leaves {
+		if int(s) >= t.leaves {
 			if leavesOnly {
 				return nil, nodeErr(name, ErrDuplicate, "is both a leaf and a node: give the node another name")
 			}
 			if !finite {
-				return nil, nodeErr(name, ErrBadNumber, "its value is %v", v.X)
+				return nil, nodeErr(name, ErrBadNumber, "its value is %v", x)
 			}
 		} else if !finite {
-			return nil, checkNumber(name, v.X)
+			return nil, checkNumber(name, x)
 		}
-		vals[s] = v.X
+		vals[s] = x
 		filled[s] = true
 	}
 	for s, ok := range filled {
@@ -98,17 +106,21 @@ func (t *Tape) Load(in []Input, leavesOnly bool) ([]float64, error) {
 }
 
 // Gradients runs the reverse pass from out over vals (from Load) and
-// returns the gradient for each value of in, in order. When out is a name
-// the graph does not use, only the values of in called out get 1.
-func (t *Tape) Gradients(vals []float64, in []Input, out string, mode Mode) ([]float64, error) {
-	res := make([]float64, len(in))
+// returns the gradient for each value of v, in order. When out is a name
+// the graph does not use, only the values of v called out get 1.
+func (t *Tape) Gradients(vals []float64, v Values, out string, mode Mode) ([]float64, error) {
+	res := make([]float64, len(v.Slots))
 	s, ok := t.slots[out]
 	if !ok {
 		found := false
-		for i, v := range in {
-			if v.Slot < 0 && v.Name == out {
-				res[i] = 1
-				found = true
+		extra := 0
+		for i, s := range v.Slots {
+			if s < 0 || int(s) >= len(t.names) {
+				if extra < len(v.Extra) && v.Extra[extra] == out {
+					res[i] = 1
+					found = true
+				}
+				extra++
 			}
 		}
 		if !found {
@@ -121,9 +133,9 @@ func (t *Tape) Gradients(vals []float64, in []Input, out string, mode Mode) ([]f
 	}
 	grads := make([]float64, len(vals))
 	t.Reverse(vals, grads, int(s), mode)
-	for i, v := range in {
-		if v.Slot >= 0 && int(v.Slot) < len(grads) {
-			res[i] = grads[v.Slot]
+	for i, s := range v.Slots {
+		if s >= 0 && int(s) < len(grads) {
+			res[i] = grads[s]
 		}
 	}
 	return res, nil

@@ -68,36 +68,36 @@ func treeOf(x starlark.Value, depth int) (any, error) {
 
 // graphArgs reads a graph in the list format and named values (or leaves)
 // from Starlark, and compiles the graph.
-func graphArgs(graph, values starlark.Value, what string) (*engine.Tape, engine.Graph, []engine.Input, error) {
+func graphArgs(graph, values starlark.Value, what string) (*engine.Tape, engine.Graph, named, error) {
+	var n named
 	gv, err := tree("graph", graph)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, n, err
 	}
 	vv, err := tree(what, values)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, n, err
 	}
 	g, err := engine.GraphOf(gv)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, n, err
 	}
-	names, xs, err := engine.ValuesOf(vv)
-	if err != nil {
-		return nil, nil, nil, err
+	if n.names, n.xs, err = engine.ValuesOf(vv); err != nil {
+		return nil, nil, n, err
 	}
 	t, err := engine.Compile(g)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, n, err
 	}
-	return t, g, t.Bind(names, xs), nil
+	n.Values = t.Bind(n.names, n.xs)
+	return t, g, n, nil
 }
 
-// name returns the name of a value handed to t.
-func name(t *engine.Tape, v engine.Input) string {
-	if v.Slot >= 0 {
-		return t.Names()[v.Slot]
-	}
-	return v.Name
+// named is values as a cell gave them, in order, and bound to a tape.
+type named struct {
+	engine.Values
+	names []string
+	xs    []float64
 }
 
 // evaluate(graph, leaves) returns a dict of every value: the leaves, then
@@ -111,16 +111,16 @@ func evaluateBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err != nil {
 		return nil, err
 	}
-	vals, err := t.Load(in, true)
+	vals, err := t.Load(in.Values, true)
 	if err != nil {
 		return nil, err
 	}
 	if err := t.Forward(vals); err != nil {
 		return nil, err
 	}
-	d := starlark.NewDict(len(in) + t.NumNodes())
-	for _, v := range in {
-		d.SetKey(starlark.String(name(t, v)), starlark.Float(v.X))
+	d := starlark.NewDict(len(in.names) + t.NumNodes())
+	for i, name := range in.names {
+		d.SetKey(starlark.String(name), starlark.Float(in.xs[i]))
 	}
 	for i, n := range t.Names()[t.NumLeaves():] {
 		d.SetKey(starlark.String(n), starlark.Float(vals[t.NumLeaves()+i]))
@@ -141,17 +141,17 @@ func backwardBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err != nil {
 		return nil, err
 	}
-	vals, err := t.Load(in, false)
+	vals, err := t.Load(in.Values, false)
 	if err != nil {
 		return nil, err
 	}
-	grads, err := t.Gradients(vals, in, out, engine.Accumulate)
+	grads, err := t.Gradients(vals, in.Values, out, engine.Accumulate)
 	if err != nil {
 		return nil, err
 	}
-	d := starlark.NewDict(len(in))
-	for i, v := range in {
-		d.SetKey(starlark.String(name(t, v)), starlark.Float(grads[i]))
+	d := starlark.NewDict(len(in.names))
+	for i, name := range in.names {
+		d.SetKey(starlark.String(name), starlark.Float(grads[i]))
 	}
 	state(thread).built(&target{tape: t, vals: vals, out: out})
 	return d, nil
@@ -347,7 +347,7 @@ func gradCheckBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlar
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "graph", &graph, "leaves", &leaves, "out", &out, "names", &names, "steps?", &steps); err != nil {
 		return nil, err
 	}
-	t, g, in, err := graphArgs(graph, leaves, "leaves")
+	_, g, in, err := graphArgs(graph, leaves, "leaves")
 	if err != nil {
 		return nil, err
 	}
@@ -369,9 +369,9 @@ func gradCheckBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlar
 		}
 		which = append(which, s)
 	}
-	l := make(map[string]float64, len(in))
-	for _, v := range in {
-		l[name(t, v)] = v.X
+	l := make(map[string]float64, len(in.names))
+	for i, name := range in.names {
+		l[name] = in.xs[i]
 	}
 	checks, err := engine.GradCheck(g, l, out, which, hs)
 	if err != nil {
@@ -482,23 +482,25 @@ func showBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	}
 	// Values may be just the leaves: compute the nodes, then keep any
 	// node value given.
-	var leaves, nodes []engine.Input
-	for _, v := range in {
-		if int(v.Slot) >= t.NumLeaves() {
-			nodes = append(nodes, v)
-		} else {
-			leaves = append(leaves, v)
+	var leafNames []string
+	var leafXs []float64
+	for i, s := range in.Slots {
+		if int(s) < t.NumLeaves() {
+			leafNames = append(leafNames, in.names[i])
+			leafXs = append(leafXs, in.xs[i])
 		}
 	}
-	vals, err := t.Load(leaves, true)
+	vals, err := t.Load(t.Bind(leafNames, leafXs), true)
 	if err != nil {
 		return nil, err
 	}
 	if err := t.Forward(vals); err != nil {
 		return nil, err
 	}
-	for _, v := range nodes {
-		vals[v.Slot] = v.X
+	for i, s := range in.Slots {
+		if int(s) >= t.NumLeaves() {
+			vals[s] = in.xs[i]
+		}
 	}
 	st.shown[cell] = append(st.shown[cell], &target{tape: t, vals: vals, out: out})
 	return starlark.None, nil

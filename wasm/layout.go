@@ -211,43 +211,48 @@ func (r *request) section(off, size int) []byte {
 	return in[o : o+size]
 }
 
+// slots is reused from call to call: the values of a request with their
+// name ids turned into slots.
+var slots []int32
+
 // inputs reads the values of a request: for each, a name id of the graph
 // or -1, and a number; the names of the values with id -1 follow, in order.
-func (r *request) inputs(c *compiled) ([]engine.Input, error) {
+// The numbers are used where they lie in the buffer.
+func (r *request) inputs(c *compiled) (engine.Values, error) {
 	m := int(r.h[hValues])
 	ids := view[int32](r.section(hIdsOff, 4*m))
-	xs := view[float64](r.section(hXsOff, 8*m))
-	extra := split(r.bytes(hExtraOff, hExtraLen), int(r.h[hExtraN]))
-	if extra == nil {
-		return nil, fmt.Errorf("%w: a leaf's name contains a NUL character", engine.ErrSyntax)
+	v := engine.Values{
+		Xs:    view[float64](r.section(hXsOff, 8*m)),
+		Extra: split(r.bytes(hExtraOff, hExtraLen), int(r.h[hExtraN])),
 	}
-	in := make([]engine.Input, m)
+	if v.Extra == nil {
+		return v, fmt.Errorf("%w: a leaf's name contains a NUL character", engine.ErrSyntax)
+	}
+	if cap(slots) < m {
+		slots = make([]int32, m)
+	}
+	v.Slots = slots[:m]
 	for i, id := range ids {
-		if id >= 0 && int(id) < len(c.slotOf) && c.slotOf[id] >= 0 {
-			in[i] = engine.Input{Slot: c.slotOf[id], X: xs[i]}
-			continue
+		v.Slots[i] = -1
+		if id >= 0 && int(id) < len(c.slotOf) {
+			v.Slots[i] = c.slotOf[id]
 		}
-		if len(extra) == 0 {
-			return nil, fmt.Errorf("%w: value %d has no name", engine.ErrSyntax, i+1)
-		}
-		in[i] = engine.Input{Slot: -1, Name: extra[0], X: xs[i]}
-		extra = extra[1:]
 	}
-	return in, nil
+	return v, nil
 }
 
 // load compiles (or reuses) the tape and loads the values given.
-func (r *request) load(leavesOnly bool) (*engine.Tape, []engine.Input, []float64, error) {
+func (r *request) load(leavesOnly bool) (*engine.Tape, engine.Values, []float64, error) {
 	c, err := r.tape()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, engine.Values{}, nil, err
 	}
-	in, err := r.inputs(c)
+	v, err := r.inputs(c)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, v, nil, err
 	}
-	vals, err := c.tape.Load(in, leavesOnly)
-	return c.tape, in, vals, err
+	vals, err := c.tape.Load(v, leavesOnly)
+	return c.tape, v, vals, err
 }
 
 func (r *request) evaluate() error {
@@ -263,11 +268,11 @@ func (r *request) evaluate() error {
 }
 
 func (r *request) backward() error {
-	t, in, vals, err := r.load(false)
+	t, v, vals, err := r.load(false)
 	if err != nil {
 		return err
 	}
-	grads, err := t.Gradients(vals, in, string(r.bytes(hOutOff, hOutLen)), engine.Accumulate)
+	grads, err := t.Gradients(vals, v, string(r.bytes(hOutOff, hOutLen)), engine.Accumulate)
 	if err != nil {
 		return err
 	}
@@ -279,7 +284,7 @@ func (r *request) backward() error {
 // a JSON object of every value: the leaves in the order given, then the
 // nodes in graph order.
 func (r *request) evaluateJSON() error {
-	t, in, vals, err := loadJSON(r.bytes(hJSONOff, hJSONLen), r.bytes(hJSON2Off, hJSON2Len), true)
+	t, names, v, vals, err := loadJSON(r.bytes(hJSONOff, hJSONLen), r.bytes(hJSON2Off, hJSON2Len), true)
 	if err != nil {
 		return err
 	}
@@ -287,11 +292,11 @@ func (r *request) evaluateJSON() error {
 		return err
 	}
 	out = append(out[:0], '{')
-	for i, v := range in {
-		out = appendMember(out, i, name(t, v), v.X)
+	for i, name := range names {
+		out = appendMember(out, i, name, v.Xs[i])
 	}
 	for i, name := range t.Names()[t.NumLeaves():] {
-		out = appendMember(out, len(in)+i, name, vals[t.NumLeaves()+i])
+		out = appendMember(out, len(names)+i, name, vals[t.NumLeaves()+i])
 	}
 	out = append(out, '}')
 	return nil
@@ -300,17 +305,17 @@ func (r *request) evaluateJSON() error {
 // backwardJSON is backward for a graph and values as JSON text; it answers
 // a JSON object of gradients, one for each value, in the order given.
 func (r *request) backwardJSON() error {
-	t, in, vals, err := loadJSON(r.bytes(hJSONOff, hJSONLen), r.bytes(hJSON2Off, hJSON2Len), false)
+	t, names, v, vals, err := loadJSON(r.bytes(hJSONOff, hJSONLen), r.bytes(hJSON2Off, hJSON2Len), false)
 	if err != nil {
 		return err
 	}
-	grads, err := t.Gradients(vals, in, string(r.bytes(hOutOff, hOutLen)), engine.Accumulate)
+	grads, err := t.Gradients(vals, v, string(r.bytes(hOutOff, hOutLen)), engine.Accumulate)
 	if err != nil {
 		return err
 	}
 	out = append(out[:0], '{')
-	for i, v := range in {
-		out = appendMember(out, i, name(t, v), grads[i])
+	for i, name := range names {
+		out = appendMember(out, i, name, grads[i])
 	}
 	out = append(out, '}')
 	return nil
@@ -318,29 +323,22 @@ func (r *request) backwardJSON() error {
 
 // loadJSON parses a graph and named values, compiles the graph and loads
 // the values.
-func loadJSON(graph, values []byte, leavesOnly bool) (*engine.Tape, []engine.Input, []float64, error) {
+func loadJSON(graph, values []byte, leavesOnly bool) (*engine.Tape, []string, engine.Values, []float64, error) {
 	g, err := engine.ParseGraph(graph)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, engine.Values{}, nil, err
 	}
 	names, xs, err := engine.ParseValues(values)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, engine.Values{}, nil, err
 	}
 	t, err := engine.Compile(g)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, engine.Values{}, nil, err
 	}
-	in := t.Bind(names, xs)
-	vals, err := t.Load(in, leavesOnly)
-	return t, in, vals, err
-}
-
-func name(t *engine.Tape, v engine.Input) string {
-	if v.Slot >= 0 {
-		return t.Names()[v.Slot]
-	}
-	return v.Name
+	v := t.Bind(names, xs)
+	vals, err := t.Load(v, leavesOnly)
+	return t, names, v, vals, err
 }
 
 // appendMember appends "name": x to a JSON object, writing ±Inf as ±1e999
