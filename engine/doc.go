@@ -12,7 +12,9 @@
 //
 // # Ops
 //
-// The local derivatives are those of the lessons' local_grads:
+// Each op is one entry of the table in ops.go, micrograd style: its name,
+// its number of inputs, its forward rule and its local derivatives side by
+// side. The local derivatives are those of the lessons' local_grads:
 //
 //	add     a+b        (1, 1)
 //	sub     a−b        (1, −1)
@@ -40,7 +42,13 @@
 //
 // Compile resolves names to slots once; a Tape keeps values and gradients
 // in flat slices and runs Forward and Reverse without allocating. Reuse a
-// Tape to evaluate the same graph many times.
+// Tape to evaluate the same graph many times: Bind resolves named values
+// to its slots, Load checks them, Gradients runs the reverse pass.
+//
+// The engine knows nothing of transport: ParseGraph and ParseValues read
+// the list format from JSON (through internal/jsontext), GraphOf and
+// ValuesOf from values already decoded; the JavaScript API's wire format
+// is package wasm's.
 //
 // # Values
 //

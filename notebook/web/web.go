@@ -1,10 +1,21 @@
 //go:build js && wasm
 
 // Package web brings a notebook page to life in the browser: it wires the
-// cells that the build rendered (editors, Run and Reset, Run all, the
-// scratch page's cell controls) to the notebook package, and shows each
-// run's output and drawings. It only converts: running and drawing are in
-// package notebook, which is tested natively.
+// markup that the build rendered to the pure-Go packages (notebook, draw,
+// block, progress) and shows what they answer. It only converts; running,
+// drawing, grading and the progress rules are tested natively there.
+//
+// One file per job: web.go the page, cell.go a code cell (run, reset,
+// output), drawing.go a drawing with its controls, handlers.go the owner
+// that releases a view's js.Funcs when it is replaced, kinds.go with
+// quiz.go, explore.go and exercise.go the block kinds (each reads its
+// block's data from the JSON beside it), keeper.go the progress keeper
+// (debounced saves, flushed on pagehide), restore.go putting cells' saved
+// work back, scratch.go the scratch page, panel.go export, import, resets
+// and storage, completion.go the index's completion, idb.go the IndexedDB
+// Store, embed.go cells in other sites' pages, share.go share links,
+// promise.go JavaScript promises and session storage, safe.go recovery
+// from panics.
 package web
 
 import (
