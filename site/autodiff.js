@@ -8,8 +8,10 @@
 //   const vals = autodiff.evaluate([["p", "mul", ["a", "b"]]], {a: 2, b: 3});
 //   const grads = autodiff.backward([["p", "mul", ["a", "b"]]], vals, "p");
 //
-// Both take the lessons' plain arrays and objects, return a plain object of
-// name → number, and throw an Error with the engine's message on bad input.
+// Both take the lessons' plain arrays and objects, return an object of
+// name → number without a prototype (so that __proto__ and constructor are
+// names like any other), and throw an Error with the engine's message on
+// bad input.
 //
 // Crossing into Go is what costs, so this wrapper does the conversions:
 // it numbers the names of a graph once, writes them and the values straight
@@ -233,7 +235,7 @@
     [[h[H.jsonOff], h[H.jsonLen]], [h[H.json2Off], h[H.json2Len]], [h[H.outOff], h[H.outLen]]] = at;
     const status = e[op]();
     const ans = answer(status, true);
-    return JSON.parse(ans);
+    return Object.assign(Object.create(null), JSON.parse(ans));
   }
 
   function answer(status, text) {
@@ -272,7 +274,7 @@
     const b = enc && bind(enc, leaves);
     if (!b) return sendJSON("gb_evaluate_json", json("graph", graph), json("leaves", leaves));
     const nodes = send("gb_evaluate", enc, b, "");
-    const out = {};
+    const out = Object.create(null); // names like __proto__ are ordinary keys
     for (let i = 0; i < b.keys.length; i++) out[b.keys[i]] = b.xs[i];
     const names = enc.names, code = enc.code;
     for (let i = 0; i < enc.n; i++) out[names[code[5 * i]]] = nodes[i];
@@ -291,7 +293,7 @@
     const b = enc && bind(enc, values);
     if (!b) return sendJSON("gb_backward_json", json("graph", graph), json("values", values), out);
     const grads = send("gb_backward", enc, b, out);
-    const res = {};
+    const res = Object.create(null);
     for (let i = 0; i < b.keys.length; i++) res[b.keys[i]] = grads[i];
     return res;
   };

@@ -5,7 +5,10 @@ package web
 import (
 	"fmt"
 	"html"
+	"net/url"
 	"strings"
+
+	"honnef.co/go/js/dom/v2"
 )
 
 func escape(s string) string { return html.EscapeString(s) }
@@ -39,14 +42,24 @@ func (p *Page) showCompletion() {
 	if last == nil {
 		return
 	}
-	title := last.Lesson
-	if a := p.doc.QuerySelector(fmt.Sprintf(`li[data-lesson="%s"] a`, last.Lesson)); a != nil {
-		title = a.TextContent()
+	// Only a lesson the index lists: a visit record is data, and names no
+	// page of its own.
+	li := withAttr(p.doc, "li[data-lesson]", "data-lesson", last.Lesson)
+	if li == nil {
+		return
 	}
-	href := "lessons/" + last.Lesson + ".html"
+	link, ok := li.QuerySelector("a").(*dom.HTMLAnchorElement)
+	if !ok {
+		return
+	}
+	href := link.GetAttribute("href")
 	if last.Anchor != "" {
-		href += "#" + last.Anchor
+		href += "#" + url.PathEscape(last.Anchor)
 	}
-	cont.SetInnerHTML(fmt.Sprintf(`Continue where you left off: <a href="%s">%s</a>`, escape(href), escape(title)))
+	a := p.doc.CreateElement("a").(*dom.HTMLAnchorElement)
+	a.SetAttribute("href", href)
+	a.SetTextContent(link.TextContent())
+	cont.SetTextContent("Continue where you left off: ")
+	cont.AppendChild(a)
 	cont.RemoveAttribute("hidden")
 }

@@ -36,3 +36,18 @@ func blockData(el dom.Element) any {
 	v, _ := jsontext.DecodeOrdered([]byte(script.TextContent()))
 	return v
 }
+
+// withAttr returns the first element under root that matches sel and whose
+// attribute attr is value, or nil. The value is compared in Go: stored,
+// imported and shared strings are data and never become part of a CSS
+// selector.
+func withAttr(root interface {
+	QuerySelectorAll(string) []dom.Element
+}, sel, attr, value string) dom.Element {
+	for _, el := range root.QuerySelectorAll(sel) {
+		if el.HasAttribute(attr) && el.GetAttribute(attr) == value {
+			return el
+		}
+	}
+	return nil
+}

@@ -4,7 +4,6 @@ package web
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"honnef.co/go/js/dom/v2"
@@ -44,7 +43,11 @@ func (p *Page) wireQuiz(el dom.Element) {
 				return
 			}
 			given = picked.(*dom.HTMLInputElement).Value()
-			fb := el.QuerySelector(fmt.Sprintf(`.choice-feedback[data-choice="%s"]`, given))
+			fb := withAttr(el, ".choice-feedback", "data-choice", given)
+			if fb == nil {
+				feedback.SetTextContent("Choose an answer first.")
+				return
+			}
 			right = fb.GetAttribute("data-correct") == "true"
 			verdictText := "Not quite. "
 			if right {
@@ -61,7 +64,10 @@ func (p *Page) wireQuiz(el dom.Element) {
 			right = true
 			for i, in := range el.QuerySelectorAll("input.answer-input") {
 				typed = append(typed, in.(*dom.HTMLInputElement).Value())
-				label := el.QuerySelector(fmt.Sprintf(`label[for="%s"]`, in.ID())).TextContent()
+				label := in.ID()
+				if l := withAttr(el, "label", "for", in.ID()); l != nil {
+					label = l.TextContent()
+				}
 				got, ok := block.ParseNumber(in.(*dom.HTMLInputElement).Value())
 				switch {
 				case !ok:
@@ -98,7 +104,7 @@ func (p *Page) wireQuiz(el dom.Element) {
 	if r := p.keep.get(progress.KindQuiz, id); r.Updated != 0 && r.Answer != "" {
 		switch kind {
 		case "choice":
-			if in, ok := el.QuerySelector(fmt.Sprintf(`input[type=radio][value="%s"]`, r.Answer)).(*dom.HTMLInputElement); ok {
+			if in, ok := withAttr(el, "input[type=radio]", "value", r.Answer).(*dom.HTMLInputElement); ok {
 				in.SetChecked(true)
 			}
 		case "numeric":
