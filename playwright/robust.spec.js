@@ -51,3 +51,58 @@ test("the JavaScript API takes __proto__ and constructor as ordinary names", asy
   expect(r.grads).toEqual([["constructor", -3], ["b", -2], ["__proto__", -1], ["toString", 1]]);
   expect(r.proto).toBe(true);
 });
+
+test("an import cannot overwrite saved code by faking its date: the learner is asked", async ({ page, errors }, info) => {
+  await open(page, "lessons/02-reverse-accumulation.html");
+  const editor = page.locator("#cell-worked").getByRole("textbox");
+  await editor.fill('print("mine")');
+  await page.locator("#cell-worked").getByRole("button", { name: "Run" }).click();
+  await expect(page.locator("#cell-worked output")).toContainText("mine");
+  await page.reload();
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
+  await expect(editor).toHaveValue('print("mine")');
+
+  const file = info.outputPath("future.json");
+  fs.writeFileSync(file, JSON.stringify({ gradbook: "progress", version: 2, records: [
+    { v: 2, kind: "cell", lesson: "02-reverse-accumulation", id: "worked", source: 'print("from the file")', ran: true, clean: true, updated: 9e15 },
+  ] }));
+  // Asked first; keeping mine keeps mine.
+  await page.locator("#progress-panel summary").click();
+  await page.locator("#import-progress").setInputFiles(file);
+  const question = page.getByRole("alertdialog");
+  await expect(question).toContainText("The file has other code than yours for 1 cell (worked in 02-reverse-accumulation)");
+  await expect(page.getByRole("button", { name: "Keep mine" })).toBeFocused();
+  await Promise.all([page.waitForEvent("load"), page.getByRole("button", { name: "Keep mine" }).click()]);
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
+  await expect(page.locator("#notices")).toContainText("Imported 1 records of progress.");
+  await expect(editor).toHaveValue('print("mine")');
+
+  // Taking the file's takes it, with its date brought back to now: an edit
+  // after it still wins.
+  await page.locator("#progress-panel summary").click();
+  await page.locator("#import-progress").setInputFiles(file);
+  await Promise.all([page.waitForEvent("load"), page.getByRole("button", { name: "Take the file's" }).click()]);
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
+  await expect(editor).toHaveValue('print("from the file")');
+  await editor.fill('print("mine again")');
+  await page.locator("#cell-worked").getByRole("button", { name: "Run" }).click();
+  await expect(page.locator("#cell-worked output")).toContainText("mine again");
+  await page.reload();
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
+  await expect(editor).toHaveValue('print("mine again")');
+});
+
+test("an import over 5 MB is refused at once and changes nothing", async ({ page, errors }, info) => {
+  await open(page, "lessons/02-reverse-accumulation.html");
+  const file = info.outputPath("big.json");
+  const records = [];
+  for (let i = 0; i < 80_000; i++) records.push({ v: 2, kind: "cell", lesson: "02-reverse-accumulation", id: "c" + i, source: "x = " + i, updated: 1 });
+  fs.writeFileSync(file, JSON.stringify({ gradbook: "progress", version: 2, records }));
+  expect(fs.statSync(file).size).toBeGreaterThan(5 << 20);
+  await page.locator("#progress-panel summary").click();
+  await page.locator("#import-progress").setInputFiles(file);
+  await expect(page.locator("#notices")).toContainText(/This file cannot be imported: it is \d+\.\d MB, and at most 5 MB can be imported\. Nothing was changed\./);
+  await page.reload();
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
+  await expect(page.locator("#notices")).not.toContainText("Imported");
+});

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -415,54 +416,105 @@ func (p *Progress) keys() []string {
 // ErrBadImport is wrapped by every reason Import refuses a file.
 var ErrBadImport = errors.New("this file cannot be imported")
 
-// Import merges an exported file into the progress. It checks the whole
-// file first and changes nothing if any of it is wrong. Merging keeps,
-// for each record, the one changed last, and never loses a task done, a
-// quiz answered right or an exercise passed. It returns how many records
-// it took.
-func (p *Progress) Import(ctx context.Context, data []byte) (int, error) {
+// MaxImport is the largest file Import reads, in bytes: far more than a
+// learner's progress (a few hundred kilobytes), and small enough that
+// reading it never freezes the page.
+const MaxImport = 5 << 20
+
+// A File is a progress file that has been read and checked, ready to be
+// merged with Merge.
+type File struct {
+	recs []*Record
+	// Conflicts lists the saved code that the file would replace with other
+	// code: the file's record for each, by lesson and id.
+	Conflicts []*Record
+}
+
+// Read checks an exported progress file without changing anything. It
+// refuses a file over MaxImport bytes or with anything wrong in it, and
+// brings times from the future back to now, so that a record cannot win
+// every later merge by its date. The File says which saved code it would
+// replace.
+func (p *Progress) Read(data []byte) (*File, error) {
+	if len(data) > MaxImport {
+		return nil, fmt.Errorf("%w: it is %.1f MB, and at most %d MB can be imported", ErrBadImport, float64(len(data))/(1<<20), MaxImport>>20)
+	}
 	v, err := jsontext.Decode(data)
 	if err != nil {
-		return 0, fmt.Errorf("%w: it is not a Gradbook progress file (%v)", ErrBadImport, err)
+		return nil, fmt.Errorf("%w: it is not a Gradbook progress file (%v)", ErrBadImport, err)
 	}
 	f, _ := v.(map[string]any)
 	if kind, _ := jsontext.String(f, "gradbook"); kind != "progress" {
-		return 0, fmt.Errorf("%w: it is not a Gradbook progress file", ErrBadImport)
+		return nil, fmt.Errorf("%w: it is not a Gradbook progress file", ErrBadImport)
 	}
 	version, _ := jsontext.Number(f, "version")
 	if version > Version {
-		return 0, fmt.Errorf("%w: it was exported by a newer version of Gradbook (schema %v; this one reads up to %d)", ErrBadImport, version, Version)
+		return nil, fmt.Errorf("%w: it was exported by a newer version of Gradbook (schema %v; this one reads up to %d)", ErrBadImport, version, Version)
 	}
 	list, ok := f["records"].([]any)
 	if !ok && f["records"] != nil {
-		return 0, fmt.Errorf("%w: its records are not a list", ErrBadImport)
+		return nil, fmt.Errorf("%w: its records are not a list", ErrBadImport)
 	}
-	var recs []*Record
+	now := p.Now().UnixMilli()
+	file := &File{}
 	for i, x := range list {
 		m, ok := x.(map[string]any)
 		if !ok {
-			return 0, fmt.Errorf("%w: record %d is not an object", ErrBadImport, i+1)
+			return nil, fmt.Errorf("%w: record %d is not an object", ErrBadImport, i+1)
 		}
 		r, err := fromMap(m)
 		if err != nil {
-			return 0, fmt.Errorf("%w: record %d: %v", ErrBadImport, i+1, err)
+			return nil, fmt.Errorf("%w: record %d: %v", ErrBadImport, i+1, err)
 		}
 		if r.V == 0 {
 			r.V = int(version)
 		}
 		if err := r.check(); err != nil {
-			return 0, fmt.Errorf("%w: record %d: %v", ErrBadImport, i+1, err)
+			return nil, fmt.Errorf("%w: record %d: %v", ErrBadImport, i+1, err)
 		}
-		recs = append(recs, r)
+		r.Updated = min(r.Updated, now)
+		if have := p.recs[r.Key()]; have != nil && have.Source != "" && r.Source != "" && have.Source != r.Source {
+			file.Conflicts = append(file.Conflicts, r)
+		}
+		file.recs = append(file.recs, r)
 	}
+	return file, nil
+}
+
+// Merge takes a checked file into the progress. For the code in
+// f.Conflicts, keepMine keeps the saved code and otherwise the file's is
+// taken; every other record merges as merge says. It returns how many
+// records it took.
+func (p *Progress) Merge(ctx context.Context, f *File, keepMine bool) (int, error) {
 	var errs []error
-	for _, in := range recs {
-		m := merge(p.recs[in.Key()], in)
+	for _, in := range f.recs {
+		have := p.recs[in.Key()]
+		m := merge(have, in)
+		if have != nil && slices.Contains(f.Conflicts, in) {
+			mine, theirs := *have, *in
+			if keepMine {
+				m = &mine
+			} else {
+				m = &theirs
+			}
+			m.Passed = have.Passed || in.Passed
+			m.Updated = max(have.Updated, in.Updated)
+		}
 		m.V = Version
 		p.recs[in.Key()] = m
 		errs = append(errs, p.store.Save(ctx, m.Key(), m.encode()))
 	}
-	return len(recs), errors.Join(errs...)
+	return len(f.recs), errors.Join(errs...)
+}
+
+// Import reads a file and merges it, keeping the saved code where the file
+// has other code: Read, then Merge with keepMine.
+func (p *Progress) Import(ctx context.Context, data []byte) (int, error) {
+	f, err := p.Read(data)
+	if err != nil {
+		return 0, err
+	}
+	return p.Merge(ctx, f, true)
 }
 
 // merge combines a record kept here with one arriving: the one changed

@@ -184,3 +184,55 @@ func TestRecordRoundTrip(t *testing.T) {
 		t.Error("a field of the wrong type was accepted")
 	}
 }
+
+// An import is checked, not trusted: no bigger than MaxImport, no dates
+// from the future, and code that differs from the saved code is replaced
+// only when the learner says so.
+func TestImportIsChecked(t *testing.T) {
+	p := open(t, NewMemStore())
+	must(t, p.Put(ctx, Record{Kind: KindCell, Lesson: "l1", ID: "a", Source: "mine"}))
+	must(t, p.Put(ctx, Record{Kind: KindCell, Lesson: "l1", ID: "same", Source: "same code"}))
+	now := p.Now().UnixMilli()
+	file := func(recs ...string) []byte {
+		return []byte(`{"gradbook":"progress","version":2,"records":[` + strings.Join(recs, ",") + `]}`)
+	}
+	data := file(
+		`{"v":2,"kind":"cell","lesson":"l1","id":"a","source":"from the future","updated":9e15}`,
+		`{"v":2,"kind":"cell","lesson":"l1","id":"same","source":"same code","clean":true,"ran":true,"updated":1}`,
+		`{"v":2,"kind":"cell","lesson":"l1","id":"new","source":"only in the file","updated":9e15}`,
+	)
+	f, err := p.Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Conflicts) != 1 || f.Conflicts[0].ID != "a" {
+		t.Fatalf("conflicts %+v, want the one cell whose code differs", f.Conflicts)
+	}
+	now = p.Now().UnixMilli()
+	for _, r := range f.recs {
+		if r.Updated > now {
+			t.Errorf("record %s keeps its date from the future: %d > %d", r.ID, r.Updated, now)
+		}
+	}
+	if _, err := p.Merge(ctx, f, true); err != nil {
+		t.Fatal(err)
+	}
+	if r := p.Get(KindCell, "l1", "a"); r.Source != "mine" {
+		t.Errorf("keep mine: the saved code became %q", r.Source)
+	}
+	if r := p.Get(KindCell, "l1", "new"); r == nil || r.Source != "only in the file" || r.Updated > p.Now().UnixMilli() {
+		t.Errorf("a new cell from the file: %+v", r)
+	}
+	f, _ = p.Read(data)
+	if _, err := p.Merge(ctx, f, false); err != nil {
+		t.Fatal(err)
+	}
+	if r := p.Get(KindCell, "l1", "a"); r.Source != "from the future" || r.Updated > p.Now().UnixMilli() {
+		t.Errorf("take the file's: %+v", r)
+	}
+
+	big := file(`{"v":2,"kind":"cell","lesson":"l1","id":"b","source":"` + strings.Repeat("x", MaxImport) + `"}`)
+	if _, err := p.Read(big); !errors.Is(err, ErrBadImport) || !strings.Contains(err.Error(), "at most 5 MB") {
+		t.Errorf("a file over the limit: %v", err)
+	}
+}

@@ -166,6 +166,14 @@ func (p *Page) confirmIn(c *Cell, question, yesLabel, noLabel string, yes func()
 
 // confirmBox asks a question inside root, before the element before.
 func (p *Page) confirmBox(root dom.Element, before dom.Element, question, yesLabel, noLabel string, yes func()) {
+	p.ask(root, before, question, yesLabel, noLabel, yes, nil)
+}
+
+// ask shows a question with two answers inside root, before the element
+// before (at the end if before is nil), and calls yes or no (either may be
+// nil) once the learner picks one. The box owns its handlers and releases
+// them when it goes.
+func (p *Page) ask(root dom.Element, before dom.Element, question, yesLabel, noLabel string, yes, no func()) {
 	if old := root.QuerySelector(".confirm"); old != nil {
 		old.Remove()
 	}
@@ -174,15 +182,26 @@ func (p *Page) confirmBox(root dom.Element, before dom.Element, question, yesLab
 	box.SetAttribute("role", "alertdialog")
 	box.SetAttribute("aria-label", question)
 	box.SetInnerHTML(fmt.Sprintf(`<p>%s</p><button type="button" class="confirm-yes">%s</button> <button type="button" class="confirm-no">%s</button>`, escape(question), escape(yesLabel), escape(noLabel)))
-	root.InsertBefore(box, before)
+	if before != nil {
+		root.InsertBefore(box, before)
+	} else {
+		root.AppendChild(box)
+	}
 	box.QuerySelector(".confirm-no").(*dom.HTMLButtonElement).Focus()
-	p.listen(box.QuerySelector(".confirm-no"), "click", func(dom.Event) { spawn(func() { box.Remove() }) })
-	p.listen(box.QuerySelector(".confirm-yes"), "click", func(dom.Event) {
-		spawn(func() {
-			box.Remove()
-			yes()
-		})
-	})
+	on := &handlers{}
+	answer := func(f func()) func(dom.Event) {
+		return func(dom.Event) {
+			spawn(func() {
+				on.release()
+				box.Remove()
+				if f != nil {
+					f()
+				}
+			})
+		}
+	}
+	on.listen(box.QuerySelector(".confirm-no"), "click", answer(no))
+	on.listen(box.QuerySelector(".confirm-yes"), "click", answer(yes))
 }
 
 // Reset puts the authored source back and clears the output.

@@ -4,13 +4,14 @@ package web
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"strings"
 	"syscall/js"
 	"time"
 
 	"honnef.co/go/js/dom/v2"
 
+	"gradbook/internal/words"
 	"gradbook/notebook/progress"
 )
 
@@ -25,7 +26,7 @@ func (p *Page) wirePanel() {
 				return
 			}
 			file := files.Index(0)
-			spawn(func() { p.importProgress(file) })
+			spawn(func() { p.importProgress(in, file) })
 		})
 	}
 	if b := p.doc.GetElementByID("reset-lesson"); b != nil {
@@ -93,25 +94,52 @@ func (p *Page) exportProgress() {
 	p.keep.setStatus("Exported your progress to a file.")
 }
 
-func (p *Page) importProgress(file js.Value) {
+// importProgress checks a progress file and merges it. Where the file has
+// other code for a cell than the code saved here, the learner is asked
+// which to keep; nothing changes until they answer.
+func (p *Page) importProgress(in dom.Element, file js.Value) {
+	if size := file.Get("size").Float(); size > progress.MaxImport {
+		p.notice(fmt.Sprintf("This file cannot be imported: it is %.1f MB, and at most %d MB can be imported. Nothing was changed.", size/(1<<20), progress.MaxImport>>20))
+		return
+	}
 	text, err := await(file.Call("text"))
 	if err != nil {
 		p.notice("The file could not be read: " + err.Error() + ". Nothing was changed.")
 		return
 	}
 	p.keep.mu.Lock()
-	n, err := p.keep.prog.Import(context.Background(), []byte(text.String()))
+	f, err := p.keep.prog.Read([]byte(text.String()))
 	p.keep.mu.Unlock()
 	if err != nil {
-		if errors.Is(err, progress.ErrBadImport) {
-			p.notice(err.Error() + ". Nothing was changed.")
-			return
-		}
-		p.notice("The import was not fully saved: " + err.Error())
+		p.notice(err.Error() + ". Nothing was changed.")
 		return
 	}
-	sessionPut("gradbook-notice", fmt.Sprintf("Imported %d records of progress.", n))
-	js.Global().Get("location").Call("reload")
+	take := func(keepMine bool) {
+		p.keep.mu.Lock()
+		n, err := p.keep.prog.Merge(context.Background(), f, keepMine)
+		p.keep.mu.Unlock()
+		if err != nil {
+			p.notice("The import was not fully saved: " + err.Error())
+			return
+		}
+		sessionPut("gradbook-notice", fmt.Sprintf("Imported %d records of progress.", n))
+		js.Global().Get("location").Call("reload")
+	}
+	if len(f.Conflicts) == 0 {
+		take(true)
+		return
+	}
+	var where []string
+	for _, r := range f.Conflicts[:min(3, len(f.Conflicts))] {
+		where = append(where, fmt.Sprintf("%s in %s", r.ID, r.Lesson))
+	}
+	if len(f.Conflicts) > 3 {
+		where = append(where, fmt.Sprintf("and %d more", len(f.Conflicts)-3))
+	}
+	question := fmt.Sprintf("The file has other code than yours for %s (%s). Keep your code, or take the file's? Everything else in the file is imported either way.",
+		words.Count(len(f.Conflicts), "cell"), strings.Join(where, ", "))
+	// The safe answer, keeping the learner's code, has the focus.
+	p.ask(in.ParentElement(), nil, question, "Take the file's", "Keep mine", func() { take(false) }, func() { take(true) })
 }
 
 // persistAndEstimate asks the browser to keep the data, and shows how much
