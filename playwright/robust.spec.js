@@ -106,3 +106,23 @@ test("an import over 5 MB is refused at once and changes nothing", async ({ page
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
   await expect(page.locator("#notices")).not.toContainText("Imported");
 });
+
+test("Run all does not adopt shared code: the learner's version stays until they run that cell or keep it", async ({ page, errors }) => {
+  await open(page, "lessons/04-fan-out.html");
+  const c = page.locator("#cell-square");
+  await c.locator("textarea.editor").fill("print('mine')");
+  await expect(page.locator("#save-status")).toHaveText("Saved.");
+  const code = Buffer.from("print('shared')").toString("base64url");
+  await page.goto("about:blank");
+  await page.goto(`lessons/04-fan-out.html#share=square:${code}`);
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
+  await expect(c.locator("textarea.editor")).toHaveValue("print('shared')");
+  await page.getByRole("button", { name: "Run all" }).click();
+  await expect(c.locator("output.out")).toHaveText("shared");
+  await expect(c.getByRole("button", { name: "Back to my version" })).toBeVisible();
+  // Nothing of the shared code was saved.
+  await page.goto("about:blank");
+  await page.goto("lessons/04-fan-out.html");
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
+  await expect(c.locator("textarea.editor")).toHaveValue("print('mine')");
+});

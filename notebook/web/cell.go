@@ -83,6 +83,7 @@ func (p *Page) Run(c *Cell) {
 	if i < 0 {
 		return
 	}
+	p.flushSaves()
 	start := time.Now()
 	c.root.SetAttribute("aria-busy", "true")
 	srcs, _ := p.chain(c)
@@ -96,11 +97,20 @@ func (p *Page) Run(c *Cell) {
 	p.ran(c, last.Passed()) // saving comes after the learner sees the result
 }
 
+// flushSaves saves every edit still waiting for its debounce before a run,
+// so that nothing typed is lost if the run never comes back.
+func (p *Page) flushSaves() {
+	if p.keep != nil {
+		p.keep.flush()
+	}
+}
+
 // RunAll runs every cell in order and shows every result.
 func (p *Page) RunAll() {
 	if len(p.cells) == 0 {
 		return
 	}
+	p.flushSaves()
 	start := time.Now()
 	passed := 0
 	results := map[*Cell]*notebook.CellResult{}
@@ -128,6 +138,12 @@ func (p *Page) RunAll() {
 		}
 	}
 	for _, c := range p.cells {
+		if c.shared {
+			// Shared code is adopted only when the learner runs that cell
+			// or keeps it: Run all shows its result and saves nothing.
+			c.mark(results[c].Passed())
+			continue
+		}
 		p.ran(c, results[c].Passed())
 	}
 	p.say(fmt.Sprintf("Ran all %d cells in %.0f ms: %d ran clean.", len(p.cells), time.Since(start).Seconds()*1000, passed))
