@@ -126,3 +126,26 @@ test("Run all does not adopt shared code: the learner's version stays until they
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
   await expect(c.locator("textarea.editor")).toHaveValue("print('mine')");
 });
+
+test("embed.js sizes only Gradbook's frames, to a capped height", async ({ page, errors }) => {
+  await page.goto("http://127.0.0.1:8183/index.html");
+  const gradbookFrame = page.locator("iframe[title^='A Gradbook cell']");
+  await expect(page.frameLocator("iframe[title^='A Gradbook cell']").locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  // A third-party frame asks for 5,000,000 px: ignored.
+  await page.evaluate(() => {
+    const f = document.createElement("iframe");
+    f.name = "third";
+    f.title = "Someone else's frame";
+    f.src = "about:blank";
+    f.height = "100";
+    document.querySelector("main").append(f);
+  });
+  const third = page.frame({ name: "third" });
+  await third.evaluate(() => parent.postMessage({ gradbook: "height", height: 5e6 }, "*"));
+  // Gradbook's own frame asking for too much gets the cap.
+  const ours = page.frames().find((f) => f.url().includes("embed.html"));
+  await ours.evaluate(() => parent.postMessage({ gradbook: "height", height: 5e6 }, "*"));
+  await expect.poll(async () => (await gradbookFrame.boundingBox()).height).toBeGreaterThanOrEqual(50000);
+  expect((await gradbookFrame.boundingBox()).height).toBeLessThan(50010); // the cap, and the frame's border
+  expect((await page.locator("iframe[name=third]").boundingBox()).height).toBeLessThan(200);
+});

@@ -16,12 +16,17 @@
   const script = document.currentScript;
   const base = new URL(".", script.src).href;
 
-  // Size <iframe src=".../embed.html?..."> to what they show.
+  // Size <iframe src=".../embed.html?..."> to what they show. Only a
+  // Gradbook page in one of this page's frames may ask, and only for a
+  // height up to maxHeight: another frame's messages are ignored.
+  const gradbook = new URL(base).origin;
+  const maxHeight = 50000;
   window.addEventListener("message", (event) => {
+    if (event.origin !== gradbook) return;
     const d = event.data;
-    if (!d || d.gradbook !== "height" || typeof d.height !== "number") return;
+    if (!d || d.gradbook !== "height" || typeof d.height !== "number" || !(d.height >= 0)) return;
     for (const frame of document.querySelectorAll("iframe")) {
-      if (frame.contentWindow === event.source) frame.style.height = Math.ceil(d.height) + "px";
+      if (frame.contentWindow === event.source) frame.style.height = Math.ceil(Math.min(d.height, maxHeight)) + "px";
     }
   });
 

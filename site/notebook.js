@@ -12,8 +12,11 @@
   // header and footer, and every page tells the parent its height, so that
   // embed.js can size the frame to its content.
   if (new URLSearchParams(location.search).has("frame")) document.body.classList.add("frame");
-  if (window.parent !== window && typeof ResizeObserver === "function") {
-    const tell = () => window.parent.postMessage({ gradbook: "height", height: document.documentElement.scrollHeight }, "*");
+  // The height goes to the parent's origin only, never to "*".
+  const parentOrigin = location.ancestorOrigins && location.ancestorOrigins.length > 0 ? location.ancestorOrigins[0]
+    : document.referrer ? new URL(document.referrer).origin : null;
+  if (window.parent !== window && parentOrigin && parentOrigin !== "null" && typeof ResizeObserver === "function") {
+    const tell = () => window.parent.postMessage({ gradbook: "height", height: document.documentElement.scrollHeight }, parentOrigin);
     new ResizeObserver(tell).observe(document.body);
     tell();
   }
