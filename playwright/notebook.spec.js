@@ -153,7 +153,11 @@ test("the hostile lesson fixture stays inert", async ({ page, errors }) => {
   expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
   expect(await page.locator("main script, main iframe, main [onerror], main [onclick]").count()).toBe(0);
   const hrefs = await page.locator("main a").evaluateAll((as) => as.map((a) => a.getAttribute("href") || ""));
-  for (const h of hrefs) expect(h.toLowerCase()).not.toMatch(/^(javascript|data):/);
+  // Exactly the documented schemes survive: http, https, mailto, and relative addresses.
+  for (const h of hrefs) expect(h).toMatch(/^(https?:|mailto:|[^:/\\?#]*([/?#]|$))/i);
+  for (const h of hrefs) expect(h).not.toMatch(/^[/\\]{2}/);
+  expect(hrefs).toEqual(expect.arrayContaining(["https://example.org/", "mailto:someone@example.org", "../index.html", "#inert"]));
+  await expect(page.locator("main")).toContainText("Other schemes lose their address too: tel, ftp, intent, blob, host and backslash host.");
 });
 
 for (const lesson of ["01-chain-rule", "02-reverse-accumulation"]) test(`${lesson} reads at phone width`, async ({ page, errors }) => {

@@ -43,6 +43,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -107,7 +108,7 @@ func Parse(slug string, src []byte) (*Lesson, error) {
 	}
 	md := goldmark.New(
 		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Typographer),
-		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID(), parser.WithASTTransformers(util.Prioritized(linkFilter{}, 100))),
 		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(&cellRenderer{l: l}, 100))),
 	)
 	doc := md.Parser().Parse(text.NewReader(body))
@@ -167,6 +168,68 @@ func Parse(slug string, src []byte) (*Lesson, error) {
 	}
 	l.Body = out.String()
 	return l, nil
+}
+
+// linkFilter keeps the address of a link or image only where allowedURL
+// says so; any other keeps its text (an image its alt text) and loses its
+// address.
+type linkFilter struct{}
+
+func (linkFilter) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
+	src := reader.Source()
+	var refused []ast.Node
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Link:
+			if !allowedURL(string(n.Destination)) {
+				refused = append(refused, n)
+			}
+		case *ast.Image:
+			if !allowedURL(string(n.Destination)) {
+				refused = append(refused, n)
+			}
+		case *ast.AutoLink:
+			if !allowedURL(string(n.URL(src))) {
+				refused = append(refused, n)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	for _, n := range refused {
+		parent := n.Parent()
+		if a, ok := n.(*ast.AutoLink); ok {
+			parent.ReplaceChild(parent, n, ast.NewString(a.Label(src)))
+			continue
+		}
+		for c := n.FirstChild(); c != nil; {
+			next := c.NextSibling()
+			parent.InsertBefore(parent, n, c)
+			c = next
+		}
+		parent.RemoveChild(parent, n)
+	}
+}
+
+// AllowedSchemes are the only schemes a lesson's links and images may
+// use; relative addresses (a path, ?query or #fragment) are allowed too.
+var AllowedSchemes = []string{"http", "https", "mailto"}
+
+// allowedURL reports whether a lesson may link to u: one of
+// AllowedSchemes, or a relative address, but not //host (nor /\host,
+// which browsers read the same way).
+func allowedURL(u string) bool {
+	u = strings.TrimSpace(u)
+	if len(u) >= 2 && strings.ContainsRune(`/\`, rune(u[0])) && strings.ContainsRune(`/\`, rune(u[1])) {
+		return false
+	}
+	i := strings.IndexAny(u, ":/?#")
+	if i < 0 || u[i] != ':' {
+		return true // no scheme: relative
+	}
+	return slices.Contains(AllowedSchemes, strings.ToLower(u[:i]))
 }
 
 func plainText(n ast.Node, src []byte) []byte {

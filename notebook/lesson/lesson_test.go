@@ -186,3 +186,34 @@ func TestEnginePageCSP(t *testing.T) {
 		t.Errorf("site/engine.html does not carry the CSP %q", CSP)
 	}
 }
+
+// TestLinkSchemes lists what survives in a lesson's links: exactly the
+// documented schemes (http, https, mailto) and relative addresses.
+func TestLinkSchemes(t *testing.T) {
+	kept := []string{"https://example.org/x", "http://example.org", "mailto:someone@example.org", "02-reverse-accumulation.html", "#worked", "../index.html", "?frame", "HTTPS://EXAMPLE.ORG"}
+	dropped := []string{"javascript:alert(1)", "JaVaScRiPt:x", "data:text/html,x", "tel:+123", "ftp://example.org/f", "intent://x#Intent;end", "blob:https://example.org/uuid", "//evil.example/x", `/\evil.example`, "vbscript:x", "file:///etc/passwd"}
+	for _, u := range kept {
+		if !allowedURL(u) {
+			t.Errorf("%q is refused, want it kept", u)
+		}
+	}
+	for _, u := range dropped {
+		if allowedURL(u) {
+			t.Errorf("%q is kept, want it refused", u)
+		}
+		l, err := Parse("links", []byte("# Links\n\nA [link]("+u+") and ![image]("+u+") and <"+u+">.\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(l.Body, "href=") || strings.Contains(l.Body, "src=") {
+			t.Errorf("%q survives in the page: %s", u, l.Body)
+		}
+		if !strings.Contains(l.Body, "link") {
+			t.Errorf("%q: the link's text is lost: %s", u, l.Body)
+		}
+	}
+	l, _ := Parse("links", []byte("# Links\n\n[kept](https://example.org/x)\n"))
+	if !strings.Contains(l.Body, `<a href="https://example.org/x">kept</a>`) {
+		t.Errorf("an https link: %s", l.Body)
+	}
+}
