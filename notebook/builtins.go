@@ -215,7 +215,7 @@ func compare(actual, expected starlark.Value, tol float64) (string, error) {
 		if !ok {
 			return fmt.Sprintf("got %s, a %s, expected the number %s", actual.String(), actual.Type(), words.Number(e)), nil
 		}
-		if math.Abs(a-e) <= tol*math.Max(1, math.Abs(e)) {
+		if a == e || math.IsNaN(a) && math.IsNaN(e) || math.Abs(a-e) <= tol*math.Max(1, math.Abs(e)) {
 			return "", nil
 		}
 		return fmt.Sprintf("got %s, expected %s", words.Number(a), words.Number(e)), nil

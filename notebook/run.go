@@ -158,8 +158,10 @@ type runState struct {
 	quiet   int                        // >0 while built-ins evaluate on the learner's behalf
 	names   []map[*engine.Value]string // per cell: the names it gave Values
 	reached int                        // the last cell that started
-	// stoppedAt is where a run that took too long was stopped.
+	// stoppedAt is where a run that went over a limit was stopped.
 	stoppedAt starlark.CallStack
+	printed   int // bytes printed by the run
+	values    int // Values made by the run
 	start     time.Time
 }
 
@@ -213,9 +215,17 @@ func run(cells []string, res []CellResult, drawAll bool) {
 	}
 	fmt.Fprintf(&prog, "__cell__(%d, %s)\n", len(cells), namesDict(cells, len(cells)-1))
 	print := func(msg string) {
-		if st.current >= 0 && st.quiet == 0 {
+		if st.current < 0 || st.quiet > 0 {
+			return
+		}
+		st.printed += len(msg) + 1
+		switch over := st.printed - MaxOutput; {
+		case over <= 0:
 			st.out[st.current].WriteString(msg)
 			st.out[st.current].WriteString("\n")
+		case over <= len(msg)+1: // the line that crosses the limit
+			st.out[st.current].WriteString(msg[:max(0, len(msg)-over)])
+			fmt.Fprintf(&st.out[st.current], "\n… output truncated: a run may print at most %d MB.\n", MaxOutput>>20)
 		}
 	}
 	why := fmt.Sprintf("stopped after %.1f s: the cell ran too long (an endless loop?)", Budget.Seconds())
@@ -401,7 +411,7 @@ func (st *runState) runtimeError(ran int, err error) *CellError {
 		}
 	}
 	e.Msg = strings.TrimPrefix(e.Msg, "Starlark computation cancelled: ")
-	if st.stoppedAt != nil && (e.Line < 1 || e.Where != "") {
+	if st.stoppedAt != nil && strings.HasPrefix(e.Msg, "stopped after") && (e.Line < 1 || e.Where != "") {
 		// Starlark does not keep the position of every instruction: name
 		// the loop that was running.
 		if line := loopLine(st.cells[ran]); line > 0 {

@@ -2,16 +2,42 @@ package notebook
 
 import (
 	"errors"
+	"fmt"
+	"runtime"
+	"runtime/metrics"
 	"time"
 
 	"go.starlark.net/starlark"
 )
 
+// The limits of one run, so that no cell can take the page down with it:
+// in the browser a stack overflow or running out of memory kills the
+// WebAssembly runtime, not just the cell.
+const (
+	// MaxDepth is how many Starlark calls may be open at once, as in
+	// Python (whose default recursion limit is 1000). Chromium's stack
+	// holds about 7,000 (measured: f(7000) runs, f(10000) kills the page).
+	MaxDepth = 1000
+	// MaxHeap is how many bytes of live objects a run may hold.
+	MaxHeap = 512 << 20
+	// MaxOutput is how many bytes one run may print.
+	MaxOutput = 1 << 20
+	// MaxValues is how many Values one run may make.
+	MaxValues = 2_000_000
+)
+
+// The limits that tests lower.
+var (
+	maxHeap   uint64 = MaxHeap
+	maxValues        = MaxValues
+)
+
 // NewThread returns a Starlark thread for learner or lesson code. Every
-// thread gets it here, with the one budget every run has: once it has run
-// for Budget it is cancelled with the message why, after calling stopped
-// (if not nil) to note where it was. print receives what the code prints
-// (nil discards it); cells cannot load modules.
+// thread gets it here, with the limits every run has: once it has run for
+// Budget, holds more than MaxDepth calls open or more than MaxHeap bytes,
+// it is cancelled, after calling stopped (if not nil) to note where it
+// was. why says why a run that took too long is stopped. print receives
+// what the code prints (nil discards it); cells cannot load modules.
 func NewThread(name string, print func(msg string), why string, stopped func(*starlark.Thread)) *starlark.Thread {
 	start := time.Now()
 	th := &starlark.Thread{
@@ -25,19 +51,49 @@ func NewThread(name string, print func(msg string), why string, stopped func(*st
 			return nil, errors.New("cells cannot load modules: math, Value and the other built-ins are already there")
 		},
 	}
-	// Checking the clock every step would cost; every 100,000 steps is
-	// well under a millisecond of Starlark.
-	const every = 100_000
+	// The depth is checked every 1,000 steps, which a recursion cannot
+	// deepen by more than a few hundred calls; the clock and the heap,
+	// which cost more to read, every 16,000.
+	const every = 1000
+	checks, quietUntil := 0, 0
+	heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	stop := func(th *starlark.Thread, why string) {
+		if stopped != nil {
+			stopped(th)
+		}
+		th.Cancel(why)
+	}
 	th.SetMaxExecutionSteps(every)
 	th.OnMaxSteps = func(th *starlark.Thread) {
-		if time.Since(start) > Budget {
-			if stopped != nil {
-				stopped(th)
-			}
-			th.Cancel(why)
+		th.SetMaxExecutionSteps(th.ExecutionSteps() + every)
+		if th.CallStackDepth() > MaxDepth {
+			stop(th, fmt.Sprintf("recursion too deep: more than %d calls were open at once (is the base case missing, or never reached?)", MaxDepth))
 			return
 		}
-		th.SetMaxExecutionSteps(th.ExecutionSteps() + every)
+		if checks++; checks%16 != 0 {
+			return
+		}
+		if checks >= quietUntil && heapBytes(heap) > maxHeap {
+			// Over the cap, garbage included: collect, then judge what is live.
+			runtime.GC()
+			if heapBytes(heap) > maxHeap {
+				stop(th, fmt.Sprintf("stopped: the cell holds more than %d MB of data, more than a page can spare", maxHeap>>20))
+				return
+			}
+			quietUntil = checks + 64 // no forced collection for a million steps
+		}
+		if time.Since(start) > Budget {
+			stop(th, why)
+		}
 	}
 	return th
+}
+
+// heapBytes reads the bytes of heap objects, garbage included.
+func heapBytes(s []metrics.Sample) uint64 {
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }

@@ -149,3 +149,46 @@ test("embed.js sizes only Gradbook's frames, to a capped height", async ({ page,
   expect((await gradbookFrame.boundingBox()).height).toBeLessThan(50010); // the cap, and the frame's border
   expect((await page.locator("iframe[name=third]").boundingBox()).height).toBeLessThan(200);
 });
+
+// The hostile-cell corpus: every case runs on one page, in sequence. After
+// each, the notebook still runs a normal cell, and the edit saved before it
+// is still there after a reload.
+const hostile = [
+  ["deep recursion", "def f(n):\n    if n == 0:\n        return 0\n    return f(n - 1) + 1\nprint(f(10000))", /recursion too deep: more than 1000 calls/],
+  ["Values without end", "xs = []\nwhile True:\n    xs.append(Value(1.0))", /stopped/],
+  ["a huge list, then more", "x = [0] * 30000000\nfor i in range(10000000):\n    y = i", /stopped/],
+  ["giant output", 'print("a" * 5000000)\nprint("b" * 5000000)', /output truncated: a run may print at most 1 MB/],
+  ["a giant string", 's = "a" * 200000000\nprint(len(s))', /200000000/],
+  ["NaN and Inf in checks", 'check(1, 1, tol=float("nan"))\ncheck(float("inf"), float("inf"))\nprint("checked")', /✓ 1 = 1[\s\S]*✓ float\("inf"\) = \+inf[\s\S]*checked/],
+  ["NaN in a Value", 'x = Value(float("nan"))', /Value: want a finite number, got nan/],
+  ["an overflow in a drawing", 'x = Value(1e308, "x")\ny = x * x', /mul\(1e\+308, 1e\+308\) is \+inf: the result is not a finite number/],
+  ["Inf in a graph", 'evaluate([["p", "mul", ["a", "b"]]], {"a": float("inf"), "b": 1.0})', /leaf "a": not a finite number/],
+];
+
+test("hostile cells: each gives a clean message, and the notebook and the saved work survive", async ({ page, errors }) => {
+  test.setTimeout(240_000);
+  await open(page, "scratch.html");
+  const c = cell(page, 1);
+  const editor = c.locator("textarea.editor");
+  for (const [what, code, says] of hostile) {
+    await test.step(what, async () => {
+      // A saved edit in a second cell, typed just before the run.
+      await page.getByRole("button", { name: "Add a cell" }).click();
+      const kept = cell(page, 2).locator("textarea.editor");
+      await kept.fill(`print("kept before ${what}")`);
+      await editor.fill(code);
+      await c.getByRole("button", { name: "Run", exact: true }).click();
+      await expect(c.locator("output.out")).toHaveText(says, { timeout: 60_000 });
+      await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
+      await editor.fill("print(6 * 7)");
+      await c.getByRole("button", { name: "Run", exact: true }).click();
+      await expect(c.locator("output.out")).toHaveText("42");
+      await page.reload();
+      await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+      await expect(cell(page, 2).locator("textarea.editor")).toHaveValue(`print("kept before ${what}")`);
+      await cell(page, 2).getByRole("button", { name: "Delete cell 2" }).click();
+      await cell(page, 2).getByRole("button", { name: "Delete the cell" }).click();
+      await expect(page.locator("section.code-cell")).toHaveCount(1);
+    });
+  }
+});

@@ -1,0 +1,49 @@
+package notebook
+
+import (
+	"strings"
+	"testing"
+)
+
+// Every limit of a run gives a clean error that names the cell's line, and
+// the next run works.
+func TestLimits(t *testing.T) {
+	defer func(h uint64, v int) { maxHeap, maxValues = h, v }(maxHeap, maxValues)
+	maxHeap, maxValues = 64<<20, 10_000
+	tests := []struct {
+		name, src, says string
+		line            int
+	}{
+		{"deep recursion", "def f(n):\n    if n == 0:\n        return 0\n    return f(n - 1) + 1\nprint(f(10000))", "recursion too deep: more than 1000 calls", 2},
+		{"too many Values", "xs = []\nwhile True:\n    xs.append(Value(1.0))", "more than 10000 Values", 3},
+		{"too much memory", "x = [0] * 20000000\nfor i in range(1000000):\n    pass", "more than 64 MB of data", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runOne(t, tc.src)
+			if r.Err == nil || !strings.Contains(r.Err.Error(), tc.says) {
+				t.Fatalf("error %v, want one saying %q", r.Err, tc.says)
+			}
+			if tc.line > 0 && r.Err.Line != tc.line {
+				t.Errorf("the error names line %d, want %d: %v", r.Err.Line, tc.line, r.Err)
+			}
+			if r := runOne(t, "print(1 + 1)"); r.Err != nil || r.Output != "2\n" {
+				t.Errorf("the next run: %q %v", r.Output, r.Err)
+			}
+		})
+	}
+}
+
+func TestOutputIsCapped(t *testing.T) {
+	r := runOne(t, `print("a" * 3000000)`+"\n"+`print("after")`)
+	if r.Err != nil || len(r.Output) > MaxOutput+200 || !strings.HasSuffix(r.Output, "… output truncated: a run may print at most 1 MB.\n") {
+		t.Errorf("%d bytes, error %v, ending %q", len(r.Output), r.Err, r.Output[max(0, len(r.Output)-80):])
+	}
+}
+
+func TestCheckWithNaN(t *testing.T) {
+	r := runOne(t, `check(1, 1, tol=float("nan"))`+"\n"+`check(float("nan"), float("nan"))`+"\n"+`check(1, 2, tol=float("nan"))`)
+	if len(r.Checks) != 3 || !r.Checks[0].Passed || !r.Checks[1].Passed || r.Checks[2].Passed {
+		t.Errorf("checks %+v", r.Checks)
+	}
+}
