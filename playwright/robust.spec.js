@@ -192,3 +192,21 @@ test("hostile cells: each gives a clean message, and the notebook and the saved 
     });
   }
 });
+
+test("when the runtime dies of a cell anyway, the page says why and starts the notebook again, keeping every edit", async ({ page }) => {
+  test.setTimeout(180_000);
+  await open(page, "scratch.html");
+  await page.getByRole("button", { name: "Add a cell" }).click();
+  await cell(page, 2).locator("textarea.editor").fill('print("kept")');
+  // Typed just before the run, and never paused on: saved by the run.
+  await cell(page, 1).locator("textarea.editor").fill("x = [0] * 100000000\ny = x + x");
+  await cell(page, 1).getByRole("button", { name: "Run", exact: true }).click();
+  await expect(page.locator("#notices")).toContainText(/The notebook stopped while running Cell 1 \(fatal error: out of memory\) and was started again/, { timeout: 150_000 });
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
+  await expect(cell(page, 1).locator("textarea.editor")).toHaveValue("x = [0] * 100000000\ny = x + x");
+  await expect(cell(page, 2).locator("textarea.editor")).toHaveValue('print("kept")');
+  // The learner mends the cell, and the notebook runs on.
+  await cell(page, 1).locator("textarea.editor").fill("x = [0] * 10");
+  await cell(page, 2).getByRole("button", { name: "Run", exact: true }).click();
+  await expect(cell(page, 2).locator("output.out")).toHaveText("kept");
+});

@@ -313,7 +313,8 @@
   // and returns its instance once it runs: the one wasm loader of the site,
   // used for engine.wasm here and for notebook.wasm by notebook.js. It
   // streams where the server sends application/wasm and falls back where
-  // it does not. onExit, if given, is called if the Go program ends.
+  // it does not. onExit, if given, is called with the Go instance if the
+  // program ends.
   async function instantiate(url, onExit) {
     if (typeof global.Go !== "function") throw new Error("autodiff: load wasm_exec.js before autodiff.js");
     const go = new global.Go();
@@ -332,7 +333,7 @@
       }
     }
     const done = go.run(result.instance); // runs until the page goes away
-    if (onExit) done.then(onExit);
+    if (onExit) done.then(() => onExit(go));
     return result.instance;
   }
   api.instantiate = instantiate;

@@ -10,24 +10,77 @@
 
   // In an iframe: lessons/x.html?frame shows the lesson without the site's
   // header and footer, and every page tells the parent its height, so that
-  // embed.js can size the frame to its content.
+  // embed.js can size the frame to its content. The height goes to the
+  // parent's origin only, never to "*".
   if (new URLSearchParams(location.search).has("frame")) document.body.classList.add("frame");
-  // The height goes to the parent's origin only, never to "*".
   const parentOrigin = location.ancestorOrigins && location.ancestorOrigins.length > 0 ? location.ancestorOrigins[0]
     : document.referrer ? new URL(document.referrer).origin : null;
-  if (window.parent !== window && parentOrigin && parentOrigin !== "null" && typeof ResizeObserver === "function") {
+  function observeHeight() {
+    if (window.parent === window || !parentOrigin || parentOrigin === "null" || typeof ResizeObserver !== "function") return;
     const tell = () => window.parent.postMessage({ gradbook: "height", height: document.documentElement.scrollHeight }, parentOrigin);
     new ResizeObserver(tell).observe(document.body);
     tell();
   }
+  observeHeight();
+
+  // The first line of what the Go runtime says when it dies ("fatal
+  // error: out of memory"), to say why it stopped.
+  let fatal = "", pending = "";
+  const text = new TextDecoder();
+  if (globalThis.fs && typeof globalThis.fs.writeSync === "function") {
+    const write = globalThis.fs.writeSync.bind(globalThis.fs);
+    globalThis.fs.writeSync = (fd, buf) => {
+      if (fd === 2 && !fatal) {
+        pending = (pending + text.decode(buf)).slice(-1000);
+        const m = pending.match(/(fatal error|panic): [^\n]*(?=\n)/);
+        if (m) fatal = m[0];
+      }
+      return write(fd, buf);
+    };
+  }
+
+  // The page as it was built, to start the notebook again from if its
+  // runtime dies (out of memory, say): Gradbook's own pages only, since a
+  // course page's body is not ours to replace. Every edit is saved before
+  // each run, so nothing typed is lost.
+  const embedded = Boolean(document.documentElement.dataset.gradbookBase);
+  const pristine = embedded ? null : document.body.cloneNode(true);
+  let restarts = 0;
+
+  function stopped(go) {
+    // The dead program's handlers still hang on window and document: make
+    // them do nothing (wasm_exec.js, from the same Go toolchain, calls
+    // _resume for each).
+    go._resume = () => {};
+    if (go._scheduledTimeouts) { // and its timers, which would call _resume until they are gone
+      for (const t of go._scheduledTimeouts.values()) clearTimeout(t);
+      go._scheduledTimeouts.clear();
+    }
+    go._inst = go.mem = go._values = null; // and let its memory go
+    const why = fatal || "the WebAssembly runtime crashed";
+    const busy = document.querySelector("section.cell[aria-busy=true] .cell-label");
+    const where = busy ? ` while running ${busy.textContent}` : "";
+    if (!pristine || restarts >= 3) {
+      const s = status();
+      if (s) s.textContent = `The notebook stopped${where} (${why}): reload the page to run cells again.`;
+      document.body.dataset.notebook = "stopped";
+      return;
+    }
+    restarts++;
+    try {
+      sessionStorage.setItem("gradbook-notice", `The notebook stopped${where} (${why}) and was started again. Your code is kept: change the cell, then run it again.`);
+    } catch { /* storage blocked: the restart still happens */ }
+    const y = window.scrollY;
+    document.body.replaceWith(pristine.cloneNode(true));
+    window.scrollTo(0, y);
+    observeHeight();
+    fatal = pending = "";
+    start().catch(failed);
+  }
 
   function start() {
     // The site's one wasm loader is in autodiff.js.
-    return autodiff.instantiate(url, () => {
-      const s = status();
-      if (s) s.textContent = "The notebook stopped: reload the page to run cells again.";
-      document.body.dataset.notebook = "stopped";
-    });
+    return autodiff.instantiate(url, stopped);
   }
 
   // The service worker keeps the whole site for offline use. When a new
@@ -70,7 +123,7 @@
     }, () => { /* no offline copy: the site still works online */ });
   }
 
-  start().catch((err) => {
+  function failed(err) {
     const s = status();
     if (s) s.textContent = `The notebook could not start (${err.message}). The lesson is still readable; reload to try again.`;
     for (const el of document.querySelectorAll(".gradbook-cell")) {
@@ -80,5 +133,7 @@
       el.after(note);
     }
     document.body.dataset.notebook = "failed";
-  });
+  }
+
+  start().catch(failed);
 })();
