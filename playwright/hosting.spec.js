@@ -7,6 +7,16 @@ const { spawn } = require("child_process");
 const { test, expect, open, cell, typeInto } = require("./helpers");
 
 const exported = "http://127.0.0.1:8182/courses/gradbook/";
+
+// newServiceWorker rewrites a deploy's sw.js as the build would for a new
+// version in which file has its content on disk now.
+function newServiceWorker(dir, version, file) {
+  const sw = path.join(dir, "sw.js");
+  const sum = require("crypto").createHash("sha256").update(fs.readFileSync(path.join(dir, file))).digest("hex");
+  fs.writeFileSync(sw, fs.readFileSync(sw, "utf8")
+    .replace(/const VERSION = "[0-9a-f]+";/, `const VERSION = "${version}";`)
+    .replace(new RegExp(`"${file.replace(".", "\\.")}":"[0-9a-f]+"`), `"${file}":"${sum}"`));
+}
 const course = "http://127.0.0.1:8183/index.html";
 
 test("the static export works from a plain file server under a sub-path", async ({ page, errors }) => {
@@ -73,8 +83,7 @@ test("a new deploy is offered, and taken whole", async ({ page, errors }, info) 
 
     // Deploy a new version: a changed file and its service worker.
     fs.appendFileSync(path.join(dir, "style.css"), "\n/* the new version */\n");
-    const sw = path.join(dir, "sw.js");
-    fs.writeFileSync(sw, fs.readFileSync(sw, "utf8").replace(/const VERSION = "[0-9a-f]+";/, 'const VERSION = "feedfacefeedface";'));
+    newServiceWorker(dir, "feedfacefeedface", "style.css");
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
     const banner = page.locator("#update-banner");
     await expect(banner).toContainText("A new version of Gradbook is ready", { timeout: 30_000 });
@@ -88,6 +97,55 @@ test("a new deploy is offered, and taken whole", async ({ page, errors }, info) 
     expect(after.some((k) => k.endsWith(":feedfacefeedface"))).toBe(true);
     expect(after).not.toEqual(before);
     expect(after.filter((k) => before.includes(k))).toEqual([]);
+  } finally {
+    server.kill();
+  }
+});
+
+test("a half-finished deploy is refused: the last complete build is served until the whole new one is there", async ({ page, errors }) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gradbook-deploy-"));
+  fs.cpSync(path.join(__dirname, ".export"), dir, { recursive: true });
+  const server = spawn("node", [path.join(__dirname, "static-server.js"), dir, "8185", "/site/"], { stdio: "ignore" });
+  try {
+    await expect.poll(async () => (await fetch("http://127.0.0.1:8185/site/index.html").catch(() => ({ ok: false }))).ok).toBe(true);
+    await page.goto("http://127.0.0.1:8185/site/lessons/01-chain-rule.html");
+    await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+    await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+    const before = await page.evaluate(() => caches.keys());
+    const update = () => page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.getRegistration();
+      const settled = new Promise((resolve) => reg.addEventListener("updatefound", () => {
+        const w = reg.installing;
+        w.addEventListener("statechange", () => { if (w.state === "redundant" || w.state === "installed") resolve(w.state); });
+      }, { once: true }));
+      await reg.update().catch(() => {});
+      return settled;
+    });
+
+    // Only the new sw.js is up: it names a style.css that is not there yet.
+    const css = path.join(dir, "style.css");
+    const old = fs.readFileSync(css, "utf8");
+    fs.writeFileSync(css, old + "\n/* the new version */\n");
+    newServiceWorker(dir, "0123456789abcdef", "style.css");
+    fs.writeFileSync(css, old);
+    expect(await update()).toBe("redundant");
+    await expect(page.locator("#update-banner")).toHaveCount(0);
+    expect(await page.evaluate(() => caches.keys())).toEqual(before);
+    await page.reload();
+    await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+    expect(await page.evaluate(() => fetch("../style.css").then((r) => r.text()))).not.toContain("the new version");
+
+    // The rest of the deploy arrives: now the new build is offered, whole.
+    fs.writeFileSync(css, old + "\n/* the new version */\n");
+    expect(await update()).toBe("installed");
+    const banner = page.locator("#update-banner");
+    await expect(banner).toContainText("A new version of Gradbook is ready", { timeout: 30_000 });
+    await banner.getByRole("button", { name: "Reload to use it" }).click();
+    await page.waitForEvent("load");
+    await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+    expect(await page.evaluate(() => fetch("../style.css").then((r) => r.text()))).toContain("the new version");
+    expect((await page.evaluate(() => caches.keys())).some((k) => k.endsWith(":0123456789abcdef"))).toBe(true);
   } finally {
     server.kill();
   }

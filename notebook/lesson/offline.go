@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"text/template"
+
+	"gradbook/internal/jsontext"
 )
 
 var swTemplate = template.Must(template.ParseFS(templateFiles, "templates/sw.js"))
@@ -44,14 +45,16 @@ func Files(dir string) ([]string, error) {
 }
 
 // WriteServiceWorker writes dir/sw.js, which precaches every published
-// file of the site under a version that is the hash of their contents. It
-// returns the version.
+// file of the site under a version that is the hash of their contents,
+// and checks each file it fetches against its SHA-256, so that a deploy is
+// taken whole or not at all. It returns the version.
 func WriteServiceWorker(dir string) (string, error) {
 	files, err := Files(dir)
 	if err != nil {
 		return "", err
 	}
 	h := sha256.New()
+	manifest := make(map[string]any, len(files))
 	for _, f := range files {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
@@ -60,13 +63,16 @@ func WriteServiceWorker(dir string) (string, error) {
 		h.Write([]byte(f))
 		h.Write([]byte{0})
 		h.Write(b)
+		sum := sha256.Sum256(b)
+		manifest[f] = hex.EncodeToString(sum[:])
 	}
 	version := hex.EncodeToString(h.Sum(nil))[:16]
-	// The site's root is cached as "./" too, for a visit to the bare folder.
-	list, _ := json.Marshal(append([]string{"./"}, files...))
-	v, _ := json.Marshal(version)
 	var b bytes.Buffer
-	if err := swTemplate.Execute(&b, map[string]string{"Version": string(v), "Files": string(list)}); err != nil {
+	err = swTemplate.Execute(&b, map[string]string{
+		"Version": string(jsontext.AppendString(nil, version)),
+		"Files":   string(jsontext.Encode(manifest)),
+	})
+	if err != nil {
 		return "", err
 	}
 	return version, os.WriteFile(filepath.Join(dir, "sw.js"), b.Bytes(), 0o644)
