@@ -210,3 +210,17 @@ test("when the runtime dies of a cell anyway, the page says why and starts the n
   await cell(page, 2).getByRole("button", { name: "Run", exact: true }).click();
   await expect(cell(page, 2).locator("output.out")).toHaveText("kept");
 });
+
+test("in a frame on another site, the frame says where its progress is kept", async ({ page, errors }) => {
+  // localhost and 127.0.0.1 are different sites: the browser partitions
+  // the frame's storage.
+  await page.goto("http://localhost:8183/index.html");
+  const frame = page.frameLocator("iframe[title^='A Gradbook cell']");
+  await expect(frame.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  await expect(frame.getByRole("status").filter({ hasText: "In this frame" })).toContainText("your progress is kept for this course page only");
+  // On the same site (another port), the frame uses Gradbook's own storage and says nothing.
+  await page.goto("http://127.0.0.1:8183/index.html");
+  const same = page.frameLocator("iframe[title^='A Gradbook cell']");
+  await expect(same.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  await expect(same.locator(".frame-storage")).toHaveCount(0);
+});

@@ -123,6 +123,47 @@
     }, () => { /* no offline copy: the site still works online */ });
   }
 
+  // In a frame on another site, the browser keeps this frame's storage
+  // apart from Gradbook's own site (storage partitioning): progress made
+  // here stays with this course page. Where the browser offers the Storage
+  // Access API, the learner may let the frame use Gradbook's own storage;
+  // once allowed, it is used without asking again.
+  async function storageInFrame() {
+    if (window.parent === window || typeof document.hasStorageAccess !== "function") return;
+    try {
+      if (await document.hasStorageAccess()) return; // the same site: Gradbook's own storage
+    } catch { return; }
+    let granted = false;
+    try {
+      granted = (await navigator.permissions.query({ name: "storage-access" })).state === "granted";
+    } catch { /* no such permission here */ }
+    if (granted && typeof document.requestStorageAccess === "function") {
+      try {
+        const handle = await document.requestStorageAccess({ indexedDB: true });
+        if (handle && handle.indexedDB) {
+          Object.defineProperty(globalThis, "indexedDB", { value: handle.indexedDB, configurable: true });
+          return;
+        }
+      } catch { /* not allowed yet: it takes the learner's click, offered below */ }
+    }
+    const note = document.createElement("p");
+    note.className = "frame-storage";
+    note.setAttribute("role", "status");
+    note.textContent = "In this frame, your progress is kept for this course page only: the browser keeps it apart from Gradbook's own site. ";
+    if (typeof document.requestStorageAccess === "function") {
+      const ask = document.createElement("button");
+      ask.type = "button";
+      ask.textContent = "Keep it with Gradbook's site";
+      ask.addEventListener("click", () => {
+        document.requestStorageAccess({ indexedDB: true }).then(() => location.reload(), () => {
+          note.textContent = "The browser did not allow it: your progress stays with this course page.";
+        });
+      });
+      note.append(ask);
+    }
+    document.body.prepend(note);
+  }
+
   function failed(err) {
     const s = status();
     if (s) s.textContent = `The notebook could not start (${err.message}). The lesson is still readable; reload to try again.`;
@@ -135,5 +176,5 @@
     document.body.dataset.notebook = "failed";
   }
 
-  start().catch(failed);
+  storageInFrame().catch(() => {}).then(() => start()).catch(failed);
 })();

@@ -41,8 +41,8 @@ func openIDB() (s *idbStore, err error) {
 			s, err = nil, errNoStorage
 		}
 	}()
-	g := js.Global().Get("indexedDB")
-	if g.IsUndefined() || g.IsNull() || !g.Truthy() {
+	g, ok := global("indexedDB")
+	if !ok {
 		return nil, errNoStorage
 	}
 	f, err := idb.WrapFactory(g)

@@ -35,14 +35,36 @@ func await(promise js.Value) (js.Value, error) {
 	return r.v, r.err
 }
 
-func sessionPut(key, value string) {
-	defer func() { recover() }()
-	js.Global().Get("sessionStorage").Call("setItem", key, value)
+// global reads a property of the global object. Reading some (indexedDB,
+// sessionStorage) throws where the browser denies storage (a frame on
+// another site, blocked storage); js.Value.Get would let that exception
+// through the WebAssembly runtime, while Reflect.get through Call turns it
+// into a panic, recovered here.
+func global(name string) (v js.Value, ok bool) {
+	defer func() {
+		if recover() != nil {
+			v, ok = js.Undefined(), false
+		}
+	}()
+	v = js.Global().Get("Reflect").Call("get", js.Global(), name)
+	return v, v.Truthy()
 }
 
+// sessionPut keeps a value for the next page of this tab, if it can.
+func sessionPut(key, value string) {
+	defer func() { recover() }()
+	if s, ok := global("sessionStorage"); ok {
+		s.Call("setItem", key, value)
+	}
+}
+
+// sessionTake returns and forgets a value kept by sessionPut, or "".
 func sessionTake(key string) string {
 	defer func() { recover() }()
-	s := js.Global().Get("sessionStorage")
+	s, ok := global("sessionStorage")
+	if !ok {
+		return ""
+	}
 	v := s.Call("getItem", key)
 	if v.IsNull() {
 		return ""
