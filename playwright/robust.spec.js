@@ -224,3 +224,21 @@ test("in a frame on another site, the frame says where its progress is kept", as
   await expect(same.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   await expect(same.locator(".frame-storage")).toHaveCount(0);
 });
+
+test("on a course page too, a dead runtime is started again with the cells put back and every edit kept", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto("http://127.0.0.1:8183/index.html");
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  const first = page.locator(".gradbook-embed section.code-cell").nth(0);
+  const second = page.locator(".gradbook-embed section.code-cell").nth(1);
+  await second.locator("textarea.editor").fill('print("kept")');
+  await first.locator("textarea.editor").fill("x = [0] * 100000000\ny = x + x");
+  await first.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(first.locator("output.out")).toContainText(/The notebook stopped while running Cell 1 \(fatal error: out of memory\) and was started again/, { timeout: 150_000 });
+  await expect(page.locator(".gradbook-embed section.code-cell")).toHaveCount(3);
+  await expect(second.locator("textarea.editor")).toHaveValue('print("kept")');
+  await first.locator("textarea.editor").fill('x = Value(3.0, "x")');
+  await second.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(second.locator("output.out")).toHaveText("kept");
+  expect(await page.locator("main").textContent()).toContain("Week 3"); // the course page itself is untouched
+});

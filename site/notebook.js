@@ -40,11 +40,20 @@
   }
 
   // The page as it was built, to start the notebook again from if its
-  // runtime dies (out of memory, say): Gradbook's own pages only, since a
-  // course page's body is not ours to replace. Every edit is saved before
-  // each run, so nothing typed is lost.
+  // runtime dies (out of memory, say). On Gradbook's own pages that is the
+  // whole body; on a course page, only its .gradbook-cell elements, each
+  // put back where it was. Every edit is saved before each run, so nothing
+  // typed is lost.
   const embedded = Boolean(document.documentElement.dataset.gradbookBase);
   const pristine = embedded ? null : document.body.cloneNode(true);
+  const anchors = [];
+  if (embedded) {
+    for (const el of document.querySelectorAll(".gradbook-cell")) {
+      const mark = document.createComment("gradbook-cell");
+      el.before(mark);
+      anchors.push([mark, el.cloneNode(true)]);
+    }
+  }
   let restarts = 0;
 
   function stopped(go) {
@@ -58,24 +67,45 @@
     }
     go._inst = go.mem = go._values = null; // and let its memory go
     const why = fatal || "the WebAssembly runtime crashed";
-    const busy = document.querySelector("section.cell[aria-busy=true] .cell-label");
-    const where = busy ? ` while running ${busy.textContent}` : "";
-    if (!pristine || restarts >= 3) {
+    const busy = document.querySelector("section.cell[aria-busy=true]");
+    const label = busy && busy.querySelector(".cell-label");
+    const where = label ? ` while running ${label.textContent}` : "";
+    const message = `The notebook stopped${where} (${why}) and was started again. Your code is kept: change the cell, then run it again.`;
+    if (restarts >= 3) {
       const s = status();
       if (s) s.textContent = `The notebook stopped${where} (${why}): reload the page to run cells again.`;
       document.body.dataset.notebook = "stopped";
       return;
     }
     restarts++;
-    try {
-      sessionStorage.setItem("gradbook-notice", `The notebook stopped${where} (${why}) and was started again. Your code is kept: change the cell, then run it again.`);
-    } catch { /* storage blocked: the restart still happens */ }
-    const y = window.scrollY;
-    document.body.replaceWith(pristine.cloneNode(true));
-    window.scrollTo(0, y);
-    observeHeight();
     fatal = pending = "";
-    start().catch(failed);
+    if (pristine) {
+      try {
+        sessionStorage.setItem("gradbook-notice", message);
+      } catch { /* storage blocked: the restart still happens */ }
+      const y = window.scrollY;
+      document.body.replaceWith(pristine.cloneNode(true));
+      window.scrollTo(0, y);
+      observeHeight();
+      start().catch(failed);
+      return;
+    }
+    // A course page: put its cells back and start again; the cell that was
+    // running says what happened.
+    const id = busy && busy.dataset.cellId;
+    for (const el of document.querySelectorAll(".gradbook-embed, .gradbook-error")) el.remove();
+    for (const [mark, el] of anchors) mark.after(el.cloneNode(true));
+    delete document.body.dataset.notebook;
+    const tell = () => {
+      if (document.body.dataset.notebook !== "ready") return false;
+      const cell = [...document.querySelectorAll("section.cell")].find((c) => c.dataset.cellId === id);
+      const out = cell && cell.querySelector("output");
+      if (out) out.textContent = message;
+      return true;
+    };
+    const ready = new MutationObserver(() => { if (tell()) ready.disconnect(); });
+    ready.observe(document.body, { attributes: true, attributeFilter: ["data-notebook"] });
+    start().then(() => { if (tell()) ready.disconnect(); }, failed);
   }
 
   function start() {

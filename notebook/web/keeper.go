@@ -22,7 +22,8 @@ type keeper struct {
 	panel  dom.Element
 	tmu    sync.Mutex // guards timers and fns
 	timers map[string]*time.Timer
-	fns    map[string]func()
+	fns    map[string]func() // the saves waiting for a pause, by key
+	saving sync.WaitGroup    // the saves under way
 }
 
 // startProgress opens the learner's progress, or falls back to memory with
@@ -144,35 +145,49 @@ func (k *keeper) later(key string, f func()) {
 		t.Stop()
 	}
 	k.setStatus("Editing: saved when you pause.")
-	k.timers[key] = time.AfterFunc(400*time.Millisecond, func() {
-		k.tmu.Lock()
-		delete(k.timers, key)
-		k.tmu.Unlock()
-		safely(f)
-	})
+	k.timers[key] = time.AfterFunc(400*time.Millisecond, func() { k.save(key) })
 	k.fns[key] = f
 }
 
-// flush saves every change still waiting for a pause: the page is going
-// away.
-func (k *keeper) flush() {
+// save runs the save waiting under key, if it is still waiting: from its
+// timer or from flush, whichever comes first, and once.
+func (k *keeper) save(key string) {
 	k.tmu.Lock()
-	var fs []func()
-	for key, t := range k.timers {
-		if t.Stop() {
-			fs = append(fs, k.fns[key])
+	f, ok := k.fns[key]
+	if ok {
+		delete(k.fns, key)
+		if t := k.timers[key]; t != nil {
+			t.Stop()
 		}
 		delete(k.timers, key)
+		k.saving.Add(1)
 	}
 	k.tmu.Unlock()
-	for _, f := range fs {
-		f()
+	if ok {
+		defer k.saving.Done()
+		safely(f)
 	}
+}
+
+// flush saves every change still waiting for a pause, and waits for the
+// saves already under way: the page is going away, or a run is about to
+// start that might never come back.
+func (k *keeper) flush() {
+	k.tmu.Lock()
+	keys := make([]string, 0, len(k.fns))
+	for key := range k.fns {
+		keys = append(keys, key)
+	}
+	k.tmu.Unlock()
+	for _, key := range keys {
+		k.save(key)
+	}
+	k.saving.Wait()
 }
 
 // waiting reports whether a change is waiting for a pause.
 func (k *keeper) waiting() bool {
 	k.tmu.Lock()
 	defer k.tmu.Unlock()
-	return len(k.timers) > 0
+	return len(k.fns) > 0
 }
