@@ -192,7 +192,6 @@ func TestImportIsChecked(t *testing.T) {
 	p := open(t, NewMemStore())
 	must(t, p.Put(ctx, Record{Kind: KindCell, Lesson: "l1", ID: "a", Source: "mine"}))
 	must(t, p.Put(ctx, Record{Kind: KindCell, Lesson: "l1", ID: "same", Source: "same code"}))
-	now := p.Now().UnixMilli()
 	file := func(recs ...string) []byte {
 		return []byte(`{"gradbook":"progress","version":2,"records":[` + strings.Join(recs, ",") + `]}`)
 	}
@@ -208,7 +207,7 @@ func TestImportIsChecked(t *testing.T) {
 	if len(f.Conflicts) != 1 || f.Conflicts[0].ID != "a" {
 		t.Fatalf("conflicts %+v, want the one cell whose code differs", f.Conflicts)
 	}
-	now = p.Now().UnixMilli()
+	now := p.Now().UnixMilli()
 	for _, r := range f.recs {
 		if r.Updated > now {
 			t.Errorf("record %s keeps its date from the future: %d > %d", r.ID, r.Updated, now)
