@@ -8,6 +8,26 @@ const { test, expect, open, cell, typeInto } = require("./helpers");
 
 const exported = "http://127.0.0.1:8182/courses/gradbook/";
 
+// deploy copies the static export into a deploy of its own, which a test
+// may change under the page, serves it on port under /site/, and opens a
+// lesson there under its service worker.
+async function deploy(page, port) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gradbook-deploy-"));
+  fs.cpSync(path.join(__dirname, ".export"), dir, { recursive: true });
+  const server = spawn("node", [path.join(__dirname, "static-server.js"), dir, String(port), "/site/"], { stdio: "ignore" });
+  try {
+    await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/site/index.html`).catch(() => ({ ok: false }))).ok).toBe(true);
+    await page.goto(`http://127.0.0.1:${port}/site/lessons/01-chain-rule.html`);
+    await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+    await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  } catch (err) {
+    server.kill();
+    throw err;
+  }
+  return { dir, server };
+}
+
 // newServiceWorker rewrites a deploy's sw.js as the build would for a new
 // version in which file has its content on disk now.
 function newServiceWorker(dir, version, file) {
@@ -69,16 +89,8 @@ test("offline after the first visit: lessons, cells and progress work", async ({
 });
 
 test("a new deploy is offered, and taken whole", async ({ page, errors }, info) => {
-  // A deploy of our own, so that it can change under the page.
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gradbook-deploy-"));
-  fs.cpSync(path.join(__dirname, ".export"), dir, { recursive: true });
-  const server = spawn("node", [path.join(__dirname, "static-server.js"), dir, "8184", "/site/"], { stdio: "ignore" });
+  const { dir, server } = await deploy(page, 8184);
   try {
-    await expect.poll(async () => (await fetch("http://127.0.0.1:8184/site/index.html").catch(() => ({ ok: false }))).ok).toBe(true);
-    await page.goto("http://127.0.0.1:8184/site/lessons/01-chain-rule.html");
-    await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
-    await page.evaluate(async () => { await navigator.serviceWorker.ready; });
-    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
     const before = await page.evaluate(() => caches.keys());
 
     // Deploy a new version: a changed file and its service worker.
@@ -103,15 +115,8 @@ test("a new deploy is offered, and taken whole", async ({ page, errors }, info) 
 });
 
 test("a half-finished deploy is refused: the last complete build is served until the whole new one is there", async ({ page, errors }) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gradbook-deploy-"));
-  fs.cpSync(path.join(__dirname, ".export"), dir, { recursive: true });
-  const server = spawn("node", [path.join(__dirname, "static-server.js"), dir, "8185", "/site/"], { stdio: "ignore" });
+  const { dir, server } = await deploy(page, 8185);
   try {
-    await expect.poll(async () => (await fetch("http://127.0.0.1:8185/site/index.html").catch(() => ({ ok: false }))).ok).toBe(true);
-    await page.goto("http://127.0.0.1:8185/site/lessons/01-chain-rule.html");
-    await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
-    await page.evaluate(async () => { await navigator.serviceWorker.ready; });
-    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
     const before = await page.evaluate(() => caches.keys());
     const update = () => page.evaluate(async () => {
       const reg = await navigator.serviceWorker.getRegistration();

@@ -26,14 +26,14 @@ func (p *Page) wire(el dom.Element) *Cell {
 	c.reset = el.QuerySelector("button.reset").(*dom.HTMLButtonElement)
 	c.out = el.QuerySelector("output.out")
 	c.drawings = el.QuerySelector("div.drawings")
-	p.listen(c.run, "click", func(dom.Event) { spawn(func() { p.Run(c) }) })
-	p.listen(c.reset, "click", func(dom.Event) { spawn(func() { p.askReset(c) }) })
+	c.on.listen(c.run, "click", func(dom.Event) { spawn(func() { p.Run(c) }) })
+	c.on.listen(c.reset, "click", func(dom.Event) { spawn(func() { p.askReset(c) }) })
 	if b := button(el, "button.share"); b != nil {
-		p.listen(b, "click", func(dom.Event) { spawn(func() { p.share(c) }) })
+		c.on.listen(b, "click", func(dom.Event) { spawn(func() { p.share(c) }) })
 		b.SetDisabled(false)
 	}
-	p.listen(c.editor, "input", func(dom.Event) { spawn(func() { p.edited(c) }) })
-	p.listen(c.editor, "keydown", func(ev dom.Event) {
+	c.on.listen(c.editor, "input", func(dom.Event) { spawn(func() { p.edited(c) }) })
+	c.on.listen(c.editor, "keydown", func(ev dom.Event) {
 		k, ok := ev.(*dom.KeyboardEvent)
 		if !ok || k.Key() != "Enter" || !(k.ShiftKey() || k.CtrlKey() || k.MetaKey()) {
 			return

@@ -5,10 +5,7 @@ package web
 import (
 	"fmt"
 	"html"
-	"net/url"
 	"strings"
-
-	"honnef.co/go/js/dom/v2"
 )
 
 func escape(s string) string { return html.EscapeString(s) }
@@ -44,19 +41,19 @@ func (p *Page) showCompletion() {
 	}
 	// Only a lesson the index lists: a visit record is data, and names no
 	// page of its own.
-	li := withAttr(p.doc, "li[data-lesson]", "data-lesson", last.Lesson)
+	li := withAttr(p.doc.QuerySelectorAll("li[data-lesson]"), "data-lesson", last.Lesson)
 	if li == nil {
 		return
 	}
-	link, ok := li.QuerySelector("a").(*dom.HTMLAnchorElement)
-	if !ok {
+	link := li.QuerySelector("a")
+	if link == nil {
 		return
 	}
 	href := link.GetAttribute("href")
 	if last.Anchor != "" {
-		href += "#" + url.PathEscape(last.Anchor)
+		href += "#" + last.Anchor // an attribute's value, never markup: the browser encodes it
 	}
-	a := p.doc.CreateElement("a").(*dom.HTMLAnchorElement)
+	a := p.doc.CreateElement("a")
 	a.SetAttribute("href", href)
 	a.SetTextContent(link.TextContent())
 	cont.SetTextContent("Continue where you left off: ")

@@ -37,14 +37,11 @@ func blockData(el dom.Element) any {
 	return v
 }
 
-// withAttr returns the first element under root that matches sel and whose
-// attribute attr is value, or nil. The value is compared in Go: stored,
-// imported and shared strings are data and never become part of a CSS
-// selector.
-func withAttr(root interface {
-	QuerySelectorAll(string) []dom.Element
-}, sel, attr, value string) dom.Element {
-	for _, el := range root.QuerySelectorAll(sel) {
+// withAttr returns the first of els whose attribute attr is value, or nil.
+// The value is compared in Go: stored, imported and shared strings are
+// data and never become part of a CSS selector.
+func withAttr(els []dom.Element, attr, value string) dom.Element {
+	for _, el := range els {
 		if el.HasAttribute(attr) && el.GetAttribute(attr) == value {
 			return el
 		}

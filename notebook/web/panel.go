@@ -62,9 +62,11 @@ func (p *Page) confirm(near dom.Element, question, yes string, do func() error, 
 	box.SetInnerHTML(fmt.Sprintf(`<p>%s</p><button type="button" class="confirm-yes">%s</button> <button type="button" class="confirm-no">Cancel</button>`, escape(question), escape(yes)))
 	near.ParentElement().AppendChild(box)
 	box.QuerySelector(".confirm-no").(*dom.HTMLButtonElement).Focus()
-	p.listen(box.QuerySelector(".confirm-no"), "click", func(dom.Event) { spawn(func() { box.Remove() }) })
-	p.listen(box.QuerySelector(".confirm-yes"), "click", func(dom.Event) {
+	on := &handlers{} // the box's, released when it goes
+	on.listen(box.QuerySelector(".confirm-no"), "click", func(dom.Event) { spawn(func() { on.release(); box.Remove() }) })
+	on.listen(box.QuerySelector(".confirm-yes"), "click", func(dom.Event) {
 		spawn(func() {
+			on.release()
 			p.keep.mu.Lock()
 			err := do()
 			p.keep.mu.Unlock()

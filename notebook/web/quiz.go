@@ -43,7 +43,7 @@ func (p *Page) wireQuiz(el dom.Element) {
 				return
 			}
 			given = picked.(*dom.HTMLInputElement).Value()
-			fb := withAttr(el, ".choice-feedback", "data-choice", given)
+			fb := withAttr(el.QuerySelectorAll(".choice-feedback"), "data-choice", given)
 			if fb == nil {
 				feedback.SetTextContent("Choose an answer first.")
 				return
@@ -65,7 +65,7 @@ func (p *Page) wireQuiz(el dom.Element) {
 			for i, in := range el.QuerySelectorAll("input.answer-input") {
 				typed = append(typed, in.(*dom.HTMLInputElement).Value())
 				label := in.ID()
-				if l := withAttr(el, "label", "for", in.ID()); l != nil {
+				if l := withAttr(el.QuerySelectorAll("label"), "for", in.ID()); l != nil {
 					label = l.TextContent()
 				}
 				got, ok := block.ParseNumber(in.(*dom.HTMLInputElement).Value())
@@ -104,7 +104,7 @@ func (p *Page) wireQuiz(el dom.Element) {
 	if r := p.keep.get(progress.KindQuiz, id); r.Updated != 0 && r.Answer != "" {
 		switch kind {
 		case "choice":
-			if in, ok := withAttr(el, "input[type=radio]", "value", r.Answer).(*dom.HTMLInputElement); ok {
+			if in, ok := withAttr(el.QuerySelectorAll("input[type=radio]"), "value", r.Answer).(*dom.HTMLInputElement); ok {
 				in.SetChecked(true)
 			}
 		case "numeric":

@@ -64,16 +64,19 @@ func (p *Page) offerNewVersion(root dom.Element, editor *dom.HTMLTextAreaElement
 	box.SetAttribute("role", "alert")
 	box.SetInnerHTML(`<p>The lesson's code for this cell has changed since you edited it. Your version is in the editor.</p><button type="button" class="keep-mine">Keep mine</button> <button type="button" class="take-new">Use the new version</button>`)
 	root.InsertBefore(box, editor)
-	p.listen(box.QuerySelector(".keep-mine"), "click", func(dom.Event) {
+	on := &handlers{} // the box's, released when it goes
+	on.listen(box.QuerySelector(".keep-mine"), "click", func(dom.Event) {
 		spawn(func() {
+			on.release()
 			r := p.keep.getIn(kind, lesson, id)
 			r.Authored = progress.Hash(editor.DefaultValue())
 			box.Remove()
 			p.put(r)
 		})
 	})
-	p.listen(box.QuerySelector(".take-new"), "click", func(dom.Event) {
+	on.listen(box.QuerySelector(".take-new"), "click", func(dom.Event) {
 		spawn(func() {
+			on.release()
 			editor.SetValue(editor.DefaultValue())
 			r := p.keep.getIn(kind, lesson, id)
 			r.Source, r.Authored, r.Ran, r.Clean = editor.DefaultValue(), progress.Hash(editor.DefaultValue()), false, false
@@ -105,11 +108,7 @@ func (p *Page) edited(c *Cell) {
 func (p *Page) ran(c *Cell, clean bool) {
 	c.mark(clean)
 	if c.shared {
-		// Running shared code keeps it.
-		c.shared = false
-		if box := c.root.QuerySelector(".shared"); box != nil {
-			box.Remove()
-		}
+		c.keepShared() // running shared code keeps it
 	}
 	if p.keep == nil {
 		return

@@ -107,11 +107,11 @@ func (p *Page) addScratchControls(c *Cell) {
 		bar.AppendChild(b)
 		switch spec.class {
 		case "move-up":
-			p.listen(b, "click", func(dom.Event) { spawn(func() { p.move(c, -1) }) })
+			c.on.listen(b, "click", func(dom.Event) { spawn(func() { p.move(c, -1) }) })
 		case "move-down":
-			p.listen(b, "click", func(dom.Event) { spawn(func() { p.move(c, +1) }) })
+			c.on.listen(b, "click", func(dom.Event) { spawn(func() { p.move(c, +1) }) })
 		case "delete":
-			p.listen(b, "click", func(dom.Event) {
+			c.on.listen(b, "click", func(dom.Event) {
 				spawn(func() {
 					if strings.TrimSpace(c.editor.Value()) == "" {
 						p.remove(c)
@@ -146,6 +146,8 @@ func (p *Page) remove(c *Cell) {
 	if i < 0 {
 		return
 	}
+	c.on.release()
+	c.drawn.release()
 	c.root.Remove()
 	p.cells = append(p.cells[:i], p.cells[i+1:]...)
 	p.renumber()

@@ -76,17 +76,21 @@ func (p *Page) openShared() {
 	box.SetInnerHTML(`<p>This cell shows code shared with you through a link. Your own version is kept until you run this code or keep it.</p><button type="button" class="keep-shared">Keep the shared code</button> <button type="button" class="back-to-mine">Back to my version</button>`)
 	c.root.InsertBefore(box, c.editor)
 	c.root.(dom.HTMLElement).Focus()
+	on := &handlers{} // the box's, released when it goes
 	done := func() {
 		c.shared = false
+		c.keepShared = nil
+		on.release()
 		box.Remove()
 	}
-	p.listen(box.QuerySelector(".keep-shared"), "click", func(dom.Event) {
+	c.keepShared = done
+	on.listen(box.QuerySelector(".keep-shared"), "click", func(dom.Event) {
 		spawn(func() {
 			done()
 			p.edited(c)
 		})
 	})
-	p.listen(box.QuerySelector(".back-to-mine"), "click", func(dom.Event) {
+	on.listen(box.QuerySelector(".back-to-mine"), "click", func(dom.Event) {
 		spawn(func() {
 			done()
 			c.editor.SetValue(mine)

@@ -44,18 +44,21 @@ type Cell struct {
 	// lesson names the cell's lesson in the progress records; group names
 	// the cells it runs after (the cells above it in its group, after
 	// prefix, the hidden cells of its lesson when embedded alone).
-	lesson   string
-	group    string
-	prefix   []string
-	record   string // the cell's id in the progress records, if not its own
-	shared   bool   // showing code from a share link, not yet kept
-	root     dom.Element
-	editor   *dom.HTMLTextAreaElement
-	run      *dom.HTMLButtonElement
-	reset    *dom.HTMLButtonElement
-	out      dom.Element
-	drawings dom.Element
-	drawn    handlers // the handlers of the drawings shown now
+	lesson string
+	group  string
+	prefix []string
+	record string // the cell's id in the progress records, if not its own
+	shared bool   // showing code from a share link, not yet kept
+	// keepShared ends the showing of shared code, keeping it in the editor.
+	keepShared func()
+	root       dom.Element
+	editor     *dom.HTMLTextAreaElement
+	run        *dom.HTMLButtonElement
+	reset      *dom.HTMLButtonElement
+	out        dom.Element
+	drawings   dom.Element
+	on         handlers // the cell's own handlers, released when it is deleted
+	drawn      handlers // the handlers of the drawings shown now
 }
 
 // Run starts the page, reporting a failure on the page rather than
