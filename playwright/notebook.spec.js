@@ -136,11 +136,12 @@ loss.backward()`);
 
   await typeInto(cell(page, 1), `x = Value(3.0, "x")\ny = x * x\ny.backward()`);
   await cell(page, 1).getByRole("button", { name: "Run", exact: true }).click();
+  // x is used twice by one multiply: it receives two edges. (This also
+  // waits for the new drawing, whose toggle is the one to check.)
+  await expect(cell(page, 1).locator("g.edge[data-from='x']")).toHaveCount(2);
   await cell(page, 1).getByLabel("Overwrite instead of add (the bug)").check();
   await expect(cell(page, 1).locator("g.node[data-name='x'] .grad")).toContainText("grad 6");
   await expect(cell(page, 1).locator("g.node[data-name='x'] .overwrite.wrong")).toHaveText("bug: 3");
-  // x is used twice by one multiply: it receives two edges.
-  await expect(cell(page, 1).locator("g.edge[data-from='x']")).toHaveCount(2);
 });
 
 test("the hostile lesson fixture stays inert", async ({ page, errors }) => {
