@@ -82,22 +82,22 @@ func graphArgs(graph, values starlark.Value, what string) (*engine.Tape, engine.
 	if err != nil {
 		return nil, nil, n, err
 	}
-	if n.names, n.xs, err = engine.ValuesOf(vv); err != nil {
+	names, xs, err := engine.ValuesOf(vv)
+	if err != nil {
 		return nil, nil, n, err
 	}
 	t, err := engine.Compile(g)
 	if err != nil {
 		return nil, nil, n, err
 	}
-	n.Values = t.Bind(n.names, n.xs)
+	n.names, n.Values = names, t.Bind(names, xs)
 	return t, g, n, nil
 }
 
 // named is values as a cell gave them, in order, and bound to a tape.
 type named struct {
 	engine.Values
-	names []string
-	xs    []float64
+	names []string // the name of each of Values.Xs
 }
 
 // evaluate(graph, leaves) returns a dict of every value: the leaves, then
@@ -120,7 +120,7 @@ func evaluateBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	}
 	d := starlark.NewDict(len(in.names) + t.NumNodes())
 	for i, name := range in.names {
-		d.SetKey(starlark.String(name), starlark.Float(in.xs[i]))
+		d.SetKey(starlark.String(name), starlark.Float(in.Xs[i]))
 	}
 	for i, n := range t.Names()[t.NumLeaves():] {
 		d.SetKey(starlark.String(n), starlark.Float(vals[t.NumLeaves()+i]))
@@ -371,7 +371,7 @@ func gradCheckBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlar
 	}
 	l := make(map[string]float64, len(in.names))
 	for i, name := range in.names {
-		l[name] = in.xs[i]
+		l[name] = in.Xs[i]
 	}
 	checks, err := engine.GradCheck(g, l, out, which, hs)
 	if err != nil {
@@ -487,7 +487,7 @@ func showBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	for i, s := range in.Slots {
 		if int(s) < t.NumLeaves() {
 			leafNames = append(leafNames, in.names[i])
-			leafXs = append(leafXs, in.xs[i])
+			leafXs = append(leafXs, in.Xs[i])
 		}
 	}
 	vals, err := t.Load(t.Bind(leafNames, leafXs), true)
@@ -499,7 +499,7 @@ func showBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	}
 	for i, s := range in.Slots {
 		if int(s) >= t.NumLeaves() {
-			vals[s] = in.xs[i]
+			vals[s] = in.Xs[i]
 		}
 	}
 	st.shown[cell] = append(st.shown[cell], &target{tape: t, vals: vals, out: out})
