@@ -21,7 +21,7 @@
 // globals and recursion allowed. Run runs the cells above a cell and the
 // cell itself, in order, as one program: a cell sees the globals that the
 // cells above it leave, as they are written now, and nothing else. Each
-// run may take Budget; a loop that runs longer is stopped, naming the cell
+// run may take CellBudget; a loop that runs longer is stopped, naming the cell
 // and line.
 //
 // # Built-ins

@@ -3,6 +3,7 @@ package notebook
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,10 +15,6 @@ import (
 	"gradbook/engine"
 	"gradbook/notebook/draw"
 )
-
-// Budget is how long one run may take before it is stopped: a runaway loop
-// stops well within a second and the page stays usable.
-const Budget = 800 * time.Millisecond
 
 // fileOptions are the Starlark dialect of cells: Python-like, with while
 // loops, top-level control flow, global reassignment and recursion.
@@ -96,20 +93,38 @@ func (e *CellError) Error() string {
 // cell sees the globals the cells above it leave, and returns a result for
 // each of them. Nothing carries over from an earlier Run: results depend
 // only on the sources.
-func Run(cells []string, last int) (res []CellResult) { return runCells(cells, last, true) }
+func Run(cells []string, last int) (res []CellResult) {
+	return Options{All: true}.Run(cells, last)
+}
 
 // RunOne is Run for showing one cell: it runs the cells above cells[i] and
 // the cell itself, and returns the cell's result only, drawing just its
 // graphs.
 func RunOne(cells []string, i int) CellResult {
-	res := runCells(cells, i, false)
+	res := Options{}.Run(cells, i)
 	if len(res) == 0 {
 		return CellResult{}
 	}
 	return res[len(res)-1]
 }
 
-func runCells(cells []string, last int, drawAll bool) (res []CellResult) {
+// Options say how a run goes.
+type Options struct {
+	// All draws the graphs of every cell; otherwise only the last cell's.
+	All bool
+	// Budget is how long the run may take; 0 means CellBudget.
+	Budget time.Duration
+	// Print, if not nil, is given each line as a cell prints it (cell is
+	// the index in cells), for showing output while the run goes on. The
+	// results hold every line too.
+	Print func(cell int, line string)
+}
+
+// Run runs cells[0] to cells[last] as Run does, the way o says.
+func (o Options) Run(cells []string, last int) (res []CellResult) {
+	if o.Budget <= 0 {
+		o.Budget = CellBudget
+	}
 	last = min(last, len(cells)-1)
 	res = make([]CellResult, last+1)
 	defer func() {
@@ -131,7 +146,7 @@ func runCells(cells []string, last int, drawAll bool) (res []CellResult) {
 		}
 	}
 	if stop >= 0 {
-		run(cells[:stop+1], res, drawAll)
+		run(cells[:stop+1], res, o)
 	}
 	for i := range res {
 		if !res[i].Ran {
@@ -199,7 +214,7 @@ func newRunState(cells []string, res []CellResult) *runState {
 	}
 }
 
-func run(cells []string, res []CellResult, drawAll bool) {
+func run(cells []string, res []CellResult, o Options) {
 	st := newRunState(cells, res)
 	var prog strings.Builder
 	line := 1
@@ -223,20 +238,26 @@ func run(cells []string, res []CellResult, drawAll bool) {
 		case over <= 0:
 			st.out[st.current].WriteString(msg)
 			st.out[st.current].WriteString("\n")
+			if o.Print != nil {
+				o.Print(st.current, msg)
+			}
 		case over <= len(msg)+1: // the line that crosses the limit
-			st.out[st.current].WriteString(msg[:max(0, len(msg)-over)])
-			fmt.Fprintf(&st.out[st.current], "\n… output truncated: a run may print at most %d MB.\n", MaxOutput>>20)
+			cut := msg[:max(0, len(msg)-over)] + fmt.Sprintf("\n… output truncated: a run may print at most %d MB.", MaxOutput>>20)
+			st.out[st.current].WriteString(cut + "\n")
+			if o.Print != nil {
+				o.Print(st.current, cut)
+			}
 		}
 	}
-	why := fmt.Sprintf("stopped after %.1f s: the cell ran too long (an endless loop?)", Budget.Seconds())
-	thread := NewThread("notebook", print, why, func(th *starlark.Thread) { st.stoppedAt = th.CallStack() })
+	why := fmt.Sprintf("stopped after %s: the cell ran too long (an endless loop?)", seconds(o.Budget))
+	thread := NewThread("notebook", o.Budget, print, why, func(th *starlark.Thread) { st.stoppedAt = th.CallStack() })
 	thread.SetLocal("notebook", st)
 	globals, err := starlark.ExecFileOptions(fileOptions, thread, "cells", prog.String(), st.predeclared())
 	if cell, e := st.compileError(err); e != nil {
 		// A name that no cell above defines, say: run the cells above it,
 		// then report it in its cell.
 		if cell > 0 {
-			run(cells[:cell], res, drawAll)
+			run(cells[:cell], res, o)
 		}
 		res[cell].Ran = true
 		res[cell].Err = e
@@ -263,7 +284,7 @@ func run(cells []string, res []CellResult, drawAll bool) {
 			}
 		}
 		res[i].Output += st.out[i].String()
-		if !drawAll && i != len(res)-1 {
+		if !o.All && i != len(res)-1 {
 			continue
 		}
 		targets := st.shown[i]
@@ -280,6 +301,11 @@ func run(cells []string, res []CellResult, drawAll bool) {
 			}
 		}
 	}
+}
+
+// seconds writes a duration for a learner: "60 s", "0.8 s".
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
 }
 
 // draw draws the target, or returns nil and how many values it has if
@@ -532,7 +558,7 @@ func (st *runState) caller(thread *starlark.Thread) (cell int, code string) {
 func Globals(file, src string) (starlark.StringDict, error) {
 	st := newRunState([]string{src}, make([]CellResult, 1))
 	st.current, st.quiet = 0, 1
-	thread := NewThread("quiz", nil, "the given code ran too long (an endless loop?)", nil)
+	thread := NewThread("quiz", CheckBudget, nil, "the given code ran too long (an endless loop?)", nil)
 	thread.SetLocal("notebook", st)
 	return starlark.ExecFileOptions(fileOptions, thread, file, src, st.predeclared())
 }

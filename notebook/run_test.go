@@ -3,6 +3,7 @@ package notebook
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // The two examples every cell must run as typed.
@@ -53,9 +54,9 @@ func TestCellsSeeCellsAbove(t *testing.T) {
 }
 
 func TestRunawayLoop(t *testing.T) {
-	r := runOne(t, "x = 0\nwhile True:\n    x += 1\n")
+	r := Options{Budget: 200 * time.Millisecond}.Run([]string{"x = 0\nwhile True:\n    x += 1\n"}, 0)[0]
 	// The line is one of the loop's.
-	if r.Err == nil || (r.Err.Line != 2 && r.Err.Line != 3) || !strings.Contains(r.Err.Error(), "cell 1, line") || !strings.Contains(r.Err.Error(), "ran too long") {
+	if r.Err == nil || (r.Err.Line != 2 && r.Err.Line != 3) || !strings.Contains(r.Err.Error(), "cell 1, line") || !strings.Contains(r.Err.Error(), "stopped after 0.2 s: the cell ran too long") {
 		t.Errorf("runaway loop: %v", r.Err)
 	}
 }
@@ -84,5 +85,28 @@ func TestRunOneDrawsOnlyItsCell(t *testing.T) {
 	}
 	if all := Run(cells, 1); len(all[0].Drawings) != 1 || len(all[1].Drawings) != 1 {
 		t.Errorf("Run draws every cell: %d and %d drawings", len(all[0].Drawings), len(all[1].Drawings))
+	}
+}
+
+// Print hands over each line as it is printed, with the cell it is in,
+// and the results hold the same lines.
+func TestPrintStreams(t *testing.T) {
+	type line struct {
+		cell int
+		text string
+	}
+	var got []line
+	res := Options{All: true, Print: func(cell int, text string) { got = append(got, line{cell, text}) }}.Run([]string{"print(1)", "for i in range(2):\n    print('step', i)"}, 1)
+	want := []line{{0, "1"}, {1, "step 0"}, {1, "step 1"}}
+	if len(got) != len(want) {
+		t.Fatalf("streamed %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+	if res[1].Output != "step 0\nstep 1\n" {
+		t.Errorf("result output %q", res[1].Output)
 	}
 }

@@ -27,6 +27,17 @@ const (
 	MaxValues = 2_000_000
 )
 
+// How long code may run before it is stopped. Cells run off the page's
+// thread, in a Web Worker that a learner can stop at any time, so a cell
+// may run for a minute; a check runs on the learner's click and answers
+// in seconds; an explore task is evaluated on the page at every slider
+// move and must finish within a frame.
+const (
+	CellBudget  = 60 * time.Second
+	CheckBudget = 5 * time.Second
+	TaskBudget  = 100 * time.Millisecond
+)
+
 // The limits that tests lower.
 var (
 	maxHeap   uint64 = MaxHeap
@@ -35,11 +46,11 @@ var (
 
 // NewThread returns a Starlark thread for learner or lesson code. Every
 // thread gets it here, with the limits every run has: once it has run for
-// Budget, holds more than MaxDepth calls open or more than MaxHeap bytes,
+// budget, holds more than MaxDepth calls open or more than MaxHeap bytes,
 // it is cancelled, after calling stopped (if not nil) to note where it
 // was. why says why a run that took too long is stopped. print receives
 // what the code prints (nil discards it); cells cannot load modules.
-func NewThread(name string, print func(msg string), why string, stopped func(*starlark.Thread)) *starlark.Thread {
+func NewThread(name string, budget time.Duration, print func(msg string), why string, stopped func(*starlark.Thread)) *starlark.Thread {
 	start := time.Now()
 	th := &starlark.Thread{
 		Name: name,
@@ -83,7 +94,7 @@ func NewThread(name string, print func(msg string), why string, stopped func(*st
 			}
 			quietUntil = checks + 64 // no forced collection for a million steps
 		}
-		if time.Since(start) > Budget {
+		if time.Since(start) > budget {
 			stop(th, why)
 		}
 	}

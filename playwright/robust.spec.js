@@ -156,7 +156,7 @@ test("embed.js sizes only Gradbook's frames, to a capped height", async ({ page,
 const hostile = [
   ["deep recursion", "def f(n):\n    if n == 0:\n        return 0\n    return f(n - 1) + 1\nprint(f(10000))", /recursion too deep: more than 1000 calls/],
   ["Values without end", "xs = []\nwhile True:\n    xs.append(Value(1.0))", /stopped/],
-  ["a huge list, then more", "x = [0] * 30000000\nfor i in range(10000000):\n    y = i", /stopped/],
+  ["a huge list, then more", "x = [0] * 40000000\nfor i in range(10000000):\n    y = i", /stopped: the cell holds more than 512 MB of data/],
   ["giant output", 'print("a" * 5000000)\nprint("b" * 5000000)', /output truncated: a run may print at most 1 MB/],
   ["a giant string", 's = "a" * 200000000\nprint(len(s))', /200000000/],
   ["NaN and Inf in checks", 'check(1, 1, tol=float("nan"))\ncheck(float("inf"), float("inf"))\nprint("checked")', /✓ 1 = 1[\s\S]*✓ float\("inf"\) = \+inf[\s\S]*checked/],
@@ -193,24 +193,6 @@ test("hostile cells: each gives a clean message, and the notebook and the saved 
   }
 });
 
-test("when the runtime dies of a cell anyway, the page says why and starts the notebook again, keeping every edit", async ({ page }) => {
-  test.setTimeout(180_000);
-  await open(page, "scratch.html");
-  await page.getByRole("button", { name: "Add a cell" }).click();
-  await cell(page, 2).locator("textarea.editor").fill('print("kept")');
-  // Typed just before the run, and never paused on: saved by the run.
-  await cell(page, 1).locator("textarea.editor").fill("x = [0] * 100000000\ny = x + x");
-  await cell(page, 1).getByRole("button", { name: "Run", exact: true }).click();
-  await expect(page.locator("#notices")).toContainText(/The notebook stopped while running Cell 1 \(fatal error: out of memory\) and was started again/, { timeout: 150_000 });
-  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
-  await expect(cell(page, 1).locator("textarea.editor")).toHaveValue("x = [0] * 100000000\ny = x + x");
-  await expect(cell(page, 2).locator("textarea.editor")).toHaveValue('print("kept")');
-  // The learner mends the cell, and the notebook runs on.
-  await cell(page, 1).locator("textarea.editor").fill("x = [0] * 10");
-  await cell(page, 2).getByRole("button", { name: "Run", exact: true }).click();
-  await expect(cell(page, 2).locator("output.out")).toHaveText("kept");
-});
-
 test("in a frame on another site, the frame says where its progress is kept", async ({ page, errors }) => {
   // localhost and 127.0.0.1 are different sites: the browser partitions
   // the frame's storage.
@@ -225,7 +207,7 @@ test("in a frame on another site, the frame says where its progress is kept", as
   await expect(same.locator(".frame-storage")).toHaveCount(0);
 });
 
-test("on a course page too, a dead runtime is started again with the cells put back and every edit kept", async ({ page }) => {
+test("on a course page too, a dead runner is started again, and the page and every edit are kept", async ({ page }) => {
   test.setTimeout(180_000);
   await page.goto("http://127.0.0.1:8183/index.html");
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
@@ -234,7 +216,7 @@ test("on a course page too, a dead runtime is started again with the cells put b
   await second.locator("textarea.editor").fill('print("kept")');
   await first.locator("textarea.editor").fill("x = [0] * 100000000\ny = x + x");
   await first.getByRole("button", { name: "Run", exact: true }).click();
-  await expect(first.locator("output.out")).toContainText(/The notebook stopped while running Cell 1 \(fatal error: out of memory\) and was started again/, { timeout: 150_000 });
+  await expect(first.locator("output.out")).toContainText(/the runner stopped \(fatal error: out of memory\) and was started again/, { timeout: 150_000 });
   await expect(page.locator(".gradbook-embed section.code-cell")).toHaveCount(3);
   await expect(second.locator("textarea.editor")).toHaveValue('print("kept")');
   await first.locator("textarea.editor").fill('x = Value(3.0, "x")');

@@ -309,32 +309,37 @@
     }
   }
 
-  // instantiate starts the Go WebAssembly module at url (a path in Node)
-  // and returns its instance once it runs: the one wasm loader of the site,
-  // used for engine.wasm here and for notebook.wasm by notebook.js. It
-  // streams where the server sends application/wasm and falls back where
-  // it does not. onExit, if given, is called with the Go instance if the
-  // program ends.
-  async function instantiate(url, onExit) {
-    if (typeof global.Go !== "function") throw new Error("autodiff: load wasm_exec.js before autodiff.js");
-    const go = new global.Go();
-    let result;
+  // compile fetches and compiles the WebAssembly module at url (a path in
+  // Node). It streams where the server sends application/wasm and falls
+  // back where it does not.
+  async function compile(url) {
     if (typeof process !== "undefined" && process.versions && process.versions.node && typeof require === "function") {
-      result = await WebAssembly.instantiate(require("fs").readFileSync(url), go.importObject);
-    } else {
-      try {
-        result = await WebAssembly.instantiateStreaming(fetch(url), go.importObject);
-      } catch (err) {
-        // A server that does not send application/wasm, or a fetch that
-        // failed: fetch again to say why, or instantiate from the bytes.
-        const response = await fetch(url);
-        if (!response.ok) throw new Error(`cannot load ${url}: ${response.status} ${response.statusText}`);
-        result = await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject);
-      }
+      return WebAssembly.compile(require("fs").readFileSync(url));
     }
-    const done = go.run(result.instance); // runs until the page goes away
+    try {
+      return await WebAssembly.compileStreaming(fetch(url));
+    } catch (err) {
+      // A server that does not send application/wasm, or a fetch that
+      // failed: fetch again to say why, or compile the bytes.
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`cannot load ${url}: ${response.status} ${response.statusText}`);
+      return WebAssembly.compile(await response.arrayBuffer());
+    }
+  }
+  api.compile = compile;
+
+  // instantiate starts a Go WebAssembly module, compiled or at a url, and
+  // returns its instance once it runs: the one wasm loader of the site,
+  // used for engine.wasm here and for notebook.wasm by notebook.js. onExit,
+  // if given, is called with the Go instance if the program ends.
+  async function instantiate(source, onExit) {
+    if (typeof global.Go !== "function") throw new Error("autodiff: load wasm_exec.js before autodiff.js");
+    const module = source instanceof WebAssembly.Module ? source : await compile(source);
+    const go = new global.Go();
+    const instance = await WebAssembly.instantiate(module, go.importObject);
+    const done = go.run(instance); // runs until the page goes away
     if (onExit) done.then(() => onExit(go));
-    return result.instance;
+    return instance;
   }
   api.instantiate = instantiate;
 

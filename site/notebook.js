@@ -108,10 +108,57 @@
     start().then(() => { if (tell()) ready.disconnect(); }, failed);
   }
 
+  // The compiled notebook.wasm, shared by the page and its runners.
+  let compiled = null;
   function start() {
     // The site's one wasm loader is in autodiff.js.
-    return autodiff.instantiate(url, stopped);
+    compiled = compiled || autodiff.compile(url);
+    return compiled.then((module) => autodiff.instantiate(module, stopped));
   }
+
+  // Runners: the same notebook.wasm in a Web Worker (runner.js) runs the
+  // cells (see package runner), so that the page never freezes and a run
+  // can always be stopped, by ending its worker. The worker gets the
+  // module the page compiled. On a course page of another site, a worker
+  // cannot be made from Gradbook's address: it is made from a one-line
+  // script that loads runner.js.
+  let runnerURL = null;
+  globalThis.gradbookRunners = {
+    // start starts a runner and returns {post(msg), stop()}; onmessage
+    // gets its messages, ondied(why) is called once if it dies.
+    async start(onmessage, ondied) {
+      const module = await compiled;
+      const file = new URL("runner.js", script.src);
+      if (!runnerURL) {
+        runnerURL = file.origin === location.origin ? file.href
+          : URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(file.href)});`], { type: "text/javascript" }));
+      }
+      const worker = new Worker(runnerURL);
+      let dead = false;
+      const die = (why) => {
+        if (dead) return;
+        dead = true;
+        worker.terminate();
+        ondied(why);
+      };
+      worker.onmessage = (event) => {
+        if (event.data && event.data.gradbookDied) die(event.data.gradbookDied);
+        else if (!dead) onmessage(event.data);
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        die(event.message || "the runner failed");
+      };
+      worker.postMessage({ gradbookModule: module, wasmExec: new URL("wasm_exec.js", script.src).href });
+      return {
+        post: (msg) => worker.postMessage(msg),
+        stop() {
+          dead = true;
+          worker.terminate();
+        },
+      };
+    },
+  };
 
   // The service worker keeps the whole site for offline use. When a new
   // version has been downloaded, the learner is offered it; it is used only

@@ -197,7 +197,7 @@ func checkOne(fn *starlark.Function, tc backwardTest) string {
 	want, _ := tape.Backward(vals, out, engine.Accumulate)
 	wrong, _ := tape.Backward(vals, out, engine.OverwriteBug)
 	call := func() (starlark.Value, string) {
-		thread := notebook.NewThread("check", nil, "it ran too long (an endless loop?)", nil)
+		thread := notebook.NewThread("check", notebook.CheckBudget, nil, "it ran too long (an endless loop?)", nil)
 		v, err := starlark.Call(thread, fn, starlark.Tuple{graphValue(tc.graph), valuesDict(tape, tc.leaves, vals), starlark.String(out)}, nil)
 		if err != nil {
 			msg := err.Error()

@@ -151,7 +151,7 @@ func (q *Quiz) Expected() ([]float64, error) {
 
 // evalExpr evaluates a Starlark expression with env as its globals.
 func evalExpr(expr string, env starlark.StringDict) (starlark.Value, error) {
-	thread := notebook.NewThread("expr", nil, "the answer's expression ran too long (an endless loop?)", nil)
+	thread := notebook.NewThread("expr", notebook.CheckBudget, nil, "the answer's expression ran too long (an endless loop?)", nil)
 	return starlark.EvalOptions(&syntax.FileOptions{}, thread, "answer", expr, env)
 }
 

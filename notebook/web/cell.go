@@ -3,6 +3,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"gradbook/notebook"
+	"gradbook/notebook/runner"
 )
 
 func (p *Page) wire(el dom.Element) *Cell {
@@ -26,7 +28,18 @@ func (p *Page) wire(el dom.Element) *Cell {
 	c.reset = el.QuerySelector("button.reset").(*dom.HTMLButtonElement)
 	c.out = el.QuerySelector("output.out")
 	c.drawings = el.QuerySelector("div.drawings")
-	c.on.listen(c.run, "click", func(dom.Event) { spawn(func() { p.Run(c) }) })
+	c.timer = p.doc.CreateElement("span")
+	c.timer.SetAttribute("class", "elapsed")
+	c.timer.SetAttribute("role", "timer")
+	c.timer.SetAttribute("hidden", "")
+	c.run.ParentElement().InsertBefore(c.timer, c.run)
+	c.on.listen(c.run, "click", func(dom.Event) {
+		if c.running != nil {
+			p.runner.stop() // its Run button is a Stop button while it runs
+			return
+		}
+		spawn(func() { p.Run(c) })
+	})
 	c.on.listen(c.reset, "click", func(dom.Event) { spawn(func() { p.askReset(c) }) })
 	if b := button(el, "button.share"); b != nil {
 		c.on.listen(b, "click", func(dom.Event) { spawn(func() { p.share(c) }) })
@@ -77,24 +90,106 @@ func (p *Page) chain(c *Cell) (srcs []string, cells []*Cell) {
 }
 
 // Run runs c with the cells above it, as they are written now, and shows
-// its result.
+// what it prints while it runs, then its result.
 func (p *Page) Run(c *Cell) {
 	i := p.index(c)
-	if i < 0 {
+	if i < 0 || c.running != nil {
 		return
 	}
 	p.flushSaves()
-	start := time.Now()
-	c.root.SetAttribute("aria-busy", "true")
 	srcs, _ := p.chain(c)
-	res := notebook.RunOne(srcs, len(srcs)-1)
-	last := &res
-	c.show(last)
-	c.root.RemoveAttribute("aria-busy")
-	ms := time.Since(start).Seconds() * 1000
+	last := len(srcs) - 1
+	c.startRun()
+	res, err := p.runner.do(runner.Job{Cells: srcs}, func(cell int, text string) {
+		if cell == last {
+			c.stream(text)
+		}
+	})
+	ms := c.endRun()
+	r := c.outcome(res, 0, last, err, ms)
+	c.show(r)
 	c.root.SetAttribute("data-ms", strconv.FormatFloat(ms, 'f', 1, 64))
-	p.say(fmt.Sprintf("Cell %d %s in %.0f ms.", i+1, verdict(last), ms))
-	p.ran(c, last.Passed()) // saving comes after the learner sees the result
+	p.say(fmt.Sprintf("Cell %d %s in %s.", i+1, verdict(r), duration(ms)))
+	p.ran(c, r.Passed()) // saving comes after the learner sees the result
+}
+
+// outcome is cell k's result in res, or what to show if the job ended
+// without one: stopped by the learner, or its runner died. cell is the
+// cell's index in the job's sources.
+func (c *Cell) outcome(res runner.Result, k, cell int, err error, ms float64) *notebook.CellResult {
+	if err == nil && k < len(res.Cells) {
+		return &res.Cells[k]
+	}
+	r := &notebook.CellResult{Ran: true, Output: c.streamed.String()}
+	var died diedError
+	switch {
+	case errors.Is(err, errStopped):
+		r.Err = &notebook.CellError{Cell: cell, Msg: fmt.Sprintf("stopped after %s, as you asked", duration(ms))}
+	case errors.As(err, &died):
+		r.Err = &notebook.CellError{Cell: cell, Msg: fmt.Sprintf("the runner stopped (%s) and was started again. Your code is kept: change the cell, then run it again", died.why)}
+	case err != nil:
+		r.Err = &notebook.CellError{Cell: cell, Msg: err.Error()}
+	default:
+		r.Err = &notebook.CellError{Cell: cell, Msg: "the run gave no result (please report it)"}
+	}
+	return r
+}
+
+// duration writes milliseconds for a learner: "42 ms", "3.2 s".
+func duration(ms float64) string {
+	if ms < 1000 {
+		return fmt.Sprintf("%.0f ms", ms)
+	}
+	return fmt.Sprintf("%.1f s", ms/1000)
+}
+
+// startRun shows that c runs: its Run button becomes Stop, and the time
+// it has been running counts up beside it.
+func (c *Cell) startRun() {
+	done := make(chan struct{})
+	c.running = done
+	c.started = time.Now()
+	c.streamed.Reset()
+	c.root.SetAttribute("aria-busy", "true")
+	c.run.SetTextContent("Stop")
+	c.run.Class().Add("stop")
+	c.out.Class().Remove("error")
+	c.out.SetTextContent("")
+	c.timer.SetTextContent("Running…")
+	c.timer.RemoveAttribute("hidden")
+	go func() {
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				c.timer.SetTextContent(fmt.Sprintf("Running… %.1f s", time.Since(c.started).Seconds()))
+			}
+		}
+	}()
+}
+
+// stream shows a line the running cell printed.
+func (c *Cell) stream(text string) {
+	c.streamed.WriteString(text)
+	c.streamed.WriteString("\n")
+	c.out.SetTextContent(c.streamed.String())
+}
+
+// endRun puts c back at rest and returns how long it ran, in ms.
+func (c *Cell) endRun() float64 {
+	if c.running != nil {
+		close(c.running)
+		c.running = nil
+	}
+	c.root.RemoveAttribute("aria-busy")
+	c.run.SetTextContent("Run")
+	c.run.Class().Remove("stop")
+	c.timer.SetAttribute("hidden", "")
+	c.timer.SetTextContent("")
+	return time.Since(c.started).Seconds() * 1000
 }
 
 // flushSaves saves every edit still waiting for its debounce before a run,
@@ -126,18 +221,36 @@ func (p *Page) RunAll() {
 			}
 		}
 		srcs, cells := p.chain(lastOfGroup)
-		res := notebook.Run(srcs, len(srcs)-1)
+		skip := len(lastOfGroup.prefix)
+		for _, d := range cells {
+			d.startRun()
+		}
+		res, err := p.runner.do(runner.Job{Cells: srcs, All: true}, func(cell int, text string) {
+			if k := cell - skip; k >= 0 && k < len(cells) {
+				cells[k].stream(text)
+			}
+		})
 		for j, d := range cells {
-			results[d] = &res[len(lastOfGroup.prefix)+j]
+			ms := d.endRun()
+			results[d] = d.outcome(res, skip+j, skip+j, err, ms)
+		}
+		if err != nil {
+			break // stopped, or the runner died: the cells below wait
 		}
 	}
 	for _, c := range p.cells {
+		if results[c] == nil {
+			continue
+		}
 		c.show(results[c])
 		if results[c].Passed() {
 			passed++
 		}
 	}
 	for _, c := range p.cells {
+		if results[c] == nil {
+			continue
+		}
 		if c.shared {
 			// Shared code is adopted only when the learner runs that cell
 			// or keeps it: Run all shows its result and saves nothing.
@@ -146,7 +259,7 @@ func (p *Page) RunAll() {
 		}
 		p.ran(c, results[c].Passed())
 	}
-	p.say(fmt.Sprintf("Ran all %d cells in %.0f ms: %d ran clean.", len(p.cells), time.Since(start).Seconds()*1000, passed))
+	p.say(fmt.Sprintf("Ran all %d cells in %s: %d ran clean.", len(results), duration(time.Since(start).Seconds()*1000), passed))
 }
 
 func verdict(r *notebook.CellResult) string {

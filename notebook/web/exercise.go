@@ -3,15 +3,30 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"honnef.co/go/js/dom/v2"
 
 	"gradbook/notebook"
-	"gradbook/notebook/block"
 	"gradbook/notebook/progress"
+	"gradbook/notebook/runner"
 )
+
+// stoppedWhy says why a job gave no result.
+func stoppedWhy(err error) string {
+	var died diedError
+	switch {
+	case errors.Is(err, errStopped):
+		return "stopped, as you asked"
+	case errors.As(err, &died):
+		return "the runner stopped (" + died.why + ") and was started again; your code is kept"
+	case err != nil:
+		return err.Error()
+	}
+	return "no result came back (please report it)"
+}
 
 func (p *Page) wireExercise(el dom.Element) {
 	editor := el.QuerySelector("textarea.editor").(*dom.HTMLTextAreaElement)
@@ -41,8 +56,33 @@ func (p *Page) wireExercise(el dom.Element) {
 		}
 	}
 	p.listen(editor, "input", func(dom.Event) { spawn(func() { p.keep.later(id, func() { save(false) }) }) })
+	runButton, checkButton := button(el, "button.run"), button(el, "button.check")
+	// job runs a job for the exercise, with its buttons off meanwhile.
+	job := func(j runner.Job, lines func(int, string)) (runner.Result, error) {
+		runButton.SetDisabled(true)
+		checkButton.SetDisabled(true)
+		el.SetAttribute("aria-busy", "true")
+		defer func() {
+			runButton.SetDisabled(false)
+			checkButton.SetDisabled(false)
+			el.RemoveAttribute("aria-busy")
+		}()
+		return p.runner.do(j, lines)
+	}
 	run := func() {
-		res := notebook.Run([]string{editor.Value()}, 0)[0]
+		var streamed strings.Builder
+		out.SetTextContent("Running…")
+		r, err := job(runner.Job{Cells: []string{editor.Value()}}, func(_ int, text string) {
+			streamed.WriteString(text + "\n")
+			out.SetTextContent(streamed.String())
+		})
+		var res notebook.CellResult
+		if err == nil && len(r.Cells) == 1 {
+			res = r.Cells[0]
+		} else {
+			res.Output = streamed.String()
+			res.Err = &notebook.CellError{Msg: stoppedWhy(err)}
+		}
 		text := res.Output
 		if res.Err != nil {
 			text += res.Err.Error()
@@ -58,12 +98,13 @@ func (p *Page) wireExercise(el dom.Element) {
 		}
 	}
 	checkIt := func() {
-		checker := block.Checkers[check]
-		if checker == nil {
-			report.SetTextContent("This exercise has no checker called " + check + ".")
+		report.SetTextContent("Checking…")
+		res, err := job(runner.Job{Check: check, Source: editor.Value()}, nil)
+		if err != nil || res.Report == nil {
+			report.SetTextContent("The check did not finish: " + stoppedWhy(err) + ".")
 			return
 		}
-		r := checker(editor.Value())
+		r := *res.Report
 		save(r.Passed)
 		text := strings.Join(r.Lines, "\n")
 		if r.Passed {
@@ -75,8 +116,8 @@ func (p *Page) wireExercise(el dom.Element) {
 		}
 		report.SetTextContent(strings.TrimSpace(text))
 	}
-	p.listen(button(el, "button.run"), "click", func(dom.Event) { spawn(func() { run() }) })
-	p.listen(button(el, "button.check"), "click", func(dom.Event) { spawn(func() { checkIt() }) })
+	p.listen(runButton, "click", func(dom.Event) { spawn(func() { run() }) })
+	p.listen(checkButton, "click", func(dom.Event) { spawn(func() { checkIt() }) })
 	p.listen(button(el, "button.reset"), "click", func(dom.Event) {
 		spawn(func() {
 			if editor.Value() == editor.DefaultValue() {

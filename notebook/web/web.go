@@ -5,8 +5,13 @@
 // block, progress) and shows what they answer. It only converts; running,
 // drawing, grading and the progress rules are tested natively there.
 //
-// One file per job: web.go the page, cell.go a code cell (run, reset,
-// output), drawing.go a drawing with its controls, handlers.go the owner
+// The page never runs learners' code itself: runner.go sends each run or
+// check to the runner, this same wasm in a Web Worker (package runner),
+// shows the lines it prints as they come, and stops it, or replaces it
+// when it dies, by ending the worker.
+//
+// One file per job: web.go the page, cell.go a code cell (run, stop,
+// reset, output), runner.go the runner's client, drawing.go a drawing with its controls, handlers.go the owner
 // that releases a view's js.Funcs when it is replaced, kinds.go with
 // quiz.go, explore.go and exercise.go the block kinds (each reads its
 // block's data from the JSON beside it), keeper.go the progress keeper
@@ -20,7 +25,9 @@ package web
 
 import (
 	"strconv"
+	"strings"
 	"syscall/js"
+	"time"
 
 	"honnef.co/go/js/dom/v2"
 )
@@ -36,6 +43,7 @@ type Page struct {
 	keep    *keeper
 	placed  map[string]placement // embedded cells, by cell id
 	on      handlers             // the page's handlers, kept for its lifetime
+	runner  *runners             // runs the cells, off the page's thread
 }
 
 // Cell is one code cell on the page.
@@ -59,6 +67,12 @@ type Cell struct {
 	drawings   dom.Element
 	on         handlers // the cell's own handlers, released when it is deleted
 	drawn      handlers // the handlers of the drawings shown now
+	// While the cell runs: running is closed when it ends, timer shows for
+	// how long, streamed holds what it printed so far.
+	running  chan struct{}
+	started  time.Time
+	timer    dom.Element
+	streamed strings.Builder
 }
 
 // Run starts the page, reporting a failure on the page rather than
@@ -71,6 +85,13 @@ func Start() *Page {
 	doc := dom.GetWindow().Document()
 	p := &Page{doc: doc, body: doc.QuerySelector("body")}
 	p.status = doc.GetElementByID("notebook-status")
+	p.runner = newRunners(p.notice)
+	// Escape stops whatever runs, as the Stop button of a running cell does.
+	p.on.listen(doc, "keydown", func(ev dom.Event) {
+		if k, ok := ev.(*dom.KeyboardEvent); ok && k.Key() == "Escape" && p.runner.busy() {
+			p.runner.stop()
+		}
+	})
 	p.scratch = p.body.GetAttribute("data-page") == "scratch"
 	p.startProgress()
 	if base := doc.DocumentElement().GetAttribute("data-gradbook-base"); base != "" {

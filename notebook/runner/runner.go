@@ -1,0 +1,61 @@
+// Package runner runs learners' code for the page: cells, and the checks
+// of exercises. Do is the whole of it, in plain Go.
+//
+// In the browser the same notebook.wasm plays two roles. On the page it
+// is the DOM side (package web: the cells, drawings, progress in
+// IndexedDB); in a Web Worker it is the runner (this package: Starlark,
+// the engine, drawing layout). The page hands the worker a Job and gets
+// back printed lines while the job runs, then a Result, each as one
+// structured-clone message (Serve, js only). The page can always stop a
+// job, however stuck, by terminating the worker and starting another;
+// a runner that dies (out of memory) takes only the worker with it.
+package runner
+
+import (
+	"fmt"
+	"time"
+
+	"gradbook/notebook"
+	"gradbook/notebook/block"
+)
+
+// Job is one piece of work: run cells, or check an exercise.
+type Job struct {
+	// Cells are the sources of a run, in order; the last is the cell the
+	// learner ran. All asks for every cell's result and drawings (Run
+	// all); otherwise only the last cell's come back.
+	Cells []string
+	All   bool
+	// Check names an exercise's checker (block.Checkers) to test Source.
+	Check  string
+	Source string
+	// Budget is how long the cells may run; 0 means notebook.CellBudget.
+	Budget time.Duration
+}
+
+// Result is what a job gave: a result per cell, or a check's report.
+type Result struct {
+	Cells  []notebook.CellResult
+	Report *block.Report
+}
+
+// Do does job. print, if not nil, is given each line a cell prints as it
+// is printed (cell indexes job.Cells).
+func Do(job Job, print func(cell int, line string)) Result {
+	if job.Check != "" {
+		checker := block.Checkers[job.Check]
+		if checker == nil {
+			return Result{Report: &block.Report{Why: fmt.Sprintf("This exercise has no checker called %q.", job.Check)}}
+		}
+		r := checker(job.Source)
+		return Result{Report: &r}
+	}
+	if len(job.Cells) == 0 {
+		return Result{}
+	}
+	res := notebook.Options{All: job.All, Budget: job.Budget, Print: print}.Run(job.Cells, len(job.Cells)-1)
+	if !job.All {
+		res = res[len(res)-1:]
+	}
+	return Result{Cells: res}
+}

@@ -1,0 +1,88 @@
+// Runs off the page's thread: a cell runs in a Web Worker, prints as it
+// goes, shows for how long it has run, and can be stopped at any time;
+// the page keeps painting meanwhile, and a runner that dies is replaced.
+const { test, expect, open, cell, typeInto } = require("./helpers");
+
+// A cell that prints at once, then computes for about the given seconds.
+const busyFor = (s) => `print("started")
+n = 0
+for i in range(${s} * 1000000):
+    n += 1
+print("done")`;
+
+test("a long run streams its output, counts its time, and Stop ends it while the page keeps painting", async ({ page, errors }) => {
+  test.setTimeout(90_000);
+  await open(page, "scratch.html");
+  const c = cell(page, 1);
+  await c.locator("textarea.editor").fill("while True:\n    pass");
+  await page.getByRole("button", { name: "Add a cell" }).click();
+  const other = cell(page, 2).locator("textarea.editor");
+  // Count the frames the page paints, and the longest gap between two.
+  await page.evaluate(() => {
+    window.frames_ = { n: 0, last: performance.now(), gap: 0 };
+    const tick = (t) => {
+      window.frames_.gap = Math.max(window.frames_.gap, t - window.frames_.last);
+      window.frames_.last = t;
+      window.frames_.n++;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(c.getByRole("button", { name: "Stop", exact: true })).toBeVisible();
+  await page.evaluate(() => { window.frames_.n = 0; window.frames_.gap = 0; window.frames_.last = performance.now(); });
+  // The page answers while the cell runs: a learner types into another cell.
+  await other.fill("print('typed while it ran')");
+  await expect(other).toHaveValue("print('typed while it ran')");
+  await page.waitForTimeout(10_000);
+  const frames = await page.evaluate(() => window.frames_);
+  await expect(c.getByRole("timer")).toHaveText(/Running… 1\d\.\d s/);
+  // Stop's latency, measured in the page: from the click to the message.
+  await page.evaluate(() => {
+    const stop = document.querySelector("section.code-cell button.run");
+    const out = document.querySelector("section.code-cell output");
+    stop.addEventListener("click", () => { window.stopAt = performance.now(); }, { capture: true, once: true });
+    new MutationObserver((_, o) => {
+      if (out.textContent.includes("as you asked")) { window.stoppedAt = performance.now(); o.disconnect(); }
+    }).observe(out, { childList: true, characterData: true, subtree: true });
+  });
+  await c.getByRole("button", { name: "Stop", exact: true }).click();
+  await expect(c.getByRole("status")).toContainText(/stopped after 1\d\.\d s, as you asked/);
+  const stopMs = await page.evaluate(() => window.stoppedAt - window.stopAt);
+  console.log(`figures: during a 10 s run the page painted ${frames.n} frames, longest gap ${frames.gap.toFixed(1)} ms; Stop took ${stopMs.toFixed(1)} ms to show`);
+  expect(frames.n).toBeGreaterThan(100); // a frozen page paints none
+  await expect(c.getByRole("button", { name: "Run", exact: true })).toBeVisible();
+  await expect(c.getByRole("timer")).toBeHidden();
+  // A fresh runner answers the next run.
+  await c.locator("textarea.editor").fill("print(6 * 7)");
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(c.getByRole("status")).toHaveText("42");
+});
+
+test("printed lines show while the cell runs, and Escape stops it", async ({ page, errors }) => {
+  await open(page, "scratch.html");
+  const c = cell(page, 1);
+  await c.locator("textarea.editor").fill(busyFor(30));
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(c.getByRole("status")).toHaveText("started");
+  await expect(c.getByRole("timer")).toHaveText(/Running… \d+\.\d s/);
+  await page.keyboard.press("Escape");
+  await expect(c.getByRole("status")).toContainText(/started\s+cell 1\s+Error: stopped after [\d.]+ m?s, as you asked/);
+});
+
+test("a runner that dies is replaced: the cell says why, the page stays, every edit is kept", async ({ page, errors }) => {
+  test.setTimeout(120_000);
+  await open(page, "scratch.html");
+  await page.evaluate(() => { window.samePage = true; });
+  await page.getByRole("button", { name: "Add a cell" }).click();
+  await cell(page, 2).locator("textarea.editor").fill('print("kept")');
+  const c = cell(page, 1);
+  await c.locator("textarea.editor").fill("x = [0] * 100000000\ny = x + x");
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(c.getByRole("status")).toContainText(/the runner stopped \(fatal error: out of memory\) and was started again/, { timeout: 100_000 });
+  expect(await page.evaluate(() => window.samePage)).toBe(true);
+  await expect(cell(page, 2).locator("textarea.editor")).toHaveValue('print("kept")');
+  await c.locator("textarea.editor").fill("x = [0] * 10");
+  await cell(page, 2).getByRole("button", { name: "Run", exact: true }).click();
+  await expect(cell(page, 2).getByRole("status")).toHaveText("kept");
+});

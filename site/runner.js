@@ -1,0 +1,44 @@
+// runner.js: the notebook's runner, a Web Worker that notebook.js starts.
+// It runs notebook.wasm, compiled by the page and posted here as the first
+// message, which then serves the page's jobs (see package runner). If the
+// Go program dies, the page is told why and starts another runner.
+"use strict";
+(function () {
+  let handle = null;
+  const queue = [];
+  self.gradbookRunner = {
+    // ready is called by the Go program with the function that takes jobs.
+    ready(h) {
+      handle = h;
+      for (const m of queue.splice(0)) h(m);
+    },
+  };
+  let fatal = "", pending = "";
+  const died = (why) => self.postMessage({ gradbookDied: fatal || why });
+  self.onmessage = async (event) => {
+    const msg = event.data;
+    if (!msg || !msg.gradbookModule) {
+      if (handle) handle(msg); else queue.push(msg);
+      return;
+    }
+    try {
+      importScripts(msg.wasmExec);
+      // The first line the Go runtime says as it dies, to say why.
+      const text = new TextDecoder();
+      const write = self.fs.writeSync.bind(self.fs);
+      self.fs.writeSync = (fd, buf) => {
+        if (fd === 2 && !fatal) {
+          pending = (pending + text.decode(buf)).slice(-1000);
+          const m = pending.match(/(fatal error|panic): [^\n]*(?=\n)/);
+          if (m) fatal = m[0];
+        }
+        return write(fd, buf);
+      };
+      const go = new self.Go();
+      const instance = await WebAssembly.instantiate(msg.gradbookModule, go.importObject);
+      go.run(instance).then(() => died("the runner stopped"), (err) => died(String(err)));
+    } catch (err) {
+      died(`the runner could not start: ${err.message}`);
+    }
+  };
+})();
