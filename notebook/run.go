@@ -178,6 +178,8 @@ type runState struct {
 	printed   int // bytes printed by the run
 	values    int // Values made by the run
 	start     time.Time
+	thread    *starlark.Thread
+	rec       *recording // the trace recording now, if any
 }
 
 // target is something to draw: the expression behind a Value, or a
@@ -252,6 +254,7 @@ func run(cells []string, res []CellResult, o Options) {
 	why := fmt.Sprintf("stopped after %s: the cell ran too long (an endless loop?)", seconds(o.Budget))
 	thread := NewThread("notebook", o.Budget, print, why, func(th *starlark.Thread) { st.stoppedAt = th.CallStack() })
 	thread.SetLocal("notebook", st)
+	st.thread = thread
 	globals, err := starlark.ExecFileOptions(fileOptions, thread, "cells", prog.String(), st.predeclared())
 	if cell, e := st.compileError(err); e != nil {
 		// A name that no cell above defines, say: run the cells above it,
@@ -508,6 +511,10 @@ func (st *runState) predeclared() starlark.StringDict {
 		"grad_check": starlark.NewBuiltin("grad_check", gradCheckBuiltin),
 		"show":       starlark.NewBuiltin("show", showBuiltin),
 		"round":      starlark.NewBuiltin("round", roundBuiltin),
+		"trace":      starlark.NewBuiltin("trace", traceBuiltin),
+		"moons":      starlark.NewBuiltin("moons", moonsBuiltin),
+		"uniform":    starlark.NewBuiltin("uniform", uniformBuiltin),
+		"sum":        starlark.NewBuiltin("sum", sumBuiltin),
 		"math":       math.Module,
 		"__cell__": starlark.NewBuiltin("__cell__", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var i int
@@ -532,6 +539,20 @@ func (st *runState) predeclared() starlark.StringDict {
 			return starlark.None, nil
 		}),
 	}
+}
+
+// here returns the line of the learner's code running now, and its cell.
+func (st *runState) here() (cell int, code string) {
+	if st.thread == nil {
+		return st.current, ""
+	}
+	for d := 0; d < st.thread.CallStackDepth(); d++ {
+		if f := st.thread.CallFrame(d); f.Pos.Filename() == "cells" {
+			c, line := st.cellOf(int(f.Pos.Line))
+			return c, lineOf(st.cells[c], line)
+		}
+	}
+	return st.current, ""
 }
 
 // Line returns the line of the learner's code that is calling a built-in,
@@ -560,5 +581,6 @@ func Globals(file, src string) (starlark.StringDict, error) {
 	st.current, st.quiet = 0, 1
 	thread := NewThread("quiz", CheckBudget, nil, "the given code ran too long (an endless loop?)", nil)
 	thread.SetLocal("notebook", st)
+	st.thread = thread
 	return starlark.ExecFileOptions(fileOptions, thread, file, src, st.predeclared())
 }

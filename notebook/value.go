@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"unsafe"
 
 	"go.starlark.net/starlark"
@@ -22,8 +23,9 @@ import (
 // has finished (Starlark freezes a cell's globals): backward recomputes
 // every gradient it sets, so no answer depends on what ran before.
 type Value struct {
-	v  *engine.Value
-	st *runState // the run that made it, nil outside a run
+	v   *engine.Value
+	st  *runState  // the run that made it, nil outside a run
+	rec *recording // the trace that was recording when it was made, if any
 }
 
 var (
@@ -33,10 +35,20 @@ var (
 	_ starlark.HasSetField = (*Value)(nil)
 )
 
-// SetField lets a cell name a Value for its drawings: v.label = "p".
+// SetField lets a cell name a Value for its drawings (v.label = "p") and
+// change its number, as a training step does (p.value -= rate * p.grad).
 func (v *Value) SetField(name string, val starlark.Value) error {
-	if name != "label" {
-		return starlark.NoSuchAttrError(fmt.Sprintf("Value has no settable field .%s (only .label can be set)", name))
+	switch name {
+	case "value", "data":
+		f, ok := Number(val)
+		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf(".%s must be set to a finite number, got %s", name, val.String())
+		}
+		v.v.Data = f
+		return nil
+	case "label":
+	default:
+		return starlark.NoSuchAttrError(fmt.Sprintf("Value has no settable field .%s (.value, .data and .label can be set)", name))
 	}
 	s, ok := starlark.AsString(val)
 	if !ok {
@@ -61,7 +73,22 @@ func (v *Value) Type() string { return "Value" }
 func (v *Value) Freeze() {}
 
 // Truth reports whether the value is non-zero, as for a number.
-func (v *Value) Truth() starlark.Bool { return v.v.Data != 0 }
+func (v *Value) Truth() starlark.Bool {
+	v.reading("if on a Value")
+	return v.v.Data != 0
+}
+
+// reading notes, while trace records a graph, that the code reads the
+// number of a Value the graph depends on: the graph may then depend on
+// the numbers.
+func (v *Value) reading(what string) {
+	st := v.st
+	if st == nil || st.rec == nil || st.rec.read != "" || (v.rec != st.rec && !st.rec.inputs[v.v]) {
+		return
+	}
+	cell, code := st.here()
+	st.rec.read = fmt.Sprintf("%s, in cell %d: %s", what, cell+1, strings.TrimSpace(code))
+}
 
 // Hash hashes a Value by identity, so Values can be dict keys.
 func (v *Value) Hash() (uint32, error) {
@@ -86,6 +113,7 @@ func (v *Value) AttrNames() []string { return valueAttrs }
 func (v *Value) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "value", "data":
+		v.reading("." + name)
 		return starlark.Float(v.v.Data), nil
 	case "grad":
 		return starlark.Float(v.v.Grad), nil
@@ -160,8 +188,11 @@ func (st *runState) made(r *engine.Value, op string, in ...*engine.Value) (starl
 	if st.values++; st.values > maxValues {
 		return nil, fmt.Errorf("stopped: the cell made more than %d Values in one run, more than a page can hold (an endless loop?)", maxValues)
 	}
+	if st.rec != nil {
+		return &Value{r, st, st.rec}, nil // a trace records: no drawing
+	}
 	st.built(&target{root: r})
-	return &Value{r, st}, nil
+	return &Value{v: r, st: st}, nil
 }
 
 // Unary implements -v (and +v).
