@@ -14,6 +14,7 @@ import (
 
 	"gradbook/engine"
 	"gradbook/notebook/draw"
+	"gradbook/notebook/plot"
 )
 
 // fileOptions are the Starlark dialect of cells: Python-like, with while
@@ -26,6 +27,7 @@ type CellResult struct {
 	Output   string // what it printed, check lines included
 	Checks   []CheckResult
 	Drawings []*draw.Drawing
+	Plots    []*plot.Plot
 	Err      *CellError // nil if it ran clean
 }
 
@@ -170,6 +172,7 @@ type runState struct {
 	out     []strings.Builder
 	last    []*target                  // per cell: the last graph it built
 	shown   [][]*target                // per cell: what it asked show() to draw
+	plots   [][]*plot.Plot             // per cell: its plots
 	quiet   int                        // >0 while built-ins evaluate on the learner's behalf
 	names   []map[*engine.Value]string // per cell: the names it gave Values
 	reached int                        // the last cell that started
@@ -211,6 +214,7 @@ func newRunState(cells []string, res []CellResult) *runState {
 		out:   make([]strings.Builder, len(cells)),
 		last:  make([]*target, len(cells)),
 		shown: make([][]*target, len(cells)),
+		plots: make([][]*plot.Plot, len(cells)),
 		names: make([]map[*engine.Value]string, len(cells)),
 		start: time.Now(),
 	}
@@ -290,6 +294,7 @@ func run(cells []string, res []CellResult, o Options) {
 		if !o.All && i != len(res)-1 {
 			continue
 		}
+		res[i].Plots = st.plots[i]
 		targets := st.shown[i]
 		if len(targets) == 0 && st.last[i] != nil {
 			targets = []*target{st.last[i]}
@@ -515,6 +520,9 @@ func (st *runState) predeclared() starlark.StringDict {
 		"moons":      starlark.NewBuiltin("moons", moonsBuiltin),
 		"uniform":    starlark.NewBuiltin("uniform", uniformBuiltin),
 		"sum":        starlark.NewBuiltin("sum", sumBuiltin),
+		"plot":       starlark.NewBuiltin("plot", plotBuiltin),
+		"scatter":    starlark.NewBuiltin("scatter", scatterBuiltin),
+		"boundary":   starlark.NewBuiltin("boundary", boundaryBuiltin),
 		"math":       math.Module,
 		"__cell__": starlark.NewBuiltin("__cell__", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var i int

@@ -209,3 +209,30 @@ func (t *Traced) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 	}
 	return starlark.Float(y), nil
 }
+
+// width is how many numbers the traced function takes, its inputs
+// flattened.
+func (t *Traced) width() int {
+	n := 0
+	for _, in := range t.inputs {
+		n += len(in.slots)
+	}
+	return n
+}
+
+// at replays the tape forward only, with the inputs flattened to xs.
+func (t *Traced) at(xs ...float64) (float64, error) {
+	k := 0
+	for _, in := range t.inputs {
+		for _, s := range in.slots {
+			if s >= 0 {
+				t.vals[s] = xs[k]
+			}
+			k++
+		}
+	}
+	if err := t.tape.Forward(t.vals); err != nil {
+		return 0, fmt.Errorf("%s: %v", t.name, err)
+	}
+	return t.vals[t.out], nil
+}

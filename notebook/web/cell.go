@@ -372,6 +372,9 @@ func (c *Cell) show(r *notebook.CellResult) {
 	c.root.SetAttribute("data-state", state)
 	c.drawn.release()
 	c.drawings.SetInnerHTML("")
+	for _, pl := range r.Plots {
+		c.page.showPlot(c.drawings, pl)
+	}
 	for k, d := range r.Drawings {
 		newDrawingView(c.page, c.drawings, &c.drawn, d, fmt.Sprintf("%s-d%d", c.root.GetAttribute("data-cell-id"), k+1))
 	}

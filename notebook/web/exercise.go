@@ -93,6 +93,9 @@ func (p *Page) wireExercise(el dom.Element) {
 		out.SetTextContent(text)
 		drawn.release()
 		drawings.SetInnerHTML("")
+		for _, pl := range res.Plots {
+			p.showPlot(drawings, pl)
+		}
 		for k, d := range res.Drawings {
 			newDrawingView(p, drawings, &drawn, d, fmt.Sprintf("%s-d%d", el.GetAttribute("data-cell-id"), k+1))
 		}

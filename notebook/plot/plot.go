@@ -1,0 +1,397 @@
+// Package plot draws the plots of cells as SVG: a line plot of series
+// (a loss per step), a scatter of 2-D points coloured by class, and a
+// decision boundary (a function's sign over a grid, shaded under the
+// points). Every plot comes with a text alternative: a summary sentence
+// and a table. Colours are the Okabe–Ito palette, safe for colour
+// blindness, and classes and series differ by marker and dash too.
+package plot
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gradbook/internal/words"
+)
+
+// Plot is a finished plot: SVG markup made here (every text in it
+// escaped), and its text alternative.
+type Plot struct {
+	Title   string
+	SVG     string
+	Summary string
+	Table   [][]string // the header row first
+}
+
+// Options are a plot's title and axis labels.
+type Options struct {
+	Title, XLabel, YLabel string
+}
+
+// Series is one line of a line plot: y at x = 0, 1, 2, …
+type Series struct {
+	Name string
+	Ys   []float64
+}
+
+// The picture's size in SVG units and its margins.
+const (
+	width  = 480.0
+	height = 300.0
+	left   = 60.0
+	right  = 14.0
+	top    = 14.0
+	bottom = 46.0
+)
+
+// Okabe–Ito colours, for series and classes in order.
+var colours = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"}
+
+// tints are light versions of colours, for shaded regions.
+var tints = []string{"#cfe3f0", "#f6d9c6", "#c9ebdf", "#f2dfea", "#f8e7c2", "#d8edf9"}
+
+var dashes = []string{"", "6 3", "2 3", "8 3 2 3", "4 2", "1 2"}
+
+// axes maps data to the picture.
+type axes struct {
+	x0, x1, y0, y1 float64 // data range
+	xt, yt         []float64
+}
+
+func (a *axes) px(x float64) float64 { return left + (x-a.x0)/(a.x1-a.x0)*(width-left-right) }
+func (a *axes) py(y float64) float64 {
+	return height - bottom - (y-a.y0)/(a.y1-a.y0)*(height-top-bottom)
+}
+
+func newAxes(x0, x1, y0, y1 float64) *axes {
+	a := &axes{}
+	a.xt, a.x0, a.x1 = ticks(x0, x1)
+	a.yt, a.y0, a.y1 = ticks(y0, y1)
+	return a
+}
+
+// ticks returns about five round tick values covering [lo, hi], and the
+// range they span.
+func ticks(lo, hi float64) (t []float64, from, to float64) {
+	if !(hi > lo) {
+		d := math.Max(math.Abs(lo)*0.1, 0.5)
+		lo, hi = lo-d, hi+d
+	}
+	raw := (hi - lo) / 5
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	from = math.Floor(lo/step) * step
+	to = math.Ceil(hi/step) * step
+	for v := from; v <= to+step/2; v += step {
+		r, _ := strconv.ParseFloat(strconv.FormatFloat(math.Round(v/step)*step, 'g', 12, 64), 64)
+		t = append(t, r)
+	}
+	return t, from, to
+}
+
+// label writes a tick value briefly.
+func label(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	s := strconv.FormatFloat(v, 'g', 4, 64)
+	return strings.Replace(s, "e-0", "e-", 1)
+}
+
+func (a *axes) frame(b *strings.Builder, o Options) {
+	fmt.Fprintf(b, `<g class="axes" font-size="13" fill="#333">`)
+	for _, x := range a.xt {
+		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`, a.px(x), top, a.px(x), height-bottom)
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, a.px(x), height-bottom+17, label(x))
+	}
+	for _, y := range a.yt {
+		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`, left, a.py(y), width-right, a.py(y))
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-6, a.py(y)+4, label(y))
+	}
+	fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#555"/>`, left, top, width-left-right, height-top-bottom)
+	if o.XLabel != "" {
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, (left+width-right)/2, height-8, html.EscapeString(o.XLabel))
+	}
+	if o.YLabel != "" {
+		fmt.Fprintf(b, `<text transform="translate(14 %.1f) rotate(-90)" text-anchor="middle">%s</text>`, (top+height-bottom)/2, html.EscapeString(o.YLabel))
+	}
+	b.WriteString(`</g>`)
+}
+
+func open(b *strings.Builder, o Options) {
+	fmt.Fprintf(b, `<svg class="plot" viewBox="0 0 %.0f %.0f" width="100%%" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`, width, height, html.EscapeString(o.Title))
+}
+
+// legend writes a legend box in the top right corner.
+func legend(b *strings.Builder, names []string, mark func(b *strings.Builder, i int, x, y float64)) {
+	if len(names) < 2 {
+		return
+	}
+	w := 0.0
+	for _, n := range names {
+		w = math.Max(w, 7.5*float64(len([]rune(n))))
+	}
+	w += 40
+	x := width - right - w - 6
+	y := top + 6
+	fmt.Fprintf(b, `<g class="legend" font-size="13"><rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#fff" fill-opacity="0.9" stroke="#999"/>`, x, y, w, 8+18*float64(len(names)))
+	for i, n := range names {
+		cy := y + 14 + 18*float64(i)
+		mark(b, i, x+16, cy)
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" fill="#222">%s</text>`, x+32, cy+4, html.EscapeString(n))
+	}
+	b.WriteString(`</g>`)
+}
+
+// Line plots series against their index.
+func Line(series []Series, o Options) (*Plot, error) {
+	n := 0
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range series {
+		n = max(n, len(s.Ys))
+		for _, y := range s.Ys {
+			if math.IsNaN(y) || math.IsInf(y, 0) {
+				return nil, fmt.Errorf("series %q holds %s, which cannot be plotted", s.Name, words.Number(y))
+			}
+			lo, hi = math.Min(lo, y), math.Max(hi, y)
+		}
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("nothing to plot: the series are empty")
+	}
+	a := newAxes(0, float64(max(n-1, 1)), lo, hi)
+	var b strings.Builder
+	open(&b, o)
+	a.frame(&b, o)
+	var names []string
+	for i, s := range series {
+		names = append(names, s.Name)
+		c, d := colours[i%len(colours)], dashes[i%len(dashes)]
+		b.WriteString(`<polyline fill="none" stroke-width="2.2" stroke-linejoin="round" stroke="` + c + `"`)
+		if d != "" {
+			b.WriteString(` stroke-dasharray="` + d + `"`)
+		}
+		b.WriteString(` points="`)
+		for x, y := range s.Ys {
+			fmt.Fprintf(&b, "%.1f,%.1f ", a.px(float64(x)), a.py(y))
+		}
+		b.WriteString(`"/>`)
+	}
+	legend(&b, names, func(b *strings.Builder, i int, x, y float64) {
+		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2.2" stroke-dasharray="%s"/>`, x-10, y, x+10, y, colours[i%len(colours)], dashes[i%len(dashes)])
+	})
+	b.WriteString(`</svg>`)
+	p := &Plot{Title: o.Title, SVG: b.String()}
+	p.Table = [][]string{{"series", "points", "first", "lowest (at)", "highest (at)", "last"}}
+	var sum []string
+	for _, s := range series {
+		if len(s.Ys) == 0 {
+			continue
+		}
+		imin, imax := 0, 0
+		for i, y := range s.Ys {
+			if y < s.Ys[imin] {
+				imin = i
+			}
+			if y > s.Ys[imax] {
+				imax = i
+			}
+		}
+		last := s.Ys[len(s.Ys)-1]
+		p.Table = append(p.Table, []string{s.Name, strconv.Itoa(len(s.Ys)), short(s.Ys[0]), fmt.Sprintf("%s (%d)", short(s.Ys[imin]), imin), fmt.Sprintf("%s (%d)", short(s.Ys[imax]), imax), short(last)})
+		ups := 0
+		for i := 1; i < len(s.Ys); i++ {
+			if s.Ys[i] > s.Ys[i-1] {
+				ups++
+			}
+		}
+		over := "points"
+		if o.XLabel != "" {
+			over = o.XLabel + "s"
+		}
+		line := fmt.Sprintf("%s goes from %s to %s over %d %s", s.Name, short(s.Ys[0]), short(last), len(s.Ys), over)
+		if ups > 0 {
+			line += fmt.Sprintf(", going up at %d of them", ups)
+		}
+		sum = append(sum, line)
+	}
+	p.Summary = strings.Join(sum, "; ") + "."
+	return p, nil
+}
+
+func short(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
+
+// classIndex numbers the distinct classes, smallest first.
+func classIndex(classes []float64) (distinct []float64, index []int) {
+	distinct = slices.Clone(classes)
+	slices.Sort(distinct)
+	distinct = slices.Compact(distinct)
+	index = make([]int, len(classes))
+	for i, c := range classes {
+		index[i], _ = slices.BinarySearch(distinct, c)
+	}
+	return distinct, index
+}
+
+// marker draws class k's marker at (x, y): a circle, a triangle, a square.
+func marker(b *strings.Builder, k int, x, y float64) {
+	c := colours[k%len(colours)]
+	switch k % 3 {
+	case 0:
+		fmt.Fprintf(b, `<circle cx="%.1f" cy="%.1f" r="4.5" fill="%s" stroke="#fff" stroke-width="0.8"/>`, x, y, c)
+	case 1:
+		fmt.Fprintf(b, `<path d="M%.1f %.1fl5.2 9h-10.4z" fill="%s" stroke="#fff" stroke-width="0.8"/>`, x, y-6, c)
+	default:
+		fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="8.5" height="8.5" fill="%s" stroke="#fff" stroke-width="0.8"/>`, x-4.25, y-4.25, c)
+	}
+}
+
+// Points are 2-D points with a class each.
+type Points struct {
+	X, Y    []float64
+	Classes []float64
+}
+
+func (ps Points) check() error {
+	if len(ps.X) == 0 {
+		return fmt.Errorf("no points to plot")
+	}
+	if len(ps.Classes) != len(ps.X) {
+		return fmt.Errorf("%d points but %d classes: give one class per point", len(ps.X), len(ps.Classes))
+	}
+	for i := range ps.X {
+		if math.IsNaN(ps.X[i]+ps.Y[i]) || math.IsInf(ps.X[i]+ps.Y[i], 0) {
+			return fmt.Errorf("point %d is not finite", i)
+		}
+	}
+	return nil
+}
+
+func (ps Points) axes() *axes {
+	x0, x1 := slices.Min(ps.X), slices.Max(ps.X)
+	y0, y1 := slices.Min(ps.Y), slices.Max(ps.Y)
+	px, py := 0.1*(x1-x0)+0.1, 0.1*(y1-y0)+0.1
+	return newAxes(x0-px, x1+px, y0-py, y1+py)
+}
+
+func (ps Points) draw(b *strings.Builder, a *axes) (distinct []float64, index []int) {
+	distinct, index = classIndex(ps.Classes)
+	for i := range ps.X {
+		marker(b, index[i], a.px(ps.X[i]), a.py(ps.Y[i]))
+	}
+	var names []string
+	for _, c := range distinct {
+		names = append(names, "class "+short(c))
+	}
+	legend(b, names, func(b *strings.Builder, i int, x, y float64) { marker(b, i, x, y) })
+	return distinct, index
+}
+
+// Scatter plots points coloured, and shaped, by class.
+func Scatter(ps Points, o Options) (*Plot, error) {
+	if err := ps.check(); err != nil {
+		return nil, err
+	}
+	a := ps.axes()
+	var b strings.Builder
+	open(&b, o)
+	a.frame(&b, o)
+	distinct, index := ps.draw(&b, a)
+	b.WriteString(`</svg>`)
+	p := &Plot{Title: o.Title, SVG: b.String()}
+	p.Table = [][]string{{"class", "points", "x from", "x to", "y from", "y to"}}
+	for k, c := range distinct {
+		var xs, ys []float64
+		for i := range index {
+			if index[i] == k {
+				xs, ys = append(xs, ps.X[i]), append(ys, ps.Y[i])
+			}
+		}
+		p.Table = append(p.Table, []string{short(c), strconv.Itoa(len(xs)), short(slices.Min(xs)), short(slices.Max(xs)), short(slices.Min(ys)), short(slices.Max(ys))})
+	}
+	p.Summary = fmt.Sprintf("%d points in %d classes.", len(ps.X), len(distinct))
+	return p, nil
+}
+
+// Boundary shades where f is positive and where it is not, over a steps ×
+// steps grid covering the points, and draws the points on top. With two
+// classes, a positive f means the larger class.
+func Boundary(ps Points, f func(x, y float64) (float64, error), steps int, o Options) (*Plot, error) {
+	if err := ps.check(); err != nil {
+		return nil, err
+	}
+	a := ps.axes()
+	distinct, index := classIndex(ps.Classes)
+	if len(distinct) > 2 {
+		return nil, fmt.Errorf("a decision boundary needs two classes, got %d", len(distinct))
+	}
+	hiClass := len(distinct) - 1
+	var b strings.Builder
+	open(&b, o)
+	cw := (a.x1 - a.x0) / float64(steps)
+	ch := (a.y1 - a.y0) / float64(steps)
+	positive := 0
+	b.WriteString(`<g class="regions" shape-rendering="crispEdges">`)
+	for r := range steps {
+		y := a.y0 + (float64(r)+0.5)*ch
+		run, start := -1, 0
+		flush := func(end int) {
+			if run < 0 {
+				return
+			}
+			k := 0
+			if run == 1 {
+				k = hiClass
+			}
+			x0, x1 := a.x0+float64(start)*cw, a.x0+float64(end)*cw
+			fmt.Fprintf(&b, `<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s"/>`, a.px(x0), a.py(y+ch/2), a.px(x1)-a.px(x0), a.py(y-ch/2)-a.py(y+ch/2), tints[k%len(tints)])
+		}
+		for c := range steps {
+			v, err := f(a.x0+(float64(c)+0.5)*cw, y)
+			if err != nil {
+				return nil, err
+			}
+			side := 0
+			if v > 0 {
+				side = 1
+				positive++
+			}
+			if side != run {
+				flush(c)
+				run, start = side, c
+			}
+		}
+		flush(steps)
+	}
+	b.WriteString(`</g>`)
+	a.frame(&b, Options{XLabel: o.XLabel, YLabel: o.YLabel})
+	ps.draw(&b, a)
+	b.WriteString(`</svg>`)
+	right := 0
+	for i := range ps.X {
+		v, err := f(ps.X[i], ps.Y[i])
+		if err != nil {
+			return nil, err
+		}
+		if (v > 0) == (index[i] == hiClass && hiClass > 0) {
+			right++
+		}
+	}
+	p := &Plot{Title: o.Title, SVG: b.String()}
+	share := 100 * float64(positive) / float64(steps*steps)
+	p.Summary = fmt.Sprintf("The function is positive (class %s) over %.0f%% of the area shown and not positive (class %s) over the rest; %d of %d points (%.0f%%) lie on their class's side.",
+		short(distinct[hiClass]), share, short(distinct[0]), right, len(ps.X), 100*float64(right)/float64(len(ps.X)))
+	p.Table = [][]string{{"region", "share of the area"},
+		{"positive: class " + short(distinct[hiClass]), fmt.Sprintf("%.0f%%", share)},
+		{"not positive: class " + short(distinct[0]), fmt.Sprintf("%.0f%%", 100-share)}}
+	return p, nil
+}

@@ -1,0 +1,163 @@
+package notebook
+
+import (
+	"fmt"
+
+	"go.starlark.net/starlark"
+
+	"gradbook/notebook/plot"
+)
+
+// The plot built-ins: each adds a plot under the cell.
+//
+//	plot(losses, title="Loss", ylabel="loss")      # a list, or a dict of them
+//	scatter(X, y, title="The data")                # X: [x, y] pairs; y: classes
+//	boundary(f, X, y, title="Decision boundary")   # f(x, y): its sign, shaded
+
+// addPlot puts p under the cell that is running.
+func (st *runState) addPlot(p *plot.Plot) {
+	if st == nil || st.quiet > 0 || st.current < 0 {
+		return
+	}
+	st.plots[st.current] = append(st.plots[st.current], p)
+}
+
+func numbers(what string, x starlark.Value) ([]float64, error) {
+	it, ok := x.(starlark.Indexable)
+	if !ok {
+		return nil, fmt.Errorf("%s must be a list of numbers, got %s", what, x.Type())
+	}
+	out := make([]float64, it.Len())
+	for i := range out {
+		f, ok := Number(it.Index(i))
+		if !ok {
+			return nil, fmt.Errorf("%s[%d] is %s, not a number", what, i, it.Index(i).Type())
+		}
+		out[i] = f
+	}
+	return out, nil
+}
+
+// plot(series, title="", xlabel="step", ylabel=""): a line plot of a list
+// of numbers against its index, or of each list in a dict, named by its key.
+func plotBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var series starlark.Value
+	o := plot.Options{XLabel: "step"}
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "series", &series, "title?", &o.Title, "xlabel?", &o.XLabel, "ylabel?", &o.YLabel); err != nil {
+		return nil, err
+	}
+	var ss []plot.Series
+	if d, ok := series.(*starlark.Dict); ok {
+		for _, item := range d.Items() {
+			name, ok := starlark.AsString(item[0])
+			if !ok {
+				name = item[0].String()
+			}
+			ys, err := numbers("plot: series "+name, item[1])
+			if err != nil {
+				return nil, err
+			}
+			ss = append(ss, plot.Series{Name: name, Ys: ys})
+		}
+	} else {
+		ys, err := numbers("plot: series", series)
+		if err != nil {
+			return nil, err
+		}
+		name := o.YLabel
+		if name == "" {
+			name = "y"
+		}
+		ss = []plot.Series{{Name: name, Ys: ys}}
+	}
+	p, err := plot.Line(ss, o)
+	if err != nil {
+		return nil, fmt.Errorf("plot: %v", err)
+	}
+	state(thread).addPlot(p)
+	return starlark.None, nil
+}
+
+// pointsOf reads points ([x, y] pairs) and their classes.
+func pointsOf(name string, pts, classes starlark.Value) (plot.Points, error) {
+	var ps plot.Points
+	it, ok := pts.(starlark.Indexable)
+	if !ok {
+		return ps, fmt.Errorf("%s: the points must be a list of [x, y] pairs, got %s", name, pts.Type())
+	}
+	for i := range it.Len() {
+		xy, err := numbers(fmt.Sprintf("%s: point %d", name, i), it.Index(i))
+		if err != nil || len(xy) != 2 {
+			return ps, fmt.Errorf("%s: point %d must be an [x, y] pair of numbers", name, i)
+		}
+		ps.X, ps.Y = append(ps.X, xy[0]), append(ps.Y, xy[1])
+	}
+	cs, err := numbers(name+": classes", classes)
+	if err != nil {
+		return ps, err
+	}
+	ps.Classes = cs
+	return ps, nil
+}
+
+// scatter(points, classes, title="", xlabel="x", ylabel="y").
+func scatterBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var pts, classes starlark.Value
+	o := plot.Options{XLabel: "x", YLabel: "y"}
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "points", &pts, "classes", &classes, "title?", &o.Title, "xlabel?", &o.XLabel, "ylabel?", &o.YLabel); err != nil {
+		return nil, err
+	}
+	ps, err := pointsOf(b.Name(), pts, classes)
+	if err != nil {
+		return nil, err
+	}
+	p, err := plot.Scatter(ps, o)
+	if err != nil {
+		return nil, fmt.Errorf("scatter: %v", err)
+	}
+	state(thread).addPlot(p)
+	return starlark.None, nil
+}
+
+// boundary(f, points, classes, title="", steps=50, xlabel="x", ylabel="y"):
+// f(x, y) evaluated on a steps × steps grid, its sign shaded under the
+// points. A traced f replays its tape at each point, without Starlark.
+func boundaryBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var f starlark.Callable
+	var pts, classes starlark.Value
+	steps := 50
+	o := plot.Options{XLabel: "x", YLabel: "y"}
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "f", &f, "points", &pts, "classes", &classes, "title?", &o.Title, "steps?", &steps, "xlabel?", &o.XLabel, "ylabel?", &o.YLabel); err != nil {
+		return nil, err
+	}
+	if steps < 2 || steps > 200 {
+		return nil, fmt.Errorf("boundary: steps must be between 2 and 200, got %d", steps)
+	}
+	ps, err := pointsOf(b.Name(), pts, classes)
+	if err != nil {
+		return nil, err
+	}
+	at := func(x, y float64) (float64, error) {
+		v, err := starlark.Call(thread, f, starlark.Tuple{starlark.Float(x), starlark.Float(y)}, nil)
+		if err != nil {
+			return 0, err
+		}
+		n, ok := Number(v)
+		if !ok {
+			return 0, fmt.Errorf("boundary: %s must return a number or a Value, got %s", f.Name(), v.Type())
+		}
+		return n, nil
+	}
+	if t, ok := f.(*Traced); ok {
+		if t.width() != 2 {
+			return nil, fmt.Errorf("boundary: %s was traced with %d inputs; trace it with two (x and y), as trace(f, [Value(0.0), Value(0.0)])", t.name, t.width())
+		}
+		at = func(x, y float64) (float64, error) { return t.at(x, y) }
+	}
+	p, err := plot.Boundary(ps, at, steps, o)
+	if err != nil {
+		return nil, fmt.Errorf("boundary: %v", err)
+	}
+	state(thread).addPlot(p)
+	return starlark.None, nil
+}
