@@ -64,11 +64,30 @@
 //	show(L)
 //	show(g, vals, "L")
 //
+// trace records the graph a function builds, once, and replays its tape
+// with new numbers, forward and backward, without running Starlark again
+// (trace.go); it refuses a function that reads a Value's number while it
+// builds the graph:
+//
+//	step = trace(loss_of, params)
+//	for k in range(100):
+//	    L = step(params)            # sets each parameter's .grad
+//	    for p in params:
+//	        p.value -= 0.1 * p.grad
+//
+// plot, scatter and boundary draw plots under the cell (plots.go, package
+// plot); moons, uniform and sum make seeded data and starting weights and
+// add Values (data.go):
+//
+//	X, y = moons(100, noise=0.1, seed=1)
+//	plot(losses, title="Loss")
+//	boundary(trace(score, [Value(0.0), Value(0.0)]), X, y)
+//
 // math is Starlark's math module (math.sqrt, math.exp, math.pi, …), and
 // round(x) and round(x, n) round as Python 3 does.
 //
 // A cell's result holds its output, its checks, its error (with the cell
-// and line) and its drawings (package draw).
+// and line), its drawings (package draw) and its plots (package plot).
 //
 // # Adding a built-in
 //

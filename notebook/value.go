@@ -96,6 +96,15 @@ func (v *Value) Hash() (uint32, error) {
 	return uint32(p ^ p>>32), nil
 }
 
+// EngineValue returns the engine Value behind a cell's Value.
+func EngineValue(x starlark.Value) (*engine.Value, bool) {
+	v, ok := x.(*Value)
+	if !ok {
+		return nil, false
+	}
+	return v.v, true
+}
+
 // unaryMethods are the engine's one-input ops that a Value has as
 // methods: v.relu(), v.tanh(), … Each is engine.Value.Apply.
 var unaryMethods = []string{"relu", "tanh", "exp", "log", "sigmoid", "detach"}

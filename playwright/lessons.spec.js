@@ -1,7 +1,7 @@
 // The five lessons, as a learner works through them.
 const { test, expect, open, goodBackward, withBackward } = require("./helpers");
 
-const lessons = ["01-chain-rule", "02-reverse-accumulation", "03-gradient-flow", "04-fan-out", "05-every-path"];
+const lessons = ["01-chain-rule", "02-reverse-accumulation", "03-gradient-flow", "04-fan-out", "05-every-path", "06-neurons-and-mlp", "07-training-on-moons"];
 
 test("the index lists every lesson with what it teaches and its time", async ({ page, errors }) => {
   await page.goto("index.html");
@@ -18,7 +18,7 @@ for (const slug of lessons) {
   test(`${slug}: Run all, and every check on the page passes`, async ({ page, errors }) => {
     await open(page, `lessons/${slug}.html`);
     await page.getByRole("button", { name: "Run all" }).click();
-    await expect(page.locator("#notebook-status")).toContainText("Ran all");
+    await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 60_000 });
     const cells = page.locator("section.code-cell");
     const n = await cells.count();
     expect(n).toBeGreaterThan(0);
@@ -184,4 +184,48 @@ test("05: detached skip beside the full network, and the path that was lost", as
   await expect(step.locator("g.node[data-name='h'] .val")).toHaveText("value 0");
   // The kink table: left 2, right 8, central 5.
   await expect(page.locator("#cell-kink output.out")).toContainText("kink: the left and right differences tend to");
+});
+
+test("06: the layer exercise passes with a right layer and explains one built from numbers", async ({ page, errors }) => {
+  await open(page, "lessons/06-neurons-and-mlp.html");
+  const ex = page.locator("#exercise-write-layer");
+  const editor = ex.locator("textarea.editor");
+  await editor.fill(`def layer(neurons, x):
+    return [Value(math.tanh(sum([w.value * xi for w, xi in zip(n[:-1], x)]) + n[-1].value)) for n in neurons]`);
+  await ex.getByRole("button", { name: "Check" }).click();
+  await expect(ex.locator(".report")).toContainText("output 0 is a new Value made from a plain number, so its graph does not reach the weights");
+  await editor.fill(`def layer(neurons, x):
+    out = []
+    for n in neurons:
+        s = n[-1]
+        for w, xi in zip(n[:-1], x):
+            s = s + w * xi
+        out.append(s.tanh())
+    return out`);
+  await ex.getByRole("button", { name: "Check" }).click();
+  await expect(ex.locator(".report")).toContainText("All tests pass");
+  await expect(ex).toHaveAttribute("data-state", "passed");
+});
+
+test("07: training draws the loss curve and the decision boundary, with their text alternatives", async ({ page, errors }) => {
+  test.setTimeout(120_000);
+  await open(page, "lessons/07-training-on-moons.html");
+  const boundary = page.locator("#cell-boundary");
+  await boundary.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(boundary.locator("output.out")).toContainText("✓ the first point", { timeout: 60_000 });
+  const fig = boundary.locator("figure.plot");
+  await expect(fig.locator("figcaption")).toHaveText("Decision boundary after 100 steps");
+  await expect(fig.locator("svg.plot")).toBeVisible();
+  await expect(fig.locator(".plot-summary")).toContainText("100 of 100 points (100%) lie on their class's side");
+  const train = page.locator("#cell-train");
+  await train.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(train.locator("output.out")).toContainText("accuracy 1.0", { timeout: 60_000 });
+  await expect(train.locator(".plot-summary")).toHaveText("loss goes from 1.35 to 0.012 over 100 steps, going up at 30 of them.");
+  await train.locator("figure.plot summary").click();
+  await expect(train.locator("figure.plot table tr").nth(1)).toContainText("loss");
+  // Readable at phone width: the plot fits the screen.
+  await page.setViewportSize({ width: 360, height: 740 });
+  const box = await train.locator("svg.plot").boundingBox();
+  expect(box.width).toBeLessThanOrEqual(360);
+  expect(box.width).toBeGreaterThan(250);
 });

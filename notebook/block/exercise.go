@@ -33,9 +33,11 @@ type Exercise struct {
 
 // Checkers are the exercises' checkers, by name. "backward" calls the
 // learner's backward(graph, values, out) on hidden graphs and compares it
-// with the engine.
+// with the engine; "layer" calls the learner's layer(neurons, x) on hidden
+// layers and checks its outputs and their gradients.
 var Checkers = map[string]func(source string) Report{
 	"backward": CheckBackward,
+	"layer":    CheckLayer,
 }
 
 // Report is the outcome of checking an exercise.
@@ -54,7 +56,7 @@ func ParseExercise(id, body string) (*Exercise, error) {
 		switch s.Name {
 		case "check":
 			if len(s.Args) != 1 || Checkers[s.Args[0]] == nil {
-				return nil, blockErr(s, "name a checker: --- check backward")
+				return nil, blockErr(s, "name a checker: --- check backward or --- check layer")
 			}
 			x.Check = s.Args[0]
 		case "hint":
