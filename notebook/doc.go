@@ -19,10 +19,14 @@
 // A cell is Starlark, a small Python-like language with no file, network
 // or page access, with while loops, top-level if and for, reassigned
 // globals and recursion allowed. Run runs the cells above a cell and the
-// cell itself, in order, as one program: a cell sees the globals that the
-// cells above it leave, as they are written now, and nothing else. Each
-// run may take CellBudget; a loop that runs longer is stopped, naming the cell
-// and line.
+// cell itself, in order: a cell sees the globals that the cells above it
+// leave, as they are written now, and nothing else. Each cell is its own
+// Starlark file over one shared environment, so that a function reads a
+// global's latest value as in Python (env.go). The state after each cell
+// is kept, keyed by the sources up to it, and a run starts from the
+// longest unchanged stretch above (cache.go): frozen lists and dicts and
+// restored Values make that invisible. Each run may take CellBudget; a
+// loop that runs longer is stopped, naming the cell and line.
 //
 // # Built-ins
 //

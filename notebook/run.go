@@ -120,6 +120,9 @@ type Options struct {
 	// the index in cells), for showing output while the run goes on. The
 	// results hold every line too.
 	Print func(cell int, line string)
+	// NoCache runs every cell, neither using nor keeping the state after
+	// each (cache.go).
+	NoCache bool
 }
 
 // Run runs cells[0] to cells[last] as Run does, the way o says.
@@ -129,26 +132,32 @@ func (o Options) Run(cells []string, last int) (res []CellResult) {
 	}
 	last = min(last, len(cells)-1)
 	res = make([]CellResult, last+1)
+	var st *runState
 	defer func() {
 		// A bug in a built-in must not take the page down: it becomes the
-		// cell's error.
+		// error of the cell that was running.
 		if r := recover(); r != nil && last >= 0 {
-			res[last].Ran = true
-			res[last].Err = &CellError{Cell: last, Msg: fmt.Sprintf("internal error in Gradbook: %v (please report it)", r)}
+			at := last
+			if st != nil && st.current >= 0 && st.current <= last {
+				at = st.current
+			}
+			res[at].Ran = true
+			res[at].Err = &CellError{Cell: at, Msg: fmt.Sprintf("internal error in Gradbook: %v (please report it)", r)}
 		}
 	}()
 	// A syntax error anywhere stops the run at that cell.
-	stop := last
+	files := make([]*syntax.File, 0, last+1)
 	for i := 0; i <= last; i++ {
-		if _, err := fileOptions.Parse(fmt.Sprintf("cell %d", i+1), cells[i], 0); err != nil {
+		f, err := fileOptions.Parse(cellFile(i), cells[i], 0)
+		if err != nil {
 			res[i].Ran = true
 			res[i].Err = syntaxError(i, cells[i], err)
-			stop = i - 1
 			break
 		}
+		files = append(files, f)
 	}
-	if stop >= 0 {
-		run(cells[:stop+1], res, o)
+	if len(files) > 0 {
+		st = run(cells[:len(files)], files, res, o)
 	}
 	for i := range res {
 		if !res[i].Ran {
@@ -166,23 +175,21 @@ func (o Options) Run(cells []string, last int) (res []CellResult) {
 // runState is what built-ins record during one run.
 type runState struct {
 	cells   []string
-	starts  []int // line of the program where each cell's source begins
-	current int   // the cell running now
+	current int // the cell running now
 	res     []CellResult
 	out     []strings.Builder
-	last    []*target                  // per cell: the last graph it built
-	shown   [][]*target                // per cell: what it asked show() to draw
-	plots   [][]*plot.Plot             // per cell: its plots
-	quiet   int                        // >0 while built-ins evaluate on the learner's behalf
-	names   []map[*engine.Value]string // per cell: the names it gave Values
-	reached int                        // the last cell that started
+	last    []*target      // per cell: the last graph it built
+	shown   [][]*target    // per cell: what it asked show() to draw
+	plots   [][]*plot.Plot // per cell: its plots
+	quiet   int            // >0 while built-ins evaluate on the learner's behalf
 	// stoppedAt is where a run that went over a limit was stopped.
 	stoppedAt starlark.CallStack
 	printed   int // bytes printed by the run
 	values    int // Values made by the run
-	start     time.Time
 	thread    *starlark.Thread
+	lin       *lineage
 	rec       *recording // the trace recording now, if any
+	bound     map[string]int
 }
 
 // target is something to draw: the expression behind a Value, or a
@@ -210,31 +217,63 @@ func (st *runState) built(t *target) {
 
 func newRunState(cells []string, res []CellResult) *runState {
 	return &runState{
-		cells: cells, res: res, current: -1, reached: -1,
+		cells: cells, res: res, current: -1,
 		out:   make([]strings.Builder, len(cells)),
 		last:  make([]*target, len(cells)),
 		shown: make([][]*target, len(cells)),
 		plots: make([][]*plot.Plot, len(cells)),
-		names: make([]map[*engine.Value]string, len(cells)),
-		start: time.Now(),
 	}
 }
 
-func run(cells []string, res []CellResult, o Options) {
-	st := newRunState(cells, res)
-	var prog strings.Builder
-	line := 1
-	for i, src := range cells {
-		// Each cell starts with a marker that also hands over the names
-		// the cell above assigned, to label the values in its drawings.
-		fmt.Fprintf(&prog, "__cell__(%d, %s)\n", i, namesDict(cells, i-1))
-		line++
-		st.starts = append(st.starts, line)
-		prog.WriteString(src)
-		prog.WriteString("\n")
-		line += strings.Count(src, "\n") + 1
+// cellFile is the file name of cell i in positions and call stacks.
+func cellFile(i int) string { return fmt.Sprintf("cell %d", i+1) }
+
+// cellOf returns the cell of a position in learner code.
+func cellOf(pos syntax.Position) (int, bool) {
+	var n int
+	if _, err := fmt.Sscanf(pos.Filename(), "cell %d", &n); err != nil || n < 1 {
+		return 0, false
 	}
-	fmt.Fprintf(&prog, "__cell__(%d, %s)\n", len(cells), namesDict(cells, len(cells)-1))
+	return n - 1, true
+}
+
+// run runs the cells, each after the state the cells above it leave:
+// from the longest run of cells above that is kept, if any (cache.go).
+func run(cells []string, files []*syntax.File, res []CellResult, o Options) *runState {
+	st := newRunState(cells, res)
+	var kept []*snapshot
+	if !o.NoCache {
+		kept = cache.prefix(cells)
+		if len(kept) == len(cells) && !o.All {
+			kept = kept[:len(kept)-1] // run the cell itself: it prints, and its drawings are fresh
+		}
+	}
+	start := len(kept)
+	names := map[*engine.Value]string{}
+	if start > 0 {
+		snap := kept[start-1]
+		st.lin = snap.lin
+		snap.restore()
+		for i, k := range kept {
+			res[i] = k.res
+			for v, n := range k.names {
+				names[v] = n
+			}
+		}
+	} else {
+		st.lin = newLineage()
+	}
+	prev := st.lin.cur
+	st.lin.cur = st
+	defer func() { st.lin.cur = prev }()
+	st.bound = map[string]int{}
+	for i, f := range files {
+		for _, n := range boundNames(f) {
+			if _, ok := st.bound[n]; !ok {
+				st.bound[n] = i
+			}
+		}
+	}
 	print := func(msg string) {
 		if st.current < 0 || st.quiet > 0 {
 			return
@@ -259,56 +298,66 @@ func run(cells []string, res []CellResult, o Options) {
 	thread := NewThread("notebook", o.Budget, print, why, func(th *starlark.Thread) { st.stoppedAt = th.CallStack() })
 	thread.SetLocal("notebook", st)
 	st.thread = thread
-	globals, err := starlark.ExecFileOptions(fileOptions, thread, "cells", prog.String(), st.predeclared())
-	if cell, e := st.compileError(err); e != nil {
-		// A name that no cell above defines, say: run the cells above it,
-		// then report it in its cell.
-		if cell > 0 {
-			run(cells[:cell], res, o)
+	env := st.lin.env
+	isPredeclared := func(name string) bool {
+		_, bound := st.bound[name]
+		return bound || env.Has(name)
+	}
+	for i := start; i < len(cells); i++ {
+		st.current = i
+		res[i] = CellResult{Ran: true}
+		assigned := assignedNames(files[i])
+		rewrite(files[i])
+		prog, err := starlark.FileProgram(files[i], isPredeclared)
+		if err != nil {
+			res[i].Err = st.compileError(i, err)
+			break
 		}
-		res[cell].Ran = true
-		res[cell].Err = e
-		return
-	}
-	ran := st.reached
-	for i := 0; i <= ran && i < len(res); i++ {
-		res[i].Ran = true
-	}
-	if err != nil && ran >= 0 {
-		res[ran].Err = st.runtimeError(ran, err)
-	}
-	names := map[*engine.Value]string{}
-	for i := 0; i <= ran && i < len(res); i++ {
-		for v, name := range st.names[i] {
-			names[v] = name
+		_, err = prog.Init(thread, env)
+		if err != nil {
+			res[i].Err = st.runtimeError(i, err)
 		}
-		if i == ran && err != nil {
-			// The cell stopped early: name what its globals hold now.
-			for name, v := range globals {
-				if v, ok := v.(*Value); ok && v.v.Label == "" {
-					names[v.v] = name
-				}
+		mine := map[*engine.Value]string{}
+		for _, n := range assigned {
+			if v, ok := env[n].(*Value); ok && v.v.Label == "" {
+				mine[v.v] = n
+				names[v.v] = n
 			}
 		}
-		res[i].Output += st.out[i].String()
-		if !o.All && i != len(res)-1 {
-			continue
-		}
+		res[i].Checks = st.res[i].Checks
+		res[i].Output = st.out[i].String()
 		res[i].Plots = st.plots[i]
-		targets := st.shown[i]
-		if len(targets) == 0 && st.last[i] != nil {
-			targets = []*target{st.last[i]}
+		st.drawCell(i, names)
+		if err != nil {
+			break
 		}
-		for _, t := range targets {
-			d, n := t.draw(names)
-			switch {
-			case d != nil:
-				res[i].Drawings = append(res[i].Drawings, d)
-			case n > draw.MaxDrawnNodes:
-				res[i].Output += fmt.Sprintf("(The graph has %d values, too many to draw: drawings show up to %d.)\n", n, draw.MaxDrawnNodes)
-			}
+		if !o.NoCache && st.rec == nil {
+			r := res[i]
+			r.Output = st.out[i].String() // what the cell printed and drew, to show again
+			cache.put(take(st.lin, cells[:i+1], r, mine))
 		}
 	}
+	st.current = -1
+	return st
+}
+
+// drawCell draws what cell i asked show() to draw, or the last graph it
+// built.
+func (st *runState) drawCell(i int, names map[*engine.Value]string) {
+	targets := st.shown[i]
+	if len(targets) == 0 && st.last[i] != nil {
+		targets = []*target{st.last[i]}
+	}
+	for _, t := range targets {
+		d, n := t.draw(names)
+		switch {
+		case d != nil:
+			st.res[i].Drawings = append(st.res[i].Drawings, d)
+		case n > draw.MaxDrawnNodes:
+			fmt.Fprintf(&st.out[i], "(The graph has %d values, too many to draw: drawings show up to %d.)\n", n, draw.MaxDrawnNodes)
+		}
+	}
+	st.res[i].Output = st.out[i].String()
 }
 
 // seconds writes a duration for a learner: "60 s", "0.8 s".
@@ -338,73 +387,10 @@ func (t *target) draw(names map[*engine.Value]string) (*draw.Drawing, int) {
 	return d, len(d.Nodes)
 }
 
-// namesDict returns a Starlark dict expression of the names that cell i
-// surely assigns: those bound by top-level assignment statements, which
-// are bound once the cell has run to its end.
-func namesDict(cells []string, i int) string {
-	if i < 0 {
-		return "{}"
-	}
-	f, err := fileOptions.Parse("cell", cells[i], 0)
-	if err != nil {
-		return "{}"
-	}
-	seen := map[string]bool{}
-	var b strings.Builder
-	b.WriteString("{")
-	var add func(e syntax.Expr)
-	add = func(e syntax.Expr) {
-		switch e := e.(type) {
-		case *syntax.Ident:
-			if !seen[e.Name] {
-				seen[e.Name] = true
-				fmt.Fprintf(&b, "%q: %s, ", e.Name, e.Name)
-			}
-		case *syntax.TupleExpr:
-			for _, x := range e.List {
-				add(x)
-			}
-		case *syntax.ParenExpr:
-			add(e.X)
-		case *syntax.ListExpr:
-			for _, x := range e.List {
-				add(x)
-			}
-		}
-	}
-	for _, stmt := range f.Stmts {
-		if a, ok := stmt.(*syntax.AssignStmt); ok && a.Op == syntax.EQ {
-			add(a.LHS)
-		}
-	}
-	b.WriteString("}")
-	return b.String()
-}
-
-// cellOf maps a program line to a cell and a line within it.
-func (st *runState) cellOf(line int) (cell, inCell int) {
-	cell = -1
-	for i, s := range st.starts {
-		if line >= s {
-			cell = i
-		}
-	}
-	if cell < 0 {
-		return 0, 0
-	}
-	return cell, line - st.starts[cell] + 1
-}
-
-// compileError places an error found before the program ran (resolving
-// names), or returns nil.
-func (st *runState) compileError(err error) (int, *CellError) {
-	if err == nil {
-		return 0, nil
-	}
-	var ee *starlark.EvalError
-	if errors.As(err, &ee) {
-		return 0, nil
-	}
+// compileError places an error found before a cell ran (resolving
+// names).
+func (st *runState) compileError(cell int, err error) *CellError {
+	e := &CellError{Cell: cell, Msg: err.Error()}
 	var se syntax.Error
 	var list resolve.ErrorList
 	switch {
@@ -412,12 +398,13 @@ func (st *runState) compileError(err error) (int, *CellError) {
 		se = syntax.Error(list[0])
 	case errors.As(err, &se):
 	default:
-		return 0, nil
+		return e
 	}
-	cell, line := st.cellOf(int(se.Pos.Line))
-	e := &CellError{Cell: cell, Line: line, Code: lineOf(st.cells[cell], line), Msg: se.Msg}
+	e.Line = int(se.Pos.Line)
+	e.Code = lineOf(st.cells[cell], e.Line)
+	e.Msg = se.Msg
 	e.Hint = hint(e.Code, e.Msg)
-	return cell, e
+	return e
 }
 
 func (st *runState) runtimeError(ran int, err error) *CellError {
@@ -432,12 +419,12 @@ func (st *runState) runtimeError(ran int, err error) *CellError {
 		// The innermost frame in the learner's code places the error.
 		for i := len(stack) - 1; i >= 0; i-- {
 			f := stack[i]
-			if f.Pos.Filename() != "cells" {
+			cell, ok := cellOf(f.Pos)
+			if !ok || cell >= len(st.cells) {
 				continue
 			}
-			cell, line := st.cellOf(int(f.Pos.Line))
-			e.Line = line
-			e.Code = lineOf(st.cells[cell], line)
+			e.Line = int(f.Pos.Line)
+			e.Code = lineOf(st.cells[cell], e.Line)
 			if cell != ran {
 				e.Where = fmt.Sprintf("in %s, defined in cell %d", f.Name, cell+1)
 			}
@@ -445,6 +432,20 @@ func (st *runState) runtimeError(ran int, err error) *CellError {
 		}
 	}
 	e.Msg = strings.TrimPrefix(e.Msg, "Starlark computation cancelled: ")
+	var name string
+	if _, err := fmt.Sscanf(e.Msg, "internal error: predeclared variable %s is uninitialized", &name); err == nil {
+		switch at, ok := st.bound[name]; {
+		case ok && at > ran:
+			e.Msg = fmt.Sprintf("%s is not defined yet: cell %d, below this one, assigns it", name, at+1)
+		case ok && at == ran:
+			e.Msg = fmt.Sprintf("%s is used before this cell assigns it", name)
+		default:
+			e.Msg = fmt.Sprintf("%s is not defined: the cell that assigns it stopped before it did", name)
+		}
+	}
+	if strings.Contains(e.Msg, "frozen") {
+		e.Msg += " (a cell cannot change a list or dict that a cell above made, so that every run gives the same result: make a copy, such as xs = list(xs), and change that)"
+	}
 	if st.stoppedAt != nil && strings.HasPrefix(e.Msg, "stopped after") && (e.Line < 1 || e.Where != "") {
 		// Starlark does not keep the position of every instruction: name
 		// the loop that was running.
@@ -505,8 +506,8 @@ func lineOf(src string, line int) string {
 	return lines[line-1]
 }
 
-// predeclared returns the built-ins of a cell.
-func (st *runState) predeclared() starlark.StringDict {
+// builtins returns the built-ins of a cell.
+func builtins() starlark.StringDict {
 	return starlark.StringDict{
 		"Value":      starlark.NewBuiltin("Value", newValue),
 		"detach":     starlark.NewBuiltin("detach", detach),
@@ -524,28 +525,6 @@ func (st *runState) predeclared() starlark.StringDict {
 		"scatter":    starlark.NewBuiltin("scatter", scatterBuiltin),
 		"boundary":   starlark.NewBuiltin("boundary", boundaryBuiltin),
 		"math":       math.Module,
-		"__cell__": starlark.NewBuiltin("__cell__", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			var i int
-			var names *starlark.Dict
-			if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 2, &i, &names); err != nil {
-				return nil, err
-			}
-			if prev := i - 1; prev >= 0 && prev < len(st.names) {
-				st.names[prev] = map[*engine.Value]string{}
-				for _, item := range names.Items() {
-					if v, ok := item[1].(*Value); ok && v.v.Label == "" {
-						st.names[prev][v.v] = string(item[0].(starlark.String))
-					}
-				}
-			}
-			st.current = i
-			if i >= len(st.cells) {
-				st.current = -1
-			} else {
-				st.reached = i
-			}
-			return starlark.None, nil
-		}),
 	}
 }
 
@@ -555,27 +534,26 @@ func (st *runState) here() (cell int, code string) {
 		return st.current, ""
 	}
 	for d := 0; d < st.thread.CallStackDepth(); d++ {
-		if f := st.thread.CallFrame(d); f.Pos.Filename() == "cells" {
-			c, line := st.cellOf(int(f.Pos.Line))
-			return c, lineOf(st.cells[c], line)
+		f := st.thread.CallFrame(d)
+		if c, ok := cellOf(f.Pos); ok && c < len(st.cells) {
+			return c, lineOf(st.cells[c], int(f.Pos.Line))
 		}
 	}
 	return st.current, ""
 }
 
-// Line returns the line of the learner's code that is calling a built-in,
-// and which cell it is in.
+// caller returns the code of the learner's line that is calling a
+// built-in, from the call on, and the cell that is running.
 func (st *runState) caller(thread *starlark.Thread) (cell int, code string) {
 	for d := 1; d < thread.CallStackDepth(); d++ {
 		f := thread.CallFrame(d)
-		if f.Pos.Filename() == "cells" {
-			c, line := st.cellOf(int(f.Pos.Line))
-			src := lineOf(st.cells[c], line)
+		if c, ok := cellOf(f.Pos); ok && c < len(st.cells) {
+			src := lineOf(st.cells[c], int(f.Pos.Line))
 			col := int(f.Pos.Col) - 1
 			if col >= 0 && col < len(src) {
-				return c, src[col:]
+				return st.current, src[col:]
 			}
-			return c, src
+			return st.current, src
 		}
 	}
 	return st.current, ""
@@ -587,8 +565,9 @@ func (st *runState) caller(thread *starlark.Thread) (cell int, code string) {
 func Globals(file, src string) (starlark.StringDict, error) {
 	st := newRunState([]string{src}, make([]CellResult, 1))
 	st.current, st.quiet = 0, 1
+	st.lin = &lineage{cur: st}
 	thread := NewThread("quiz", CheckBudget, nil, "the given code ran too long (an endless loop?)", nil)
 	thread.SetLocal("notebook", st)
 	st.thread = thread
-	return starlark.ExecFileOptions(fileOptions, thread, file, src, st.predeclared())
+	return starlark.ExecFileOptions(fileOptions, thread, file, src, builtins())
 }

@@ -24,8 +24,17 @@ import (
 // every gradient it sets, so no answer depends on what ran before.
 type Value struct {
 	v   *engine.Value
-	st  *runState  // the run that made it, nil outside a run
+	l   *lineage   // the cells that made it, nil outside a run
 	rec *recording // the trace that was recording when it was made, if any
+}
+
+// state returns the run going on now in the Value's cells: a Value kept
+// from an earlier run reports what it makes to the current one.
+func (v *Value) state() *runState {
+	if v.l == nil {
+		return nil
+	}
+	return v.l.cur
 }
 
 var (
@@ -82,7 +91,7 @@ func (v *Value) Truth() starlark.Bool {
 // number of a Value the graph depends on: the graph may then depend on
 // the numbers.
 func (v *Value) reading(what string) {
-	st := v.st
+	st := v.state()
 	if st == nil || st.rec == nil || st.rec.read != "" || (v.rec != st.rec && !st.rec.inputs[v.v]) {
 		return
 	}
@@ -152,7 +161,7 @@ func (v *Value) unaryMethod(thread *starlark.Thread, b *starlark.Builtin, args s
 	if !ok {
 		return nil, fmt.Errorf("%s: the engine has no such op", b.Name())
 	}
-	return v.st.made(r, b.Name(), v.v)
+	return v.state().made(r, b.Name(), v.v)
 }
 
 func (v *Value) pow(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -164,7 +173,7 @@ func (v *Value) pow(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	if !ok || math.IsNaN(k) || math.IsInf(k, 0) {
 		return nil, fmt.Errorf("pow: the exponent must be a finite number, got %s", x.String())
 	}
-	return v.st.made(v.v.Pow(k), "pow", v.v)
+	return v.state().made(v.v.Pow(k), "pow", v.v)
 }
 
 func (v *Value) backward(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -177,7 +186,7 @@ func (v *Value) backward(thread *starlark.Thread, b *starlark.Builtin, args star
 		mode = engine.OverwriteBug
 	}
 	v.v.BackwardMode(mode)
-	v.st.built(&target{root: v.v})
+	v.state().built(&target{root: v.v})
 	return starlark.None, nil
 }
 
@@ -198,17 +207,17 @@ func (st *runState) made(r *engine.Value, op string, in ...*engine.Value) (starl
 		return nil, fmt.Errorf("stopped: the cell made more than %d Values in one run, more than a page can hold (an endless loop?)", maxValues)
 	}
 	if st.rec != nil {
-		return &Value{r, st, st.rec}, nil // a trace records: no drawing
+		return &Value{r, st.lin, st.rec}, nil // a trace records: no drawing
 	}
 	st.built(&target{root: r})
-	return &Value{v: r, st: st}, nil
+	return &Value{v: r, l: st.lin}, nil
 }
 
 // Unary implements -v (and +v).
 func (v *Value) Unary(op syntax.Token) (starlark.Value, error) {
 	switch op {
 	case syntax.MINUS:
-		return v.st.made(v.v.Neg(), "neg", v.v)
+		return v.state().made(v.v.Neg(), "neg", v.v)
 	case syntax.PLUS:
 		return v, nil
 	}
@@ -244,7 +253,7 @@ func (v *Value) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 	default:
 		return nil, nil
 	}
-	return v.st.made(r, name, a, b)
+	return v.state().made(r, name, a, b)
 }
 
 // toValue turns a Value or a number into an engine Value; a number becomes
@@ -296,5 +305,5 @@ func detach(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &v); err != nil {
 		return nil, err
 	}
-	return v.st.made(v.v.Detach(), "detach", v.v)
+	return v.state().made(v.v.Detach(), "detach", v.v)
 }

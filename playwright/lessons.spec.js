@@ -1,4 +1,4 @@
-// The five lessons, as a learner works through them.
+// The lessons, as a learner works through them.
 const { test, expect, open, goodBackward, withBackward } = require("./helpers");
 
 const lessons = ["01-chain-rule", "02-reverse-accumulation", "03-gradient-flow", "04-fan-out", "05-every-path", "06-neurons-and-mlp", "07-training-on-moons"];

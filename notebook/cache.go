@@ -1,0 +1,205 @@
+package notebook
+
+import (
+	"slices"
+	"sync"
+
+	"go.starlark.net/starlark"
+
+	"gradbook/engine"
+)
+
+// A run's state after a cell is its environment (env.go). It is kept,
+// keyed by the sources of the cells up to that cell, so that running a
+// cell whose cells above are unchanged starts from there instead of
+// running them again: the plot under a training cell does not train
+// again. Two rules keep that invisible, so that a result never depends on
+// what ran before:
+//
+//   - When a cell ends, every value in the environment is frozen: a later
+//     cell cannot append to a list or change a dict that a cell above made
+//     (it gets an error saying so; it can make a copy).
+//   - Values stay changeable (a training step sets .value, backward sets
+//     .grad), so a kept state records the number, gradient and label of
+//     every Value it can reach, and puts them back when a run starts from
+//     it.
+
+// lineage is what the cells of one chain share across runs: the
+// environment, one map read by every function they define, and the run
+// going on now, which Values made in earlier runs report to.
+type lineage struct {
+	env starlark.StringDict
+	cur *runState
+}
+
+func newLineage() *lineage {
+	env := builtins()
+	env[setName] = starlark.NewBuiltin(setName, setBuiltin)
+	return &lineage{env: env}
+}
+
+// snapshot is the state after a cell.
+type snapshot struct {
+	srcs   []string // the sources of the cells up to this one
+	lin    *lineage
+	env    starlark.StringDict
+	values []savedValue
+	res    CellResult
+	names  map[*engine.Value]string // the names this cell gave Values
+}
+
+type savedValue struct {
+	v          *engine.Value
+	data, grad float64
+	label      string
+}
+
+// restore puts the lineage back as it was after the cell.
+func (s *snapshot) restore() {
+	clear(s.lin.env)
+	for k, v := range s.env {
+		s.lin.env[k] = v
+	}
+	for _, sv := range s.values {
+		sv.v.Data, sv.v.Grad, sv.v.Label = sv.data, sv.grad, sv.label
+	}
+}
+
+// take freezes the environment and records it, with every Value it
+// reaches.
+func take(lin *lineage, srcs []string, res CellResult, names map[*engine.Value]string) *snapshot {
+	s := &snapshot{srcs: slices.Clone(srcs), lin: lin, env: make(starlark.StringDict, len(lin.env)), res: res, names: names}
+	seen := map[starlark.Value]bool{}
+	nodes := map[*engine.Value]bool{}
+	var stack []*engine.Value
+	var walk func(x starlark.Value, depth int)
+	walk = func(x starlark.Value, depth int) {
+		if depth > 1000 {
+			return
+		}
+		switch x := x.(type) {
+		case *Value:
+			if !nodes[x.v] {
+				nodes[x.v] = true
+				stack = append(stack, x.v)
+			}
+			return
+		case *starlark.List, *starlark.Dict, *starlark.Function, *starlark.Set:
+			if seen[x] {
+				return
+			}
+			seen[x] = true
+		}
+		switch x := x.(type) {
+		case *starlark.List:
+			for i := range x.Len() {
+				walk(x.Index(i), depth+1)
+			}
+		case starlark.Tuple:
+			for _, y := range x {
+				walk(y, depth+1)
+			}
+		case *starlark.Dict:
+			for _, kv := range x.Items() {
+				walk(kv[0], depth+1)
+				walk(kv[1], depth+1)
+			}
+		case *starlark.Function:
+			for i := range x.NumParams() {
+				if d := x.ParamDefault(i); d != nil {
+					walk(d, depth+1)
+				}
+			}
+			for i := range x.NumFreeVars() {
+				_, v := x.FreeVar(i)
+				walk(v, depth+1)
+			}
+		}
+	}
+	for k, v := range lin.env {
+		v.Freeze()
+		s.env[k] = v
+		walk(v, 0)
+	}
+	// Every Value the kept ones were made from: backward reaches them.
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		s.values = append(s.values, savedValue{v, v.Data, v.Grad, v.Label})
+		for _, u := range v.Inputs() {
+			if !nodes[u] {
+				nodes[u] = true
+				stack = append(stack, u)
+			}
+		}
+	}
+	return s
+}
+
+// stateCache keeps the latest snapshots, within limits.
+type stateCache struct {
+	mu    sync.Mutex
+	list  []*snapshot // oldest first
+	saved int         // Values recorded, over all snapshots
+}
+
+// Limits of what the cache keeps: it holds the graphs of its snapshots.
+const (
+	maxSnapshots = 64
+	maxSaved     = 2_000_000
+)
+
+var cache stateCache
+
+// prefix returns the kept snapshots after cells 1, 2, … k of srcs, for
+// the largest k for which it keeps them all.
+func (c *stateCache) prefix(srcs []string) []*snapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	byLen := make([]*snapshot, len(srcs))
+	for _, s := range c.list {
+		if k := len(s.srcs); k >= 1 && k <= len(srcs) && slices.Equal(s.srcs, srcs[:k]) {
+			byLen[k-1] = s
+		}
+	}
+	var out []*snapshot
+	for _, s := range byLen {
+		if s == nil {
+			break
+		}
+		out = append(out, s)
+		c.touch(s)
+	}
+	return out
+}
+
+func (c *stateCache) touch(s *snapshot) {
+	if i := slices.Index(c.list, s); i >= 0 {
+		c.list = append(append(c.list[:i:i], c.list[i+1:]...), s)
+	}
+}
+
+func (c *stateCache) put(s *snapshot) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.list = slices.DeleteFunc(c.list, func(t *snapshot) bool {
+		if slices.Equal(t.srcs, s.srcs) {
+			c.saved -= len(t.values)
+			return true
+		}
+		return false
+	})
+	c.list = append(c.list, s)
+	c.saved += len(s.values)
+	for len(c.list) > 1 && (len(c.list) > maxSnapshots || c.saved > maxSaved) {
+		c.saved -= len(c.list[0].values)
+		c.list = c.list[1:]
+	}
+}
+
+// Forget empties the cache: the next run computes everything again.
+func Forget() {
+	cache.mu.Lock()
+	defer cache.mu.Unlock()
+	cache.list, cache.saved = nil, 0
+}
