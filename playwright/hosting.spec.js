@@ -46,7 +46,7 @@ test("the static export works from a plain file server under a sub-path", async 
   await expect(page).toHaveURL(exported + "lessons/02-reverse-accumulation.html");
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   await page.getByRole("button", { name: "Run all" }).click();
-  await expect(page.locator("#notebook-status")).toContainText("Ran all");
+  await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 30_000 });
   const n = await page.locator("section.code-cell").count();
   await expect(page.locator('section.code-cell[data-state="passed"]')).toHaveCount(n);
   // Every address in the page is relative.

@@ -167,7 +167,7 @@ test("04: the fan-out drawing shows 6, and 3 with the overwrite toggle", async (
 test("05: detached skip beside the full network, and the path that was lost", async ({ page, errors }) => {
   await open(page, "lessons/05-every-path.html");
   await page.getByRole("button", { name: "Run all" }).click();
-  await expect(page.locator("#notebook-status")).toContainText("Ran all");
+  await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 30_000 });
   const full = page.locator("#cell-network figure.drawing").first();
   const cut = page.locator("#cell-detached figure.drawing").first();
   await expect(full.locator("g.node[data-name='loss'] .val")).toHaveText("value 8");
