@@ -101,8 +101,7 @@ test("a new deploy is offered, and taken whole", async ({ page, errors }, info) 
     await expect(banner).toContainText("A new version of Gradbook is ready", { timeout: 30_000 });
     // Nothing changes until the learner says so.
     expect(await page.evaluate(() => fetch("../style.css").then((r) => r.text()))).not.toContain("the new version");
-    await banner.getByRole("button", { name: "Reload to use it" }).click();
-    await page.waitForEvent("load");
+    await Promise.all([page.waitForEvent("load"), banner.getByRole("button", { name: "Reload to use it" }).click()]);
     await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
     expect(await page.evaluate(() => fetch("../style.css").then((r) => r.text()))).toContain("the new version");
     const after = await page.evaluate(() => caches.keys());
@@ -115,6 +114,7 @@ test("a new deploy is offered, and taken whole", async ({ page, errors }, info) 
 });
 
 test("a half-finished deploy is refused: the last complete build is served until the whole new one is there", async ({ page, errors }) => {
+  test.setTimeout(120_000);
   const { dir, server } = await deploy(page, 8185);
   try {
     const before = await page.evaluate(() => caches.keys());
@@ -146,8 +146,7 @@ test("a half-finished deploy is refused: the last complete build is served until
     expect(await update()).toBe("installed");
     const banner = page.locator("#update-banner");
     await expect(banner).toContainText("A new version of Gradbook is ready", { timeout: 30_000 });
-    await banner.getByRole("button", { name: "Reload to use it" }).click();
-    await page.waitForEvent("load");
+    await Promise.all([page.waitForEvent("load"), banner.getByRole("button", { name: "Reload to use it" }).click()]);
     await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
     expect(await page.evaluate(() => fetch("../style.css").then((r) => r.text()))).toContain("the new version");
     expect((await page.evaluate(() => caches.keys())).some((k) => k.endsWith(":0123456789abcdef"))).toBe(true);
