@@ -28,8 +28,9 @@ import (
 // environment, one map read by every function they define, and the run
 // going on now, which Values made in earlier runs report to.
 type lineage struct {
-	env starlark.StringDict
-	cur *runState
+	env  starlark.StringDict
+	cur  *runState
+	size int // Values in its last snapshot
 }
 
 func newLineage() *lineage {
@@ -70,8 +71,10 @@ func (s *snapshot) restore() {
 func take(lin *lineage, srcs []string, res CellResult, names map[*engine.Value]string) *snapshot {
 	s := &snapshot{srcs: slices.Clone(srcs), lin: lin, env: make(starlark.StringDict, len(lin.env)), res: res, names: names}
 	seen := map[starlark.Value]bool{}
-	nodes := map[*engine.Value]bool{}
-	var stack []*engine.Value
+	// Sized as the lineage's last snapshot was: the graphs are mostly the same.
+	nodes := make(map[*engine.Value]bool, lin.size)
+	stack := make([]*engine.Value, 0, 1024)
+	s.values = make([]savedValue, 0, lin.size)
 	var walk func(x starlark.Value, depth int)
 	walk = func(x starlark.Value, depth int) {
 		if depth > 1000 {
@@ -133,6 +136,7 @@ func take(lin *lineage, srcs []string, res CellResult, names map[*engine.Value]s
 			}
 		}
 	}
+	lin.size = len(s.values)
 	return s
 }
 

@@ -1,6 +1,7 @@
 package notebook
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -99,5 +100,20 @@ func TestLessonCellsOneByOne(t *testing.T) {
 		if got := RunOne(model, i); got.Output != want[i].Output {
 			t.Errorf("cell %d again: %q, want %q", i+1, got.Output, want[i].Output)
 		}
+	}
+}
+
+// Keeping the state after a cell that holds the moons network's loss.
+func BenchmarkTake(b *testing.B) {
+	model, err := os.ReadFile("testdata/moons.star")
+	if err != nil {
+		b.Fatal(err)
+	}
+	Forget()
+	Run([]string{string(model) + "\nL = loss_of(params)\nL.backward()"}, 0)
+	s := cache.list[len(cache.list)-1]
+	b.ReportMetric(float64(len(s.values)), "values")
+	for b.Loop() {
+		take(s.lin, s.srcs, s.res, nil)
 	}
 }

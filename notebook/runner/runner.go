@@ -9,6 +9,11 @@
 // structured-clone message (Serve, js only). The page can always stop a
 // job, however stuck, by terminating the worker and starting another;
 // a runner that dies (out of memory) takes only the worker with it.
+//
+// Explore blocks stay on the page: their graphs are the lesson's own,
+// small and fixed, their task conditions run under notebook.TaskBudget,
+// and a slider move must redraw within a frame, which a round trip to the
+// worker would only slow down.
 package runner
 
 import (
