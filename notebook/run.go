@@ -261,6 +261,9 @@ func run(cells []string, files []*syntax.File, res []CellResult, o Options) *run
 			}
 		}
 	} else {
+		if overHeap() {
+			Forget() // what earlier runs kept must not crowd out this one
+		}
 		st.lin = newLineage()
 	}
 	prev := st.lin.cur
@@ -328,6 +331,14 @@ func run(cells []string, files []*syntax.File, res []CellResult, o Options) *run
 		res[i].Output = st.out[i].String()
 		res[i].Plots = st.plots[i]
 		st.drawCell(i, names)
+		if err == nil && overHeap() {
+			// One statement can make more than the limit between two
+			// checks of the running code: say so, and keep none of it.
+			Forget()
+			clear(env)
+			res[i].Err = &CellError{Cell: i, Msg: heapMessage()}
+			break
+		}
 		if err != nil {
 			break
 		}

@@ -89,7 +89,7 @@ func NewThread(name string, budget time.Duration, print func(msg string), why st
 			// Over the cap, garbage included: collect, then judge what is live.
 			runtime.GC()
 			if heapBytes(heap) > maxHeap {
-				stop(th, fmt.Sprintf("stopped: the cell holds more than %d MB of data, more than a page can spare", maxHeap>>20))
+				stop(th, heapMessage())
 				return
 			}
 			quietUntil = checks + 64 // no forced collection for a million steps
@@ -99,6 +99,22 @@ func NewThread(name string, budget time.Duration, print func(msg string), why st
 		}
 	}
 	return th
+}
+
+// overHeap reports whether live objects take more than MaxHeap bytes,
+// collecting garbage first if the heap is over it.
+func overHeap() bool {
+	heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	if heapBytes(heap) <= maxHeap {
+		return false
+	}
+	runtime.GC()
+	return heapBytes(heap) > maxHeap
+}
+
+// heapMessage says why a run that holds too much was stopped.
+func heapMessage() string {
+	return fmt.Sprintf("stopped: the cell holds more than %d MB of data, more than a page can spare", maxHeap>>20)
 }
 
 // heapBytes reads the bytes of heap objects, garbage included.
