@@ -18,6 +18,16 @@ fi
 step "npm ci"
 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
 
+step "the editor bundle is current (go generate ./cmd/editorbundle)"
+committed="$(mktemp -d)"
+cp site/editor.js site/editor-licenses.txt "$committed/"
+go generate ./cmd/editorbundle
+for f in editor.js editor-licenses.txt; do
+  if ! cmp -s "$committed/$f" "site/$f"; then
+    echo "site/$f is not what cmd/editorbundle makes from editor.js and package-lock.json: run go generate ./cmd/editorbundle and commit it"; exit 1
+  fi
+done
+
 step "gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
 if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; exit 1; fi

@@ -24,11 +24,29 @@ function cell(page, n) {
   return page.locator("section.code-cell").nth(n - 1);
 }
 
-// typeInto replaces a cell's code, typing it as a learner would.
+// editorOf returns the code editor of a cell or an exercise (CodeMirror):
+// fill replaces its code as a paste would, press presses a key in it, and
+// inputValue reads the code from the textarea that keeps it.
+function editorOf(c) {
+  const content = c.locator(".cm-content");
+  const area = c.locator("textarea.editor");
+  return {
+    content,
+    async fill(code) {
+      await content.click();
+      await content.press("ControlOrMeta+a");
+      await content.press("Delete");
+      if (code) await c.page().keyboard.insertText(code);
+      await expect(area).toHaveValue(code);
+    },
+    press: (key) => content.press(key),
+    inputValue: () => area.inputValue(),
+  };
+}
+
+// typeInto replaces a cell's code, as a paste would.
 async function typeInto(c, code) {
-  const editor = c.locator("textarea.editor");
-  await editor.fill("");
-  await editor.pressSequentially(code, { delay: 0 });
+  await editorOf(c).fill(code);
 }
 
 // goodBackward is a correct answer to the write-backward exercise;
@@ -47,4 +65,4 @@ function withBackward(starter, body) {
   return starter.replace(/def backward\(graph, values, out\):[\s\S]*?return \{\}\n/, body);
 }
 
-module.exports = { test, expect, open, cell, typeInto, goodBackward, withBackward };
+module.exports = { test, expect, open, cell, typeInto, editorOf, goodBackward, withBackward };

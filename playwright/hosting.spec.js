@@ -4,7 +4,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { spawn } = require("child_process");
-const { test, expect, open, cell, typeInto } = require("./helpers");
+const { test, expect, open, cell, typeInto, editorOf } = require("./helpers");
 
 const exported = "http://127.0.0.1:8182/courses/gradbook/";
 
@@ -85,7 +85,7 @@ test("offline after the first visit: lessons, cells and progress work", async ({
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   await page.goto(exported + "lessons/01-chain-rule.html");
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
-  await expect(page.locator("#cell-engine").getByRole("textbox")).toHaveValue("print('offline', 6 * 7)");
+  await expect(page.locator("#cell-engine").locator("textarea.editor")).toHaveValue("print('offline', 6 * 7)");
 });
 
 test("a new deploy is offered, and taken whole", async ({ page, errors }, info) => {
@@ -190,8 +190,8 @@ test("a course page embeds cells both ways, loads the wasm once, and keeps progr
   await page.waitForTimeout(300);
   await page.reload();
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
-  await expect(page.locator(".gradbook-embed section.code-cell").nth(0).getByRole("textbox")).toHaveValue(/Value\(5.0, "x"\)/);
-  await expect(page.frameLocator("iframe").locator("section.code-cell").getByRole("textbox")).toHaveValue("print('framed')");
+  await expect(page.locator(".gradbook-embed section.code-cell").nth(0).locator("textarea.editor")).toHaveValue(/Value\(5.0, "x"\)/);
+  await expect(page.frameLocator("iframe").locator("section.code-cell").locator("textarea.editor")).toHaveValue("print('framed')");
 });
 
 test("share a cell's code by link; opening it does not overwrite the learner's version until kept", async ({ page, context, errors }) => {

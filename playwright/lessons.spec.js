@@ -1,5 +1,5 @@
 // The lessons, as a learner works through them.
-const { test, expect, open, goodBackward, withBackward } = require("./helpers");
+const { test, expect, open, goodBackward, withBackward, editorOf } = require("./helpers");
 
 const lessons = ["01-chain-rule", "02-reverse-accumulation", "03-gradient-flow", "04-fan-out", "05-every-path", "06-neurons-and-mlp", "07-training-on-moons"];
 
@@ -124,7 +124,7 @@ test("quizzes answer right and wrong with the matching feedback", async ({ page,
 test("02: the exercise passes with a correct backward and explains an overwriting one", async ({ page, errors }) => {
   await open(page, "lessons/02-reverse-accumulation.html");
   const ex = page.locator("#exercise-write-backward");
-  const editor = ex.getByRole("textbox");
+  const editor = editorOf(ex);
   const starter = await editor.inputValue();
   const withBody = (body) => withBackward(starter, body);
 
@@ -189,7 +189,7 @@ test("05: detached skip beside the full network, and the path that was lost", as
 test("06: the layer exercise passes with a right layer and explains one built from numbers", async ({ page, errors }) => {
   await open(page, "lessons/06-neurons-and-mlp.html");
   const ex = page.locator("#exercise-write-layer");
-  const editor = ex.locator("textarea.editor");
+  const editor = editorOf(ex);
   await editor.fill(`def layer(neurons, x):
     return [Value(math.tanh(sum([w.value * xi for w, xi in zip(n[:-1], x)]) + n[-1].value)) for n in neurons]`);
   await ex.getByRole("button", { name: "Check" }).click();

@@ -1,5 +1,5 @@
 // The notebook as a learner meets it: cells, drawings, keyboard, errors.
-const { test, expect, open, cell, typeInto } = require("./helpers");
+const { test, expect, open, cell, typeInto, editorOf } = require("./helpers");
 const AxeBuilder = require("@axe-core/playwright").default;
 
 const valueExample = `a = Value(2.0, "a"); b = Value(3.0, "b"); c = Value(1.0, "c")
@@ -22,13 +22,13 @@ test("both examples, typed into a cell, run with the button and with Shift+Enter
   await page.getByRole("button", { name: "Add a cell" }).click();
   const second = cell(page, 2);
   await typeInto(second, listExample);
-  await second.getByRole("textbox").press("Shift+Enter");
+  await second.locator(".cm-content").press("Shift+Enter");
   await expect(second.getByRole("status")).toHaveText('{"a": 42.0, "b": 28.0, "c": 14.0, "p": 14.0, "u": 14.0, "L": 1.0}');
   // Shift+Enter ran the cell instead of adding a line.
-  await expect(second.getByRole("textbox")).toHaveValue(listExample);
+  await expect(second.locator("textarea.editor")).toHaveValue(listExample);
 
   // Ctrl+Enter runs too, and the first cell's drawing shows the gradients.
-  await first.getByRole("textbox").press("Control+Enter");
+  await first.locator(".cm-content").press("Control+Enter");
   await expect(first.locator("svg.graph g.node[data-name='a'] .grad")).toHaveText("grad 42");
   await expect(first.locator("svg.graph g.node[data-name='b'] .grad")).toHaveText("grad 28");
   await expect(first.locator("svg.graph g.node[data-name='c'] .grad")).toHaveText("grad 14");
@@ -53,7 +53,7 @@ test("a cell sees the cells above it as they are written now", async ({ page, er
   await cell(page, 1).getByRole("button", { name: "Delete cell 1" }).click();
   await cell(page, 1).getByRole("button", { name: "Delete the cell" }).click();
   await expect(page.locator("section.code-cell")).toHaveCount(1);
-  await expect(cell(page, 1).getByRole("textbox")).toHaveValue("w = 5.0");
+  await expect(cell(page, 1).locator("textarea.editor")).toHaveValue("w = 5.0");
 });
 
 test("a runaway loop is stopped by the learner with Stop, and the page stays usable", async ({ page, errors }) => {
@@ -81,13 +81,13 @@ test("errors read like Python's, with a hint for Python habits", async ({ page, 
 test("Reset puts the authored code back", async ({ page, errors }) => {
   await open(page, "lessons/01-chain-rule.html");
   const c = page.locator("#cell-engine");
-  const original = await c.getByRole("textbox").inputValue();
+  const original = await c.locator("textarea.editor").inputValue();
   await typeInto(c, "print('mine')");
   await c.getByRole("button", { name: "Run", exact: true }).click();
   await expect(c.getByRole("status")).toHaveText("mine");
   await c.getByRole("button", { name: "Reset" }).click();
   await c.getByRole("button", { name: "Reset the cell" }).click();
-  await expect(c.getByRole("textbox")).toHaveValue(original);
+  await expect(c.locator("textarea.editor")).toHaveValue(original);
 });
 
 test("Run all on a lesson: every check passes", async ({ page, errors }) => {

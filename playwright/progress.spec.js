@@ -1,6 +1,6 @@
 // Progress that lasts: IndexedDB through go-indexeddb.
 const fs = require("fs");
-const { test, expect, open, cell, typeInto, goodBackward, withBackward } = require("./helpers");
+const { test, expect, open, cell, typeInto, goodBackward, withBackward, editorOf } = require("./helpers");
 
 const L1 = "lessons/01-chain-rule.html";
 const L2 = "lessons/02-reverse-accumulation.html";
@@ -27,7 +27,7 @@ async function work(page) {
   await q.getByRole("button", { name: "Check my answer" }).click();
   await saved(page);
   const ex = page.locator("#exercise-write-backward");
-  const editor = ex.getByRole("textbox");
+  const editor = editorOf(ex);
   await editor.fill(withBackward(await editor.inputValue(), goodBackward));
   await ex.getByRole("button", { name: "Check" }).click();
   await expect(ex.locator(".report")).toContainText("All tests pass");
@@ -37,13 +37,13 @@ async function work(page) {
 // restored checks that the work above is all back.
 async function restored(page) {
   await open(page, L2);
-  await expect(page.locator("#cell-worked").getByRole("textbox")).toHaveValue('print("my version")');
+  await expect(page.locator("#cell-worked").locator("textarea.editor")).toHaveValue('print("my version")');
   await expect(page.locator("#cell-worked")).toHaveAttribute("data-state", "passed");
   await expect(page.locator('#explore-linear-loss li.task[data-task="loss-zero"]')).toHaveClass(/done/);
   await expect(page.locator("#quiz-x-plus-x").getByLabel("Two: each use")).toBeChecked();
   await expect(page.locator("#quiz-x-plus-x .feedback")).toContainText("Right.");
   await expect(page.locator("#exercise-write-backward")).toHaveAttribute("data-state", "passed");
-  await expect(page.locator("#exercise-write-backward").getByRole("textbox")).toHaveValue(/grads\[i\] \+= grads\[name\] \* d/);
+  await expect(page.locator("#exercise-write-backward").locator("textarea.editor")).toHaveValue(/grads\[i\] \+= grads\[name\] \* d/);
 }
 
 test("edit, run, tick, answer, pass; reload: all restored; the index shows it", async ({ page, errors }) => {
@@ -113,18 +113,18 @@ test("resetting a lesson asks first and keeps other lessons", async ({ page, err
   await expect(page.locator("#notices")).toContainText("This lesson is reset.");
   await expect(page.locator("#cell-worked").getByRole("textbox")).not.toHaveValue('print("my version")');
   await open(page, L1);
-  await expect(page.locator("#cell-engine").getByRole("textbox")).toHaveValue("print('lesson one')");
+  await expect(page.locator("#cell-engine").locator("textarea.editor")).toHaveValue("print('lesson one')");
   // A cell's Reset asks before throwing the learner's code away.
   await page.locator("#cell-engine").getByRole("button", { name: "Reset" }).click();
   await page.getByRole("button", { name: "Keep my code" }).click();
-  await expect(page.locator("#cell-engine").getByRole("textbox")).toHaveValue("print('lesson one')");
+  await expect(page.locator("#cell-engine").locator("textarea.editor")).toHaveValue("print('lesson one')");
   await page.locator("#cell-engine").getByRole("button", { name: "Reset" }).click();
   await page.getByRole("button", { name: "Reset the cell" }).click();
-  await expect(page.locator("#cell-engine").getByRole("textbox")).toHaveValue(/Value\(2.0, "x"\)/);
+  await expect(page.locator("#cell-engine").locator("textarea.editor")).toHaveValue(/Value\(2.0, "x"\)/);
   await saved(page);
   await page.reload();
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
-  await expect(page.locator("#cell-engine").getByRole("textbox")).toHaveValue(/Value\(2.0, "x"\)/);
+  await expect(page.locator("#cell-engine").locator("textarea.editor")).toHaveValue(/Value\(2.0, "x"\)/);
 });
 
 test("without IndexedDB: a notice, and the cells still work", async ({ page, errors }) => {
@@ -147,7 +147,7 @@ test("storage full: a notice, and nothing already saved is lost", async ({ page,
   });
   await page.reload();
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
-  await expect(page.locator("#cell-engine").getByRole("textbox")).toHaveValue("print('kept')");
+  await expect(page.locator("#cell-engine").locator("textarea.editor")).toHaveValue("print('kept')");
   await typeInto(page.locator("#cell-engine"), "print('too much')");
   await expect(page.locator("#notices")).toContainText("storage for this site is full");
   await expect(page.locator("#save-status")).toHaveText("Not saved.");
@@ -169,8 +169,8 @@ test("two pages writing at once: both kept", async ({ page, context, errors }) =
   await Promise.all([saved(page), saved(other)]);
   const third = await context.newPage();
   await open(third, L1);
-  await expect(third.locator("#cell-engine").getByRole("textbox")).toHaveValue("print('from one')");
-  await expect(third.locator("#cell-by-hand").getByRole("textbox")).toHaveValue("print('from two')");
+  await expect(third.locator("#cell-engine").locator("textarea.editor")).toHaveValue("print('from one')");
+  await expect(third.locator("#cell-by-hand").locator("textarea.editor")).toHaveValue("print('from two')");
 });
 
 // putRecords writes raw records into the progress database, as an older
@@ -202,9 +202,9 @@ test("a lesson's code changed under a saved edit: the learner is told and choose
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
   const c = page.locator("#cell-engine");
   await expect(c.getByRole("alert")).toContainText("The lesson's code for this cell has changed since you edited it");
-  await expect(c.getByRole("textbox")).toHaveValue("print('edited long ago')");
+  await expect(c.locator("textarea.editor")).toHaveValue("print('edited long ago')");
   await c.getByRole("button", { name: "Use the new version" }).click();
-  await expect(c.getByRole("textbox")).toHaveValue(/Value\(2.0, "x"\)/);
+  await expect(c.locator("textarea.editor")).toHaveValue(/Value\(2.0, "x"\)/);
   await saved(page);
   await page.reload();
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
@@ -220,7 +220,7 @@ test("old, corrupt and newer records: migrated, skipped with a notice, the rest 
   });
   await page.reload();
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
-  await expect(page.locator("#cell-engine").getByRole("textbox")).toHaveValue("print('from version one')");
+  await expect(page.locator("#cell-engine").locator("textarea.editor")).toHaveValue("print('from version one')");
   await expect(page.locator("#cell-engine")).toHaveAttribute("data-state", "passed");
   await expect(page.locator("#notices")).toContainText("1 record of your saved progress could not be read and is skipped");
   await expect(page.locator("#notices")).toContainText("saved by a newer version of Gradbook");
@@ -237,8 +237,8 @@ test("the scratch notebook keeps its cells, in order", async ({ page, errors }) 
   await page.reload();
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
   await expect(page.locator("section.code-cell")).toHaveCount(2);
-  await expect(cell(page, 1).getByRole("textbox")).toHaveValue("print(a + 1)");
-  await expect(cell(page, 2).getByRole("textbox")).toHaveValue("a = 1");
+  await expect(cell(page, 1).locator("textarea.editor")).toHaveValue("print(a + 1)");
+  await expect(cell(page, 2).locator("textarea.editor")).toHaveValue("a = 1");
 });
 
 test("another tab that holds the database, or upgraded it, never hangs this one", async ({ page, context, errors }) => {

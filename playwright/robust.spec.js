@@ -2,7 +2,7 @@
 // notebook or lose their work. Each test reproduces a finding and shows
 // that it is fixed.
 const fs = require("fs");
-const { test, expect, open, cell } = require("./helpers");
+const { test, expect, open, cell, editorOf } = require("./helpers");
 
 // importRecords imports a progress file holding records, from the panel of
 // the page that is open, and waits for the page to reload after it.
@@ -54,7 +54,7 @@ test("the JavaScript API takes __proto__ and constructor as ordinary names", asy
 
 test("an import cannot overwrite saved code by faking its date: the learner is asked", async ({ page, errors }, info) => {
   await open(page, "lessons/02-reverse-accumulation.html");
-  const editor = page.locator("#cell-worked").getByRole("textbox");
+  const editor = editorOf(page.locator("#cell-worked"));
   await editor.fill('print("mine")');
   await page.locator("#cell-worked").getByRole("button", { name: "Run" }).click();
   await expect(page.locator("#cell-worked output")).toContainText("mine");
@@ -110,7 +110,7 @@ test("an import over 5 MB is refused at once and changes nothing", async ({ page
 test("Run all does not adopt shared code: the learner's version stays until they run that cell or keep it", async ({ page, errors }) => {
   await open(page, "lessons/04-fan-out.html");
   const c = page.locator("#cell-square");
-  await c.locator("textarea.editor").fill("print('mine')");
+  await editorOf(c).fill("print('mine')");
   await expect(page.locator("#save-status")).toHaveText("Saved.");
   const code = Buffer.from("print('shared')").toString("base64url");
   await page.goto("about:blank");
@@ -170,12 +170,12 @@ test("hostile cells: each gives a clean message, and the notebook and the saved 
   test.setTimeout(240_000);
   await open(page, "scratch.html");
   const c = cell(page, 1);
-  const editor = c.locator("textarea.editor");
+  const editor = editorOf(c);
   for (const [what, code, says] of hostile) {
     await test.step(what, async () => {
       // A saved edit in a second cell, typed just before the run.
       await page.getByRole("button", { name: "Add a cell" }).click();
-      const kept = cell(page, 2).locator("textarea.editor");
+      const kept = editorOf(cell(page, 2));
       await kept.fill(`print("kept before ${what}")`);
       await editor.fill(code);
       await c.getByRole("button", { name: "Run", exact: true }).click();
@@ -214,13 +214,13 @@ test("on a course page too, a dead runner is started again, and the page and eve
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   const first = page.locator(".gradbook-embed section.code-cell").nth(0);
   const second = page.locator(".gradbook-embed section.code-cell").nth(1);
-  await second.locator("textarea.editor").fill('print("kept")');
-  await first.locator("textarea.editor").fill("x = [0] * 100000000\ny = x + x");
+  await editorOf(second).fill('print("kept")');
+  await editorOf(first).fill("x = [0] * 100000000\ny = x + x");
   await first.getByRole("button", { name: "Run", exact: true }).click();
   await expect(first.locator("output.out")).toContainText(/the runner stopped \(fatal error: out of memory\) and was started again/, { timeout: 150_000 });
   await expect(page.locator(".gradbook-embed section.code-cell")).toHaveCount(3);
   await expect(second.locator("textarea.editor")).toHaveValue('print("kept")');
-  await first.locator("textarea.editor").fill('x = Value(3.0, "x")');
+  await editorOf(first).fill('x = Value(3.0, "x")');
   await second.getByRole("button", { name: "Run", exact: true }).click();
   await expect(second.locator("output.out")).toHaveText("kept");
   expect(await page.locator("main").textContent()).toContain("Week 3"); // the course page itself is untouched

@@ -1,7 +1,7 @@
 // Runs off the page's thread: a cell runs in a Web Worker, prints as it
 // goes, shows for how long it has run, and can be stopped at any time;
 // the page keeps painting meanwhile, and a runner that dies is replaced.
-const { test, expect, open, cell, typeInto } = require("./helpers");
+const { test, expect, open, cell, typeInto, editorOf } = require("./helpers");
 
 // A cell that prints at once, then computes for about the given seconds.
 const busyFor = (s) => `print("started")
@@ -14,9 +14,9 @@ test("a long run streams its output, counts its time, and Stop ends it while the
   test.setTimeout(90_000);
   await open(page, "scratch.html");
   const c = cell(page, 1);
-  await c.locator("textarea.editor").fill("while True:\n    pass");
+  await editorOf(c).fill("while True:\n    pass");
   await page.getByRole("button", { name: "Add a cell" }).click();
-  const other = cell(page, 2).locator("textarea.editor");
+  const other = editorOf(cell(page, 2));
   // Let the browser finish compiling the wasm it has just loaded: in the
   // first seconds its compiler threads share this machine's two cores
   // with the page (frame gaps up to 180 ms then, none over 40 ms after).
@@ -58,7 +58,7 @@ test("a long run streams its output, counts its time, and Stop ends it while the
   await expect(c.getByRole("button", { name: "Run", exact: true })).toBeVisible();
   await expect(c.getByRole("timer")).toBeHidden();
   // A fresh runner answers the next run.
-  await c.locator("textarea.editor").fill("print(6 * 7)");
+  await editorOf(c).fill("print(6 * 7)");
   await c.getByRole("button", { name: "Run", exact: true }).click();
   await expect(c.getByRole("status")).toHaveText("42");
 });
@@ -66,7 +66,7 @@ test("a long run streams its output, counts its time, and Stop ends it while the
 test("printed lines show while the cell runs, and Escape stops it", async ({ page, errors }) => {
   await open(page, "scratch.html");
   const c = cell(page, 1);
-  await c.locator("textarea.editor").fill(busyFor(30));
+  await editorOf(c).fill(busyFor(30));
   await c.getByRole("button", { name: "Run", exact: true }).click();
   await expect(c.getByRole("status")).toHaveText("started");
   await expect(c.getByRole("timer")).toHaveText(/Running… \d+\.\d s/);
@@ -79,14 +79,14 @@ test("a runner that dies is replaced: the cell says why, the page stays, every e
   await open(page, "scratch.html");
   await page.evaluate(() => { window.samePage = true; });
   await page.getByRole("button", { name: "Add a cell" }).click();
-  await cell(page, 2).locator("textarea.editor").fill('print("kept")');
+  await editorOf(cell(page, 2)).fill('print("kept")');
   const c = cell(page, 1);
-  await c.locator("textarea.editor").fill("x = [0] * 100000000\ny = x + x");
+  await editorOf(c).fill("x = [0] * 100000000\ny = x + x");
   await c.getByRole("button", { name: "Run", exact: true }).click();
   await expect(c.getByRole("status")).toContainText(/the runner stopped \(fatal error: out of memory\) and was started again/, { timeout: 100_000 });
   expect(await page.evaluate(() => window.samePage)).toBe(true);
   await expect(cell(page, 2).locator("textarea.editor")).toHaveValue('print("kept")');
-  await c.locator("textarea.editor").fill("x = [0] * 10");
+  await editorOf(c).fill("x = [0] * 10");
   await cell(page, 2).getByRole("button", { name: "Run", exact: true }).click();
   await expect(cell(page, 2).getByRole("status")).toHaveText("kept");
 });

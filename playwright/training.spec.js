@@ -3,7 +3,7 @@
 // plot cell of the training lesson run again under its training cell.
 const fs = require("fs");
 const path = require("path");
-const { test, expect, open, cell } = require("./helpers");
+const { test, expect, open, cell, editorOf } = require("./helpers");
 
 const model = fs.readFileSync(path.join(__dirname, "../notebook/testdata/moons.star"), "utf8");
 
@@ -11,7 +11,7 @@ const model = fs.readFileSync(path.join(__dirname, "../notebook/testdata/moons.s
 // took (data-ms, from Run to the result shown), and the output.
 async function runMs(page, src) {
   const c = cell(page, 1);
-  await c.locator("textarea.editor").fill(src);
+  await editorOf(c).fill(src);
   await page.evaluate(() => document.querySelector("section.code-cell").removeAttribute("data-ms"));
   await c.getByRole("button", { name: "Run", exact: true }).click();
   await expect(c).toHaveAttribute("data-ms", /\d/, { timeout: 60_000 });

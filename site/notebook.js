@@ -8,6 +8,11 @@
   const url = new URL("notebook.wasm", script.src).href;
   const status = () => document.getElementById("notebook-status");
 
+  // The cells' code editor (CodeMirror, bundled in editor.js), loaded once
+  // for all the cells of the page; the notebook waits for it, and keeps
+  // the plain textareas if it cannot load.
+  globalThis.gradbookEditor = import(new URL("editor.js", script.src).href).catch(() => null);
+
   // In an iframe: lessons/x.html?frame shows the lesson without the site's
   // header and footer, and every page tells the parent its height, so that
   // embed.js can size the frame to its content. The height goes to the

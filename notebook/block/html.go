@@ -33,7 +33,7 @@ func CodeCellHTML(id string, n int, source string) string {
 	b.WriteString(`<button type="button" class="share" disabled>Share</button></div>`)
 	fmt.Fprintf(&b, `<textarea class="editor" id="cell-%s-src" rows="%d" spellcheck="false" autocapitalize="off" autocomplete="off" aria-describedby="cell-%s-keys">%s</textarea>`,
 		id, rows, id, html.EscapeString(source))
-	fmt.Fprintf(&b, `<p class="keys" id="cell-%s-keys">Shift+Enter or Ctrl+Enter runs the cell.</p>`, id)
+	fmt.Fprintf(&b, `<p class="keys" id="cell-%s-keys">Shift+Enter or Ctrl+Enter runs the cell.<span class="visually-hidden"> In the code, Tab indents; press Escape, then Tab, to move out of it.</span></p>`, id)
 	fmt.Fprintf(&b, `<output class="out" for="cell-%s-src" role="status" aria-live="polite"></output>`, id)
 	b.WriteString(`<div class="drawings"></div></section>`)
 	return b.String()

@@ -23,7 +23,6 @@ func (p *Page) wire(el dom.Element) *Cell {
 	if m, ok := p.placed[el.GetAttribute("data-cell-id")]; ok {
 		c.lesson, c.group, c.prefix, c.record = m.lesson, m.group, m.prefix, m.record
 	}
-	c.editor = el.QuerySelector("textarea.editor").(*dom.HTMLTextAreaElement)
 	c.run = el.QuerySelector("button.run").(*dom.HTMLButtonElement)
 	c.reset = el.QuerySelector("button.reset").(*dom.HTMLButtonElement)
 	c.out = el.QuerySelector("output.out")
@@ -45,14 +44,11 @@ func (p *Page) wire(el dom.Element) *Cell {
 		c.on.listen(b, "click", func(dom.Event) { spawn(func() { p.share(c) }) })
 		b.SetDisabled(false)
 	}
-	c.on.listen(c.editor, "input", func(dom.Event) { spawn(func() { p.edited(c) }) })
-	c.on.listen(c.editor, "keydown", func(ev dom.Event) {
-		k, ok := ev.(*dom.KeyboardEvent)
-		if !ok || k.Key() != "Enter" || !(k.ShiftKey() || k.CtrlKey() || k.MetaKey()) {
-			return
+	area := el.QuerySelector("textarea.editor").(*dom.HTMLTextAreaElement)
+	c.editor = p.newEditor(&c.on, area, "Code of "+el.QuerySelector(".cell-label").TextContent(), func() { p.edited(c) }, func() {
+		if c.running == nil {
+			p.Run(c)
 		}
-		ev.PreventDefault()
-		spawn(func() { p.Run(c) })
 	})
 	if p.scratch {
 		p.addScratchControls(c)
@@ -108,6 +104,7 @@ func (p *Page) Run(c *Cell) {
 	ms := c.endRun()
 	r := c.outcome(res, 0, last, err, ms)
 	c.show(r)
+	c.markError(r, last)
 	c.root.SetAttribute("data-ms", strconv.FormatFloat(ms, 'f', 1, 64))
 	p.say(fmt.Sprintf("Cell %d %s in %s.", i+1, verdict(r), duration(ms)))
 	p.ran(c, r.Passed()) // saving comes after the learner sees the result
@@ -133,6 +130,14 @@ func (c *Cell) outcome(res runner.Result, k, cell int, err error, ms float64) *n
 		r.Err = &notebook.CellError{Cell: cell, Msg: "the run gave no result (please report it)"}
 	}
 	return r
+}
+
+// markError marks, in the editor, the line of c's code that r's error
+// names, if the error is in c's own code (cell is c's index in the run).
+func (c *Cell) markError(r *notebook.CellResult, cell int) {
+	if e := r.Err; e != nil && !e.Above && e.Where == "" && e.Cell == cell && e.Line > 0 {
+		c.editor.Mark(e.Line)
+	}
 }
 
 // duration writes milliseconds for a learner: "42 ms", "3.2 s".
@@ -243,6 +248,9 @@ func (p *Page) RunAll() {
 			continue
 		}
 		c.show(results[c])
+		if results[c].Err != nil {
+			c.markError(results[c], results[c].Err.Cell)
+		}
 		if results[c].Passed() {
 			passed++
 		}
@@ -290,7 +298,7 @@ func (p *Page) askReset(c *Cell) {
 
 // confirmIn asks, inside the cell, before throwing away the learner's code.
 func (p *Page) confirmIn(c *Cell, question, yesLabel, noLabel string, yes func()) {
-	p.confirmBox(c.root, c.editor, question, yesLabel, noLabel, yes)
+	p.confirmBox(c.root, c.editor.elem(), question, yesLabel, noLabel, yes)
 }
 
 // confirmBox asks a question inside root, before the element before.

@@ -29,14 +29,17 @@ func stoppedWhy(err error) string {
 }
 
 func (p *Page) wireExercise(el dom.Element) {
-	editor := el.QuerySelector("textarea.editor").(*dom.HTMLTextAreaElement)
+	area := el.QuerySelector("textarea.editor").(*dom.HTMLTextAreaElement)
 	out := el.QuerySelector("output.out")
 	report := el.QuerySelector(".report")
 	drawings := el.QuerySelector(".drawings")
 	check := el.GetAttribute("data-check")
 	id := el.GetAttribute("data-cell-id")
 	var drawn handlers // the handlers of the drawings shown now
-	save := func(passed bool) {
+	var run func()
+	var save func(passed bool)
+	editor := p.newEditor(&p.on, area, el.QuerySelector(".cell-label").TextContent(), func() { p.keep.later(id, func() { save(false) }) }, func() { run() })
+	save = func(passed bool) {
 		r := p.keep.get(progress.KindExercise, id)
 		r.Source = editor.Value()
 		r.Authored = progress.Hash(editor.DefaultValue())
@@ -55,7 +58,6 @@ func (p *Page) wireExercise(el dom.Element) {
 			p.offerNewVersion(el, editor, progress.KindExercise, p.keep.lesson, id)
 		}
 	}
-	p.listen(editor, "input", func(dom.Event) { spawn(func() { p.keep.later(id, func() { save(false) }) }) })
 	runButton, checkButton := button(el, "button.run"), button(el, "button.check")
 	// job runs a job for the exercise, with its buttons off meanwhile.
 	job := func(j runner.Job, lines func(int, string)) (runner.Result, error) {
@@ -69,7 +71,7 @@ func (p *Page) wireExercise(el dom.Element) {
 		}()
 		return p.runner.do(j, lines)
 	}
-	run := func() {
+	run = func() {
 		var streamed strings.Builder
 		out.SetTextContent("Running…")
 		r, err := job(runner.Job{Cells: []string{editor.Value()}}, func(_ int, text string) {
@@ -86,6 +88,9 @@ func (p *Page) wireExercise(el dom.Element) {
 		text := res.Output
 		if res.Err != nil {
 			text += res.Err.Error()
+			if res.Err.Line > 0 && res.Err.Where == "" {
+				editor.Mark(res.Err.Line)
+			}
 		}
 		if text == "" {
 			text = "(ran; nothing printed)"
@@ -126,7 +131,7 @@ func (p *Page) wireExercise(el dom.Element) {
 			if editor.Value() == editor.DefaultValue() {
 				return
 			}
-			p.confirmBox(el, editor, "Replace your code with the starter code?", "Reset the exercise", "Keep my code", func() {
+			p.confirmBox(el, editor.elem(), "Replace your code with the starter code?", "Reset the exercise", "Keep my code", func() {
 				editor.SetValue(editor.DefaultValue())
 				out.SetTextContent("")
 				report.SetTextContent("")
@@ -134,14 +139,6 @@ func (p *Page) wireExercise(el dom.Element) {
 				p.forget(progress.KindExercise, p.keep.lesson, id)
 			})
 		})
-	})
-	p.listen(editor, "keydown", func(ev dom.Event) {
-		k, ok := ev.(*dom.KeyboardEvent)
-		if !ok || k.Key() != "Enter" || !(k.ShiftKey() || k.CtrlKey() || k.MetaKey()) {
-			return
-		}
-		ev.PreventDefault()
-		spawn(func() { run() })
 	})
 	if hint := button(el, "button.hint"); hint != nil {
 		p.listen(hint, "click", func(dom.Event) {

@@ -58,12 +58,12 @@ func (c *Cell) mark(clean bool) {
 
 // offerNewVersion tells the learner that the lesson's code for a cell has
 // changed since they edited it, and lets them keep theirs or take the new.
-func (p *Page) offerNewVersion(root dom.Element, editor *dom.HTMLTextAreaElement, kind, lesson, id string) {
+func (p *Page) offerNewVersion(root dom.Element, editor *codeEditor, kind, lesson, id string) {
 	box := p.doc.CreateElement("div")
 	box.SetAttribute("class", "changed")
 	box.SetAttribute("role", "alert")
 	box.SetInnerHTML(`<p>The lesson's code for this cell has changed since you edited it. Your version is in the editor.</p><button type="button" class="keep-mine">Keep mine</button> <button type="button" class="take-new">Use the new version</button>`)
-	root.InsertBefore(box, editor)
+	root.InsertBefore(box, editor.elem())
 	on := &handlers{} // the box's, released when it goes
 	on.listen(box.QuerySelector(".keep-mine"), "click", func(dom.Event) {
 		spawn(func() {

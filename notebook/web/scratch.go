@@ -160,6 +160,7 @@ func (p *Page) remove(c *Cell) {
 func (p *Page) renumber() {
 	for i, c := range p.cells {
 		c.root.QuerySelector(".cell-label").SetTextContent(fmt.Sprintf("Cell %d", i+1))
+		c.editor.Label(fmt.Sprintf("Code of Cell %d", i+1))
 		for _, b := range c.root.QuerySelectorAll(".move-up, .move-down, .delete") {
 			b.SetAttribute("aria-label", fmt.Sprintf("%s cell %d", b.TextContent(), i+1))
 		}

@@ -74,7 +74,7 @@ func (p *Page) openShared() {
 	box.SetAttribute("class", "changed shared")
 	box.SetAttribute("role", "status")
 	box.SetInnerHTML(`<p>This cell shows code shared with you through a link. Your own version is kept until you run this code or keep it.</p><button type="button" class="keep-shared">Keep the shared code</button> <button type="button" class="back-to-mine">Back to my version</button>`)
-	c.root.InsertBefore(box, c.editor)
+	c.root.InsertBefore(box, c.editor.elem())
 	c.root.(dom.HTMLElement).Focus()
 	on := &handlers{} // the box's, released when it goes
 	done := func() {

@@ -44,6 +44,7 @@ type Page struct {
 	placed  map[string]placement // embedded cells, by cell id
 	on      handlers             // the page's handlers, kept for its lifetime
 	runner  *runners             // runs the cells, off the page's thread
+	editors js.Value             // site/editor.js, or undefined: cells keep their textareas
 }
 
 // Cell is one code cell on the page.
@@ -60,7 +61,7 @@ type Cell struct {
 	// keepShared ends the showing of shared code, keeping it in the editor.
 	keepShared func()
 	root       dom.Element
-	editor     *dom.HTMLTextAreaElement
+	editor     *codeEditor
 	run        *dom.HTMLButtonElement
 	reset      *dom.HTMLButtonElement
 	out        dom.Element
@@ -86,6 +87,7 @@ func Start() *Page {
 	p := &Page{doc: doc, body: doc.QuerySelector("body")}
 	p.status = doc.GetElementByID("notebook-status")
 	p.runner = newRunners(p.notice)
+	p.editors = loadEditors()
 	// Escape stops whatever runs, as the Stop button of a running cell does.
 	p.on.listen(doc, "keydown", func(ev dom.Event) {
 		if k, ok := ev.(*dom.KeyboardEvent); ok && k.Key() == "Escape" && p.runner.busy() {

@@ -1,0 +1,99 @@
+// The cells' code editor: CodeMirror 6 with Python's syntax (Starlark's),
+// behind the small interface that notebook/web uses, so that the notebook
+// never depends on CodeMirror's internals. cmd/editorbundle bundles this
+// file and its npm packages into site/editor.js.
+import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, highlightSpecialChars, drawSelection, Decoration } from "@codemirror/view";
+import { EditorState, StateField, StateEffect, Prec, Compartment } from "@codemirror/state";
+import { history, defaultKeymap, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { indentOnInput, bracketMatching, syntaxHighlighting, defaultHighlightStyle, indentUnit } from "@codemirror/language";
+import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
+import { searchKeymap, highlightSelectionMatches } from "@codemirror/search";
+import { python } from "@codemirror/lang-python";
+
+// The line an error names, marked until the code changes.
+const setMark = StateEffect.define();
+const errorLine = Decoration.line({ class: "cm-error-line", attributes: { "aria-invalid": "true" } });
+const marks = StateField.define({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    for (const e of tr.effects) {
+      if (e.is(setMark)) {
+        if (e.value < 1 || e.value > tr.state.doc.lines) return Decoration.none;
+        return Decoration.set([errorLine.range(tr.state.doc.line(e.value).from)]);
+      }
+    }
+    return tr.docChanged ? Decoration.none : deco;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+
+// The editor's looks, in the page's colours. Styles reach the editor as
+// constructed style sheets inside its shadow root, which a page's CSP
+// (style-src 'self') allows, where CodeMirror's <style> element would be
+// refused.
+const theme = EditorView.theme({
+  "&": { backgroundColor: "#f3f4f1", color: "#1d2430", fontSize: "0.92rem" },
+  "&.cm-focused": { outline: "2px solid #1b5fc1", outlineOffset: "-2px" },
+  ".cm-scroller": { fontFamily: 'ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace', lineHeight: "1.45" },
+  ".cm-content": { padding: "6px 0" },
+  ".cm-gutters": { backgroundColor: "#eceee9", color: "#5b6576", borderRight: "1px solid #d5dae2" },
+  ".cm-activeLine": { backgroundColor: "#e8ebe4" },
+  ".cm-error-line": { backgroundColor: "#fbe4e6", boxShadow: "inset 3px 0 0 #a3141f" },
+});
+
+// create puts an editor into parent, in a shadow root, with the given
+// text. label names it for screen readers and hint describes its keys;
+// onChange is called after every edit, onRun on Shift+Enter or
+// Ctrl/Cmd+Enter.
+export function create(parent, text, { label, hint, onChange, onRun }) {
+  const run = () => { onRun(); return true; };
+  const attrs = { "aria-label": label };
+  if (hint) attrs["aria-description"] = hint;
+  const named = new Compartment();
+  const root = parent.attachShadow({ mode: "open" });
+  const view = new EditorView({
+    root,
+    parent: root,
+    state: EditorState.create({
+      doc: text,
+      extensions: [
+        Prec.highest(keymap.of([{ key: "Shift-Enter", run }, { key: "Mod-Enter", run }])),
+        lineNumbers(),
+        highlightActiveLineGutter(),
+        highlightSpecialChars(),
+        history(),
+        drawSelection(),
+        indentOnInput(),
+        indentUnit.of("    "),
+        EditorState.tabSize.of(4),
+        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        bracketMatching(),
+        closeBrackets(),
+        highlightActiveLine(),
+        highlightSelectionMatches(),
+        keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap, indentWithTab]),
+        python(),
+        EditorView.lineWrapping,
+        named.of(EditorView.contentAttributes.of(attrs)),
+        theme,
+        marks,
+        EditorView.updateListener.of((u) => { if (u.docChanged) onChange(); }),
+      ],
+    }),
+  });
+  return {
+    text: () => view.state.doc.toString(),
+    setText(s) {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: s } });
+    },
+    focus: () => view.focus(),
+    // label renames the editor (a scratch cell renumbered).
+    label(text) {
+      attrs["aria-label"] = text;
+      view.dispatch({ effects: named.reconfigure(EditorView.contentAttributes.of({ ...attrs })) });
+    },
+    // mark marks line n (from 1) as the one an error names; 0 clears.
+    mark: (n) => view.dispatch({ effects: setMark.of(n) }),
+    destroy: () => view.destroy(),
+  };
+}
