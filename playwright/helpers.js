@@ -24,24 +24,23 @@ function cell(page, n) {
   return page.locator("section.code-cell").nth(n - 1);
 }
 
-// editorOf returns the code editor of a cell or an exercise (CodeMirror):
-// fill replaces its code as a paste would, press presses a key in it, and
-// inputValue reads the code from the textarea that keeps it.
+// editorOf returns the code editor of a cell or an exercise (CodeMirror)
+// as the locator of the textarea that keeps its code, so that
+// toHaveValue and inputValue read the code; its fill replaces the code as
+// a paste into the editor would, and press presses a key in the editor.
 function editorOf(c) {
   const content = c.locator(".cm-content");
   const area = c.locator("textarea.editor");
-  return {
-    content,
-    async fill(code) {
-      await content.click();
-      await content.press("ControlOrMeta+a");
-      await content.press("Delete");
-      if (code) await c.page().keyboard.insertText(code);
-      await expect(area).toHaveValue(code);
-    },
-    press: (key) => content.press(key),
-    inputValue: () => area.inputValue(),
+  area.content = content;
+  area.fill = async (code) => {
+    await content.click();
+    await content.press("ControlOrMeta+a");
+    await content.press("Delete");
+    if (code) await c.page().keyboard.insertText(code);
+    await expect(area).toHaveValue(code);
   };
+  area.press = (key) => content.press(key);
+  return area;
 }
 
 // typeInto replaces a cell's code, as a paste would.

@@ -223,7 +223,8 @@ test("share a cell's code by link; opening it does not overwrite the learner's v
   await other.goto(link);
   await expect(other.locator("body")).toHaveAttribute("data-notebook", "ready");
   await other.locator("#cell-square").getByRole("button", { name: "Run", exact: true }).click();
-  await expect(other.locator("#cell-square").getByRole("status")).toHaveText("to share");
+  await expect(other.locator("#cell-square output.out")).toHaveText("to share");
+  await expect(other.locator("#cell-square .shared")).toHaveCount(0); // running it kept it
   await expect(other.locator("#save-status")).toHaveText("Saved.");
   await page.reload();
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");

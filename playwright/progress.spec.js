@@ -79,7 +79,7 @@ test("export, reset everything, import: restored; a bad file is refused and chan
   await page.getByRole("button", { name: "Reset everything" }).last().click();
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
   await expect(page.locator("#notices")).toContainText("All your progress is reset.");
-  await expect(page.locator("#cell-worked").getByRole("textbox")).not.toHaveValue('print("my version")');
+  await expect(page.locator("#cell-worked").locator("textarea.editor")).not.toHaveValue('print("my version")');
 
   // A bad file first: refused, nothing changes.
   const bad = info.outputPath("bad.json");
@@ -89,7 +89,7 @@ test("export, reset everything, import: restored; a bad file is refused and chan
   await expect(page.locator("#notices")).toContainText("this file cannot be imported: it is not a Gradbook progress file. Nothing was changed.");
   await page.reload();
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
-  await expect(page.locator("#cell-worked").getByRole("textbox")).not.toHaveValue('print("my version")');
+  await expect(page.locator("#cell-worked").locator("textarea.editor")).not.toHaveValue('print("my version")');
 
   await page.locator("#progress-panel summary").click();
   await page.locator("#import-progress").setInputFiles(file);
@@ -111,7 +111,7 @@ test("resetting a lesson asks first and keeps other lessons", async ({ page, err
   await page.getByRole("button", { name: "Reset this lesson" }).click();
   await page.getByRole("button", { name: "Reset the lesson" }).click();
   await expect(page.locator("#notices")).toContainText("This lesson is reset.");
-  await expect(page.locator("#cell-worked").getByRole("textbox")).not.toHaveValue('print("my version")');
+  await expect(page.locator("#cell-worked").locator("textarea.editor")).not.toHaveValue('print("my version")');
   await open(page, L1);
   await expect(page.locator("#cell-engine").locator("textarea.editor")).toHaveValue("print('lesson one')");
   // A cell's Reset asks before throwing the learner's code away.

@@ -44,9 +44,10 @@ const theme = EditorView.theme({
 // create puts an editor into parent, in a shadow root, with the given
 // text. label names it for screen readers and hint describes its keys;
 // onChange is called after every edit, onRun on Shift+Enter or
-// Ctrl/Cmd+Enter.
+// Ctrl/Cmd+Enter. setText replaces the text without calling onChange.
 export function create(parent, text, { label, hint, onChange, onRun }) {
   const run = () => { onRun(); return true; };
+  let setting = false; // setText's own change is not the learner's edit
   const attrs = { "aria-label": label };
   if (hint) attrs["aria-description"] = hint;
   const named = new Compartment();
@@ -77,14 +78,19 @@ export function create(parent, text, { label, hint, onChange, onRun }) {
         named.of(EditorView.contentAttributes.of(attrs)),
         theme,
         marks,
-        EditorView.updateListener.of((u) => { if (u.docChanged) onChange(); }),
+        EditorView.updateListener.of((u) => { if (u.docChanged && !setting) onChange(); }),
       ],
     }),
   });
   return {
     text: () => view.state.doc.toString(),
     setText(s) {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: s } });
+      setting = true;
+      try {
+        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: s } });
+      } finally {
+        setting = false;
+      }
     },
     focus: () => view.focus(),
     // label renames the editor (a scratch cell renumbered).
