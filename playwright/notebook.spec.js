@@ -177,14 +177,15 @@ for (const lesson of ["01-chain-rule", "02-reverse-accumulation"]) test(`${lesso
 });
 
 const pages = ["index.html", "scratch.html", "lessons/01-chain-rule.html", "lessons/02-reverse-accumulation.html",
-  "lessons/03-gradient-flow.html", "lessons/04-fan-out.html", "lessons/05-every-path.html"];
+  "lessons/03-gradient-flow.html", "lessons/04-fan-out.html", "lessons/05-every-path.html",
+  "lessons/06-neurons-and-mlp.html", "lessons/07-training-on-moons.html"];
 for (const path of pages) {
   test(`no serious or critical accessibility violations on ${path}`, async ({ page, errors }) => {
     if (path === "index.html") await page.goto(path);
     else await open(page, path);
     if (await page.getByRole("button", { name: "Run all" }).count()) {
       await page.getByRole("button", { name: "Run all" }).click();
-      await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 30_000 });
+      await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 60_000 });
     }
     const results = await new AxeBuilder({ page }).analyze();
     const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
