@@ -11,7 +11,9 @@
 // when it dies, by ending the worker.
 //
 // One file per job: web.go the page, cell.go a code cell (run, stop,
-// reset, output), runner.go the runner's client, plotview.go a plot, drawing.go a drawing with its controls, handlers.go the owner
+// reset, output), editor.go the code editor (CodeMirror from
+// site/editor.js, or the textarea), runner.go the runner's client,
+// plotview.go a plot, drawing.go a drawing with its controls, handlers.go the owner
 // that releases a view's js.Funcs when it is replaced, kinds.go with
 // quiz.go, explore.go and exercise.go the block kinds (each reads its
 // block's data from the JSON beside it), keeper.go the progress keeper
