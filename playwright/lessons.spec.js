@@ -92,12 +92,16 @@ test("quizzes answer right and wrong with the matching feedback", async ({ page,
 
   await open(page, "lessons/01-chain-rule.html");
   const n = page.locator("#quiz-numeric-check");
-  await n.getByLabel("∂L/∂w").fill("3");
-  await n.getByLabel("∂L/∂b").fill("1");
+  await n.getByLabel("∂L/∂w").fill("-6");
+  await n.getByLabel("∂L/∂b").fill("2");
   await n.getByLabel("loss").fill("0.5");
   await n.getByRole("button", { name: "Check my answer" }).click();
-  await expect(n.locator(".feedback")).toHaveText("Not quite. ∂L/∂w: not right yet. ∂L/∂b: not right yet. loss: right.");
+  // A typical wrong number gets its diagnosis; another one, a plain "not right yet".
+  await expect(n.locator(".feedback")).toHaveText("Not quite. ∂L/∂w: not right yet. That is twice the answer: the ½ in front of the square was dropped. The ½ cancels the 2 that differentiating r² brings down. ∂L/∂b: not right yet. loss: right.");
   await expect(n.locator(".explain")).toBeHidden();
+  await n.getByLabel("∂L/∂w").fill("3");
+  await n.getByRole("button", { name: "Check my answer" }).click();
+  await expect(n.locator(".feedback")).toContainText("∂L/∂w: not right yet. The size is right but the sign is flipped");
   await n.getByLabel("∂L/∂w").fill("-3");
   await n.getByLabel("∂L/∂b").fill("−1");
   await n.getByRole("button", { name: "Check my answer" }).click();

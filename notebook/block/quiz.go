@@ -22,7 +22,8 @@ import (
 //	--- feedback             what a learner who picks it reads
 //
 //	--- given                Starlark that computes the answers, then
-//	--- answer <label>       one expression per number asked for, and
+//	--- answer <label>       one expression per number asked for, each
+//	--- wrong <number>       with what a typical wrong number means, and
 //	--- explain              the worked solution, shown once answered
 //
 //	--- model                an open question's model answer, shown
@@ -47,10 +48,18 @@ type Choice struct {
 }
 
 // Answer is one number a numeric quiz asks for, computed by Expr after
-// the quiz's given code has run.
+// the quiz's given code has run, with feedback for typical wrong numbers.
 type Answer struct {
 	Label string
 	Expr  string
+	Wrong []Wrong
+}
+
+// Wrong is a typical wrong answer and what it tells the learner: −6 for
+// −3 means the ½ was dropped.
+type Wrong struct {
+	Value    float64
+	Feedback string
 }
 
 // ParseQuiz reads a quiz block.
@@ -76,12 +85,22 @@ func ParseQuiz(id, body string) (*Quiz, error) {
 				return nil, blockErr(s, "write --- answer <label>, then the expression that computes it")
 			}
 			q.Answers = append(q.Answers, Answer{Label: strings.Join(s.Args, " "), Expr: s.Text})
+		case "wrong":
+			if len(q.Answers) == 0 {
+				return nil, blockErr(s, "--- wrong must follow the --- answer it is a wrong value of")
+			}
+			v, ok := ParseNumber(strings.Join(s.Args, " "))
+			if !ok || s.Text == "" {
+				return nil, blockErr(s, "write --- wrong <number>, then what that number tells the learner")
+			}
+			a := &q.Answers[len(q.Answers)-1]
+			a.Wrong = append(a.Wrong, Wrong{Value: v, Feedback: strings.Join(strings.Fields(s.Text), " ")})
 		case "explain":
 			q.Explain = s.Text
 		case "model":
 			q.Model = s.Text
 		default:
-			return nil, blockErr(s, "unknown section (a quiz has choice, feedback, given, answer, explain, model)")
+			return nil, blockErr(s, "unknown section (a quiz has choice, feedback, given, answer, wrong, explain, model)")
 		}
 	}
 	kinds := 0
@@ -111,6 +130,13 @@ func ParseQuiz(id, body string) (*Quiz, error) {
 		var err error
 		if q.expected, err = q.Expected(); err != nil {
 			return nil, err
+		}
+		for i, a := range q.Answers {
+			for _, w := range a.Wrong {
+				if Close(w.Value, q.expected[i]) {
+					return nil, fmt.Errorf("answer %s: the wrong value %v is the right answer", a.Label, w.Value)
+				}
+			}
 		}
 	}
 	return q, nil
@@ -216,7 +242,15 @@ func (q *Quiz) HTML() string {
 		for i, x := range q.expected {
 			expected[i] = x
 		}
-		b.WriteString(dataScript(jsontext.Object{{Name: "expected", Value: expected}}))
+		wrong := make([]any, len(q.Answers))
+		for i, a := range q.Answers {
+			ws := make([]any, len(a.Wrong))
+			for k, w := range a.Wrong {
+				ws[k] = jsontext.Object{{Name: "value", Value: w.Value}, {Name: "feedback", Value: w.Feedback}}
+			}
+			wrong[i] = ws
+		}
+		b.WriteString(dataScript(jsontext.Object{{Name: "expected", Value: expected}, {Name: "wrong", Value: wrong}}))
 	}
 	if q.Explain != "" {
 		fmt.Fprintf(&b, `<div class="explain" hidden><h4>Worked solution</h4>%s</div>`, paragraphs(q.Explain))
@@ -237,4 +271,74 @@ func paragraphs(text string) string {
 		}
 	}
 	return b.String()
+}
+
+// Numeric is a numeric quiz as the page has it: the expected numbers and
+// the typical wrong ones, from the quiz's data.
+type Numeric struct {
+	Expected []float64
+	Wrong    [][]Wrong
+}
+
+// NumericOf reads a numeric quiz's data.
+func NumericOf(data any) (*Numeric, error) {
+	o, _ := data.(jsontext.Object)
+	n := &Numeric{}
+	found := false
+	for _, m := range o {
+		list, ok := m.Value.([]any)
+		if !ok {
+			continue
+		}
+		switch m.Name {
+		case "expected":
+			found = true
+			for _, x := range list {
+				f, _ := x.(float64)
+				n.Expected = append(n.Expected, f)
+			}
+		case "wrong":
+			for _, ws := range list {
+				var row []Wrong
+				items, _ := ws.([]any)
+				for _, w := range items {
+					var x Wrong
+					wo, _ := w.(jsontext.Object)
+					for _, f := range wo {
+						switch v := f.Value.(type) {
+						case float64:
+							x.Value = v
+						case string:
+							x.Feedback = v
+						}
+					}
+					row = append(row, x)
+				}
+				n.Wrong = append(n.Wrong, row)
+			}
+		}
+	}
+	if !found {
+		return nil, errors.New("the page carries no expected answers")
+	}
+	return n, nil
+}
+
+// Judge says whether got answers question i, and what to tell the
+// learner: the feedback for a typical wrong number, if it is one.
+func (n *Numeric) Judge(i int, got float64) (right bool, feedback string) {
+	if i >= len(n.Expected) {
+		return false, ""
+	}
+	if Close(got, n.Expected[i]) {
+		return true, ""
+	}
+	if i < len(n.Wrong) {
+		for _, w := range n.Wrong[i] {
+			if Close(got, w.Value) {
+				return false, w.Feedback
+			}
+		}
+	}
+	return false, ""
 }

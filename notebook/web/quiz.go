@@ -3,7 +3,6 @@
 package web
 
 import (
-	"errors"
 	"strings"
 
 	"honnef.co/go/js/dom/v2"
@@ -18,10 +17,10 @@ func (p *Page) wireQuiz(el dom.Element) {
 	feedback := el.QuerySelector(".feedback")
 	kind := el.GetAttribute("data-quiz")
 	tries := 0
-	var expected []float64
+	var numeric *block.Numeric
 	var expErr error
 	if kind == "numeric" {
-		expected, expErr = quizExpected(blockData(el))
+		numeric, expErr = block.NumericOf(blockData(el))
 	}
 	id := el.GetAttribute("data-cell-id")
 	// answer checks the learner's answer, shows feedback, and, if save is
@@ -69,12 +68,17 @@ func (p *Page) wireQuiz(el dom.Element) {
 					label = l.TextContent()
 				}
 				got, ok := block.ParseNumber(in.(*dom.HTMLInputElement).Value())
-				switch {
-				case !ok:
+				if !ok {
 					right = false
 					lines = append(lines, label+": type a number.")
-				case i < len(expected) && block.Close(got, expected[i]):
+					continue
+				}
+				switch good, why := numeric.Judge(i, got); {
+				case good:
 					lines = append(lines, label+": right.")
+				case why != "":
+					right = false
+					lines = append(lines, label+": not right yet. "+why)
 				default:
 					right = false
 					lines = append(lines, label+": not right yet.")
@@ -133,19 +137,4 @@ func (p *Page) wireQuiz(el dom.Element) {
 		return
 	}
 	check.SetDisabled(false)
-}
-
-// quizExpected reads a numeric quiz's expected numbers from its data.
-func quizExpected(data any) ([]float64, error) {
-	o, _ := data.(jsontext.Object)
-	for _, m := range o {
-		if list, ok := m.Value.([]any); ok && m.Name == "expected" {
-			xs := make([]float64, len(list))
-			for i, x := range list {
-				xs[i], _ = x.(float64)
-			}
-			return xs, nil
-		}
-	}
-	return nil, errors.New("the page carries no expected answers")
 }

@@ -1,0 +1,29 @@
+package block
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestNumericWrongAnswers(t *testing.T) {
+	q, err := ParseQuiz("q", "x = 3, y = 4: dL/dw?\n--- given\nw = 1.0\nx = 3.0\ny = 4.0\ng = (w * x - y) * x\n--- answer dL/dw\ng\n--- wrong -6\nThe half was dropped.\n--- wrong 3\nThe sign flipped.\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &Numeric{Expected: q.expected, Wrong: [][]Wrong{q.Answers[0].Wrong}}
+	for _, tc := range []struct {
+		got   float64
+		right bool
+		says  string
+	}{{-3, true, ""}, {-6, false, "The half was dropped."}, {3, false, "The sign flipped."}, {7, false, ""}} {
+		if right, says := n.Judge(0, tc.got); right != tc.right || says != tc.says {
+			t.Errorf("Judge(%v) = %v %q, want %v %q", tc.got, right, says, tc.right, tc.says)
+		}
+	}
+	if _, err := ParseQuiz("q", "?\n--- given\ng = 1\n--- answer g\ng\n--- wrong 1\nBut that is right.\n"); err == nil || !strings.Contains(err.Error(), "is the right answer") {
+		t.Errorf("a wrong value equal to the answer: %v", err)
+	}
+	if _, err := ParseQuiz("q", "?\n--- wrong 1\nNo answer before it.\n"); err == nil {
+		t.Error("a wrong value before any answer was read")
+	}
+}
