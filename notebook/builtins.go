@@ -316,15 +316,7 @@ func gradCheckBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlar
 			f := func(x float64) (float64, error) {
 				st.quiet++
 				defer func() { st.quiet-- }()
-				y, err := starlark.Call(thread, fn, starlark.Tuple{starlark.Float(x)}, nil)
-				if err != nil {
-					return 0, err
-				}
-				v, ok := Number(y)
-				if !ok {
-					return 0, fmt.Errorf("grad_check: %s must return a number or a Value, got %s", fn.Name(), y.Type())
-				}
-				return v, nil
+				return callNumber(thread, b.Name(), fn, x)
 			}
 			a := math.NaN()
 			if analytic != starlark.None {
@@ -504,6 +496,24 @@ func showBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	}
 	st.shown[cell] = append(st.shown[cell], &target{tape: t, vals: vals, out: out})
 	return starlark.None, nil
+}
+
+// callNumber calls a cell's function f with numbers and returns the
+// number (or Value) it returns; builtin names the built-in calling it.
+func callNumber(thread *starlark.Thread, builtin string, f starlark.Callable, xs ...float64) (float64, error) {
+	args := make(starlark.Tuple, len(xs))
+	for i, x := range xs {
+		args[i] = starlark.Float(x)
+	}
+	y, err := starlark.Call(thread, f, args, nil)
+	if err != nil {
+		return 0, err
+	}
+	v, ok := Number(y)
+	if !ok {
+		return 0, fmt.Errorf("%s: %s must return a number or a Value, got %s", builtin, f.Name(), y.Type())
+	}
+	return v, nil
 }
 
 // round(x) rounds to the nearest integer (halves to even, as Python 3);

@@ -137,17 +137,7 @@ func boundaryBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err != nil {
 		return nil, err
 	}
-	at := func(x, y float64) (float64, error) {
-		v, err := starlark.Call(thread, f, starlark.Tuple{starlark.Float(x), starlark.Float(y)}, nil)
-		if err != nil {
-			return 0, err
-		}
-		n, ok := Number(v)
-		if !ok {
-			return 0, fmt.Errorf("boundary: %s must return a number or a Value, got %s", f.Name(), v.Type())
-		}
-		return n, nil
-	}
+	at := func(x, y float64) (float64, error) { return callNumber(thread, b.Name(), f, x, y) }
 	if t, ok := f.(*Traced); ok {
 		if t.width() != 2 {
 			return nil, fmt.Errorf("boundary: %s was traced with %d inputs; trace it with two (x and y), as trace(f, [Value(0.0), Value(0.0)])", t.name, t.width())

@@ -327,10 +327,8 @@ func run(cells []string, files []*syntax.File, res []CellResult, o Options) *run
 				names[v.v] = n
 			}
 		}
-		res[i].Checks = st.res[i].Checks
-		res[i].Output = st.out[i].String()
 		res[i].Plots = st.plots[i]
-		st.drawCell(i, names)
+		st.drawCell(i, names) // and the cell's output, its notes included
 		if err == nil && overHeap() {
 			// One statement can make more than the limit between two
 			// checks of the running code: say so, and keep none of it.
@@ -342,10 +340,8 @@ func run(cells []string, files []*syntax.File, res []CellResult, o Options) *run
 		if err != nil {
 			break
 		}
-		if !o.NoCache && st.rec == nil {
-			r := res[i]
-			r.Output = st.out[i].String() // what the cell printed and drew, to show again
-			cache.put(take(st.lin, cells[:i+1], r, mine))
+		if !o.NoCache {
+			cache.put(take(st.lin, cells[:i+1], res[i], mine))
 		}
 	}
 	st.current = -1

@@ -157,30 +157,41 @@ func backwardTests() []backwardTest {
 // overwrite bug, a missing 0 for an unused leaf, a reused dict, a wrong
 // number.
 func CheckBackward(source string) Report {
-	var rep Report
-	res := notebook.Run([]string{source}, 0)
-	if res[0].Err != nil {
-		rep.Why = "Your code stops before it can be checked:\n" + res[0].Err.Error()
-		return rep
+	if why := stopsBefore(source); why != "" {
+		return Report{Why: why}
 	}
 	globals, err := notebook.Globals("your code", source)
 	if err != nil {
-		rep.Why = "Your code stops before it can be checked: " + err.Error()
-		return rep
+		return Report{Why: "Your code stops before it can be checked: " + err.Error()}
 	}
 	fn, ok := globals["backward"].(*starlark.Function)
 	if !ok {
-		rep.Why = "Define a function backward(graph, values, out) in your code."
-		return rep
+		return Report{Why: "Define a function backward(graph, values, out) in your code."}
 	}
-	for _, tc := range backwardTests() {
-		why := checkOne(fn, tc)
+	return judge(backwardTests(), func(tc backwardTest) (string, string) { return tc.name, checkOne(fn, tc) })
+}
+
+// stopsBefore runs the learner's code as a cell and says why it stops, if
+// it does: then it cannot be checked.
+func stopsBefore(source string) string {
+	if res := notebook.Run([]string{source}, 0); res[0].Err != nil {
+		return "Your code stops before it can be checked:\n" + res[0].Err.Error()
+	}
+	return ""
+}
+
+// judge runs hidden tests in order, each giving its name and why it
+// failed ("" if it passed), and reports them up to the first failure.
+func judge[T any](tests []T, run func(T) (name, why string)) Report {
+	var rep Report
+	for _, tc := range tests {
+		name, why := run(tc)
 		if why != "" {
-			rep.Lines = append(rep.Lines, "✗ "+tc.name)
+			rep.Lines = append(rep.Lines, "✗ "+name)
 			rep.Why = why
 			return rep
 		}
-		rep.Lines = append(rep.Lines, "✓ "+tc.name)
+		rep.Lines = append(rep.Lines, "✓ "+name)
 	}
 	rep.Passed = true
 	return rep

@@ -47,22 +47,10 @@ func layerTests() []layerTest {
 // backward pass from the sum of the outputs, the gradient of every weight,
 // bias and Value input.
 func CheckLayer(source string) Report {
-	var rep Report
-	res := notebook.Run([]string{source}, 0)
-	if res[0].Err != nil {
-		rep.Why = "Your code stops before it can be checked:\n" + res[0].Err.Error()
-		return rep
+	if why := stopsBefore(source); why != "" {
+		return Report{Why: why}
 	}
-	for _, tc := range layerTests() {
-		if why := checkLayerOne(source, tc); why != "" {
-			rep.Lines = append(rep.Lines, "✗ "+tc.name)
-			rep.Why = why
-			return rep
-		}
-		rep.Lines = append(rep.Lines, "✓ "+tc.name)
-	}
-	rep.Passed = true
-	return rep
+	return judge(layerTests(), func(tc layerTest) (string, string) { return tc.name, checkLayerOne(source, tc) })
 }
 
 func floats(xs []float64) string {

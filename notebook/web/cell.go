@@ -117,19 +117,22 @@ func (c *Cell) outcome(res runner.Result, k, cell int, err error, ms float64) *n
 	if err == nil && k < len(res.Cells) {
 		return &res.Cells[k]
 	}
-	r := &notebook.CellResult{Ran: true, Output: c.streamed.String()}
+	return &notebook.CellResult{Ran: true, Output: c.streamed.String(), Err: &notebook.CellError{Cell: cell, Msg: endedWithout(err, ms)}}
+}
+
+// endedWithout says why a job that ran for ms gave no result: the learner
+// stopped it, or its runner died.
+func endedWithout(err error, ms float64) string {
 	var died diedError
 	switch {
 	case errors.Is(err, errStopped):
-		r.Err = &notebook.CellError{Cell: cell, Msg: fmt.Sprintf("stopped after %s, as you asked", duration(ms))}
+		return fmt.Sprintf("stopped after %s, as you asked", duration(ms))
 	case errors.As(err, &died):
-		r.Err = &notebook.CellError{Cell: cell, Msg: fmt.Sprintf("the runner stopped (%s) and was started again. Your code is kept: change the cell, then run it again", died.why)}
+		return fmt.Sprintf("the runner stopped (%s) and was started again. Your code is kept: change it, then run it again", died.why)
 	case err != nil:
-		r.Err = &notebook.CellError{Cell: cell, Msg: err.Error()}
-	default:
-		r.Err = &notebook.CellError{Cell: cell, Msg: "the run gave no result (please report it)"}
+		return err.Error()
 	}
-	return r
+	return "the run gave no result (please report it)"
 }
 
 // markError marks, in the editor, the line of c's code that r's error

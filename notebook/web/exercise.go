@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"honnef.co/go/js/dom/v2"
 
@@ -13,20 +14,6 @@ import (
 	"gradbook/notebook/progress"
 	"gradbook/notebook/runner"
 )
-
-// stoppedWhy says why a job gave no result.
-func stoppedWhy(err error) string {
-	var died diedError
-	switch {
-	case errors.Is(err, errStopped):
-		return "stopped, as you asked"
-	case errors.As(err, &died):
-		return "the runner stopped (" + died.why + ") and was started again; your code is kept"
-	case err != nil:
-		return err.Error()
-	}
-	return "no result came back (please report it)"
-}
 
 func (p *Page) wireExercise(el dom.Element) {
 	area := el.QuerySelector("textarea.editor").(*dom.HTMLTextAreaElement)
@@ -69,7 +56,12 @@ func (p *Page) wireExercise(el dom.Element) {
 			checkButton.SetDisabled(false)
 			el.RemoveAttribute("aria-busy")
 		}()
-		return p.runner.do(j, lines)
+		start := time.Now()
+		r, err := p.runner.do(j, lines)
+		if err != nil {
+			err = errors.New(endedWithout(err, time.Since(start).Seconds()*1000))
+		}
+		return r, err
 	}
 	run = func() {
 		var streamed strings.Builder
@@ -83,7 +75,7 @@ func (p *Page) wireExercise(el dom.Element) {
 			res = r.Cells[0]
 		} else {
 			res.Output = streamed.String()
-			res.Err = &notebook.CellError{Msg: stoppedWhy(err)}
+			res.Err = &notebook.CellError{Msg: endedWithout(err, 0)}
 		}
 		text := res.Output
 		if res.Err != nil {
@@ -109,7 +101,7 @@ func (p *Page) wireExercise(el dom.Element) {
 		report.SetTextContent("Checking…")
 		res, err := job(runner.Job{Check: check, Source: editor.Value()}, nil)
 		if err != nil || res.Report == nil {
-			report.SetTextContent("The check did not finish: " + stoppedWhy(err) + ".")
+			report.SetTextContent("The check did not finish: " + endedWithout(err, 0) + ".")
 			return
 		}
 		r := *res.Report
