@@ -143,6 +143,7 @@ func (p *Page) forget(kind, lesson, id string) {
 		return
 	}
 	p.keep.mu.Lock()
+	p.keep.setStatus("Saving…")
 	err := p.keep.prog.Delete(context.Background(), kind, lesson, id)
 	p.keep.mu.Unlock()
 	p.saved(err)
