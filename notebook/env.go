@@ -36,6 +36,9 @@ func rewrite(f *syntax.File) {
 }
 
 func rewriteStmts(stmts []syntax.Stmt, loops *int) []syntax.Stmt {
+	if stmts == nil {
+		return nil // an if without else stays without: its Span needs that
+	}
 	out := make([]syntax.Stmt, 0, len(stmts))
 	for _, s := range stmts {
 		switch s := s.(type) {

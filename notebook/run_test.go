@@ -110,3 +110,13 @@ func TestPrintStreams(t *testing.T) {
 		t.Errorf("result output %q", res[1].Output)
 	}
 }
+
+// An error inside a top-level if without else is reported at its line, not
+// as an internal error (the rewrite of bindings once gave the if an empty
+// else, whose position Starlark cannot take).
+func TestErrorInIfWithoutElse(t *testing.T) {
+	r := Run([]string{"x = 1", "if x != 0:\n    fail('boom')"}, 1)
+	if e := r[1].Err; e == nil || e.Line != 2 || e.Msg != "fail: boom" {
+		t.Fatalf("got %+v", e)
+	}
+}
