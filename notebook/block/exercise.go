@@ -18,7 +18,11 @@ import (
 // Exercise is code for the learner to complete, with a Check button that
 // tests it. Its lead is the starter code; its sections:
 //
-//	--- check backward        which checker tests it (see Checkers)
+//	--- check backward        a checker written in Go (see Checkers)
+//	--- test relu at exactly 0
+//	                          a hidden test in the cell language (see
+//	                          Test); an exercise has a checker, tests or
+//	                          both, and its starter code must fail them
 //	--- hint                  a hint; hints are shown one at a time
 //	--- solution              a solution, behind a button; it is checked
 //	                          after the starter code, so it may be just
@@ -27,6 +31,7 @@ type Exercise struct {
 	ID       string
 	Starter  string
 	Check    string
+	Tests    []Test
 	Hints    []string
 	Solution string
 }
@@ -59,25 +64,60 @@ func ParseExercise(id, body string) (*Exercise, error) {
 				return nil, blockErr(s, "name a checker: --- check backward or --- check layer")
 			}
 			x.Check = s.Args[0]
+		case "test":
+			if len(s.Args) == 0 {
+				return nil, blockErr(s, "name the test: --- test relu at exactly 0")
+			}
+			if strings.TrimSpace(s.Text) == "" {
+				return nil, blockErr(s, "the test has no code")
+			}
+			x.Tests = append(x.Tests, Test{Name: strings.Join(s.Args, " "), Code: s.Text})
 		case "hint":
 			x.Hints = append(x.Hints, s.Text)
 		case "solution":
 			x.Solution = s.Text
 		default:
-			return nil, blockErr(s, "unknown section (an exercise has check, hint, solution)")
+			return nil, blockErr(s, "unknown section (an exercise has check, test, hint, solution)")
 		}
 	}
-	if x.Check == "" {
-		return nil, errors.New("an exercise needs --- check <checker>")
+	if x.Check == "" && len(x.Tests) == 0 {
+		return nil, errors.New("an exercise needs a checker (--- check backward) or tests (--- test <what it tries>)")
 	}
-	if x.Solution != "" {
-		// A solution may be just the function to write: it then replaces
-		// the starter's.
-		if r := Checkers[x.Check](x.Starter + "\n\n" + x.Solution); !r.Passed {
-			return nil, fmt.Errorf("the solution does not pass its own check: %s", r.Why)
-		}
+	if x.Solution == "" {
+		return nil, errors.New("an exercise needs a --- solution, which is checked")
+	}
+	if r := x.Judge(x.Starter); r.Passed {
+		return nil, errors.New("the starter code already passes the check: the learner would have nothing to do")
+	}
+	// A solution may be just the function to write: it then replaces the
+	// starter's.
+	if r := x.Judge(x.Starter + "\n\n" + x.Solution); !r.Passed {
+		return nil, fmt.Errorf("the solution does not pass its own check: %s", r.Why)
 	}
 	return x, nil
+}
+
+// Judge checks the learner's source: its checker first, then its tests.
+func (x *Exercise) Judge(source string) Report {
+	return Judge(x.Check, x.Tests, source)
+}
+
+// Judge checks source with the checker named check (if any), then with
+// tests (if any), and reports every test run up to the first failure.
+func Judge(check string, tests []Test, source string) Report {
+	var rep Report
+	if check != "" {
+		checker := Checkers[check]
+		if checker == nil {
+			return Report{Why: fmt.Sprintf("This exercise has no checker called %q.", check)}
+		}
+		if rep = checker(source); !rep.Passed || len(tests) == 0 {
+			return rep
+		}
+	}
+	more := CheckTests(source, tests)
+	more.Lines = append(rep.Lines, more.Lines...)
+	return more
 }
 
 // HTML renders the exercise: an editor with the starter code, Run, Check
@@ -94,6 +134,11 @@ func (x *Exercise) HTML() string {
 	fmt.Fprintf(&b, `<textarea class="editor" id="exercise-%s-src" rows="%d" spellcheck="false" autocapitalize="off" autocomplete="off">%s</textarea>`, id, rows, html.EscapeString(x.Starter))
 	fmt.Fprintf(&b, `<output class="out" for="exercise-%s-src" role="status" aria-live="polite"></output>`, id)
 	b.WriteString(`<div class="report" role="status" aria-live="polite"></div>`)
+	for _, t := range x.Tests {
+		// Inert text the runner is given with the learner's code: a
+		// template is neither shown nor run by the browser.
+		fmt.Fprintf(&b, `<template class="test" data-name="%s">%s</template>`, html.EscapeString(t.Name), html.EscapeString(t.Code))
+	}
 	if len(x.Hints) > 0 {
 		b.WriteString(`<div class="hints"><button type="button" class="hint" disabled>Show a hint</button><ol class="hint-list">`)
 		for _, h := range x.Hints {

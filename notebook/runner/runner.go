@@ -17,7 +17,6 @@
 package runner
 
 import (
-	"fmt"
 	"time"
 
 	"gradbook/notebook"
@@ -31,8 +30,10 @@ type Job struct {
 	// all); otherwise only the last cell's come back.
 	Cells []string
 	All   bool
-	// Check names an exercise's checker (block.Checkers) to test Source.
+	// Check names an exercise's checker (block.Checkers) and Tests are its
+	// tests in the cell language: either or both check Source.
 	Check  string
+	Tests  []block.Test
 	Source string
 	// Budget is how long the cells may run; 0 means notebook.CellBudget.
 	Budget time.Duration
@@ -47,12 +48,8 @@ type Result struct {
 // Do does job. print, if not nil, is given each line a cell prints as it
 // is printed (cell indexes job.Cells).
 func Do(job Job, print func(cell int, line string)) Result {
-	if job.Check != "" {
-		checker := block.Checkers[job.Check]
-		if checker == nil {
-			return Result{Report: &block.Report{Why: fmt.Sprintf("This exercise has no checker called %q.", job.Check)}}
-		}
-		r := checker(job.Source)
+	if job.Check != "" || len(job.Tests) > 0 {
+		r := block.Judge(job.Check, job.Tests, job.Source)
 		return Result{Report: &r}
 	}
 	if len(job.Cells) == 0 {

@@ -11,6 +11,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"gradbook/notebook"
+	"gradbook/notebook/block"
 	"gradbook/notebook/progress"
 	"gradbook/notebook/runner"
 )
@@ -21,6 +22,12 @@ func (p *Page) wireExercise(el dom.Element) {
 	report := el.QuerySelector(".report")
 	drawings := el.QuerySelector(".drawings")
 	check := el.GetAttribute("data-check")
+	var tests []block.Test
+	for _, t := range el.QuerySelectorAll("template.test") {
+		if tpl, ok := t.(*dom.HTMLTemplateElement); ok {
+			tests = append(tests, block.Test{Name: t.GetAttribute("data-name"), Code: tpl.Content().TextContent()})
+		}
+	}
 	id := el.GetAttribute("data-cell-id")
 	var drawn handlers // the handlers of the drawings shown now
 	var run func()
@@ -99,7 +106,7 @@ func (p *Page) wireExercise(el dom.Element) {
 	}
 	checkIt := func() {
 		report.SetTextContent("Checking…")
-		res, err := job(runner.Job{Check: check, Source: editor.Value()}, nil)
+		res, err := job(runner.Job{Check: check, Tests: tests, Source: editor.Value()}, nil)
 		if err != nil || res.Report == nil {
 			report.SetTextContent("The check did not finish: " + endedWithout(err, 0) + ".")
 			return
