@@ -19,10 +19,14 @@ type LessonCells struct {
 	Title string
 	Cells map[string]string // source by cell id
 	Order []string          // cell ids in lesson order
+	// Moved names the lesson that each cell moved to, by id, so that a
+	// course page embedding it by its old lesson still finds it.
+	Moved map[string]string
 }
 
 // JSON encodes sc as cells.json:
-// {"lessons": {slug: {"title": …, "cells": {id: source}, "order": [id, …]}}}.
+// {"lessons": {slug: {"title": …, "cells": {id: source}, "order": [id, …],
+// "moved": {id: slug}}}}.
 func (sc *SiteCells) JSON() []byte {
 	slugs := make([]string, 0, len(sc.Lessons))
 	for slug := range sc.Lessons {
@@ -36,9 +40,15 @@ func (sc *SiteCells) JSON() []byte {
 		for id, src := range l.Cells {
 			cells[id] = src
 		}
-		lessons[i] = jsontext.Member{Name: slug, Value: jsontext.Object{
-			{Name: "title", Value: l.Title}, {Name: "cells", Value: cells}, {Name: "order", Value: l.Order},
-		}}
+		o := jsontext.Object{{Name: "title", Value: l.Title}, {Name: "cells", Value: cells}, {Name: "order", Value: l.Order}}
+		if len(l.Moved) > 0 {
+			moved := make(map[string]any, len(l.Moved))
+			for id, to := range l.Moved {
+				moved[id] = to
+			}
+			o = append(o, jsontext.Member{Name: "moved", Value: moved})
+		}
+		lessons[i] = jsontext.Member{Name: slug, Value: o}
 	}
 	return jsontext.Encode(jsontext.Object{{Name: "lessons", Value: lessons}})
 }
@@ -60,6 +70,15 @@ func ParseSiteCells(b []byte) (*SiteCells, error) {
 		for id, src := range cells {
 			if s, ok := src.(string); ok {
 				lc.Cells[id] = s
+			}
+		}
+		moved, _ := l["moved"].(map[string]any)
+		for id, to := range moved {
+			if s, ok := to.(string); ok {
+				if lc.Moved == nil {
+					lc.Moved = map[string]string{}
+				}
+				lc.Moved[id] = s
 			}
 		}
 		order, _ := l["order"].([]any)
@@ -84,6 +103,11 @@ func (sc *SiteCells) Cell(lesson, id string) (src string, above []string, err er
 			return l.Cells[cid], above, nil
 		}
 		above = append(above, l.Cells[cid])
+	}
+	if to, ok := l.Moved[id]; ok && to != lesson {
+		if _, ok := sc.Lessons[to].Moved[id]; !ok { // one step, never a loop
+			return sc.Cell(to, id)
+		}
 	}
 	return "", nil, fmt.Errorf("lesson %q has no cell %q", lesson, id)
 }

@@ -7,7 +7,8 @@ import (
 
 func TestSiteCellsRoundTrip(t *testing.T) {
 	sc := &SiteCells{Lessons: map[string]LessonCells{
-		"01-a": {Title: "A <b>", Cells: map[string]string{"x": "x = 1", "y": "print(\"y\")"}, Order: []string{"x", "y"}},
+		"01-a": {Title: "A <b>", Cells: map[string]string{"x": "x = 1", "y": "print(\"y\")"}, Order: []string{"x", "y"}, Moved: map[string]string{"k": "02-b"}},
+		"02-b": {Title: "B", Cells: map[string]string{"j": "j = 1", "k": "k = j"}, Order: []string{"j", "k"}},
 	}}
 	back, err := ParseSiteCells(sc.JSON())
 	if err != nil {
@@ -19,6 +20,10 @@ func TestSiteCellsRoundTrip(t *testing.T) {
 	}
 	if _, _, err := back.Cell("01-a", "z"); err == nil || !strings.Contains(err.Error(), `has no cell "z"`) {
 		t.Errorf("missing cell: %v", err)
+	}
+	// A cell that moved to another lesson is found by its old lesson.
+	if src, above, err := back.Cell("01-a", "k"); err != nil || src != "k = j" || strings.Join(above, "|") != "j = 1" {
+		t.Errorf("moved cell = %q %q %v", src, above, err)
 	}
 	if _, _, err := back.Cell("nope", "x"); err == nil || !strings.Contains(err.Error(), `no lesson "nope"`) {
 		t.Errorf("missing lesson: %v", err)

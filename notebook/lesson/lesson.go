@@ -66,7 +66,10 @@ type Lesson struct {
 	Summary string
 	Minutes int
 	Order   int
-	Cells   []*Cell
+	// MovedFrom names the lesson some of this lesson's cells were in
+	// before: their saved progress follows them here, by id.
+	MovedFrom string
+	Cells     []*Cell
 	Body    string // the rendered HTML of the prose and cells
 }
 
@@ -295,6 +298,11 @@ func (l *Lesson) frontMatter(src []byte) ([]byte, error) {
 			l.Title = v
 		case "summary":
 			l.Summary = v
+		case "moved-from":
+			if !idRE.MatchString(v) {
+				return nil, fmt.Errorf("front matter line %d: moved-from names a lesson by its file name without .md, got %q", i+1, v)
+			}
+			l.MovedFrom = v
 		case "minutes", "order":
 			n, err := strconv.Atoi(v)
 			if err != nil {
@@ -306,7 +314,7 @@ func (l *Lesson) frontMatter(src []byte) ([]byte, error) {
 				l.Order = n
 			}
 		default:
-			return nil, fmt.Errorf("front matter line %d: unknown key %q (known: title, summary, minutes, order)", i+1, k)
+			return nil, fmt.Errorf("front matter line %d: unknown key %q (known: title, summary, minutes, order, moved-from)", i+1, k)
 		}
 	}
 	return src[4+end+5:], nil

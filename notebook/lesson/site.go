@@ -64,6 +64,24 @@ func writeCells(dir string, lessons []*Lesson) error {
 		}
 		sc.Lessons[l.Slug] = lc
 	}
+	// A course page that embeds a cell by the lesson it was in still
+	// finds it.
+	for _, l := range lessons {
+		from, ok := sc.Lessons[l.MovedFrom]
+		if !ok {
+			continue
+		}
+		for _, id := range sc.Lessons[l.Slug].Order {
+			if _, stayed := from.Cells[id]; stayed {
+				continue
+			}
+			if from.Moved == nil {
+				from.Moved = map[string]string{}
+			}
+			from.Moved[id] = l.Slug
+		}
+		sc.Lessons[l.MovedFrom] = from
+	}
 	return os.WriteFile(filepath.Join(dir, "cells.json"), sc.JSON(), 0o644)
 }
 

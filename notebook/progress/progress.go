@@ -339,6 +339,32 @@ func (p *Progress) Delete(ctx context.Context, kind, lesson, id string) error {
 	return p.store.Save(ctx, k, nil)
 }
 
+// Move gives lesson to the records of lesson from whose ids are in items
+// ("kind/id", as Completion takes them): for a lesson split in two, or
+// cells that changed lessons. Where to already has a record, the newer of
+// the two is kept. It returns how many records moved.
+func (p *Progress) Move(ctx context.Context, from, to string, items []string) (int, error) {
+	var errs []error
+	moved := 0
+	for _, it := range items {
+		kind, id, _ := strings.Cut(it, "/")
+		old, ok := p.recs[Key(kind, from, id)]
+		if !ok {
+			continue
+		}
+		r := *old
+		r.Lesson = to
+		if cur, ok := p.recs[r.Key()]; !ok || cur.Updated < r.Updated {
+			p.recs[r.Key()] = &r
+			errs = append(errs, p.store.Save(ctx, r.Key(), r.encode()))
+		}
+		delete(p.recs, Key(kind, from, id))
+		errs = append(errs, p.store.Save(ctx, Key(kind, from, id), nil))
+		moved++
+	}
+	return moved, errors.Join(errs...)
+}
+
 // ResetLesson removes every record of a lesson.
 func (p *Progress) ResetLesson(ctx context.Context, lesson string) error {
 	var errs []error

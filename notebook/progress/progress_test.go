@@ -235,3 +235,37 @@ func TestImportIsChecked(t *testing.T) {
 		t.Errorf("a file over the limit: %v", err)
 	}
 }
+
+// A lesson split in two: the records of the cells that moved follow them,
+// through a reopening, and the rest stay.
+func TestMove(t *testing.T) {
+	s := NewMemStore()
+	p := open(t, s)
+	must(t, p.Put(ctx, Record{Kind: KindCell, Lesson: "old", ID: "kept", Source: "a = 1", Ran: true, Clean: true}))
+	must(t, p.Put(ctx, Record{Kind: KindCell, Lesson: "old", ID: "moved", Source: "b = 2", Ran: true, Clean: true}))
+	must(t, p.Put(ctx, Record{Kind: KindQuiz, Lesson: "old", ID: "q", Answer: "1", Passed: true}))
+	must(t, p.Put(ctx, Record{Kind: KindExercise, Lesson: "new", ID: "x", Source: "newer"}))
+	must(t, p.Put(ctx, Record{Kind: KindExercise, Lesson: "old", ID: "x", Source: "older"}))
+	must(t, p.Put(ctx, Record{Kind: KindExercise, Lesson: "new", ID: "x", Source: "newest"}))
+	n, err := p.Move(ctx, "old", "new", []string{"cell/moved", "quiz/q", "exercise/x", "cell/never-saved"})
+	must(t, err)
+	if n != 3 {
+		t.Errorf("moved %d, want 3", n)
+	}
+	q := open(t, s)
+	if r := q.Get(KindCell, "new", "moved"); r == nil || r.Source != "b = 2" || !r.Clean {
+		t.Errorf("moved cell: %+v", r)
+	}
+	if q.Get(KindCell, "old", "moved") != nil || q.Get(KindCell, "old", "kept") == nil {
+		t.Error("the old lesson should keep only what did not move")
+	}
+	if r := q.Get(KindExercise, "new", "x"); r == nil || r.Source != "newest" {
+		t.Errorf("the newer record should win: %+v", r)
+	}
+	if got := q.Completion("new", []string{"cell/moved", "quiz/q"}); got != 2 {
+		t.Errorf("completion after the move %d, want 2", got)
+	}
+	if n, _ := q.Move(ctx, "old", "new", []string{"cell/moved"}); n != 0 {
+		t.Errorf("a second move moved %d", n)
+	}
+}

@@ -4,6 +4,7 @@ package web
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
@@ -53,6 +54,7 @@ func (p *Page) startProgress() {
 		k.kept = false
 	}
 	k.prog = prog
+	p.moveProgress()
 	for _, n := range prog.Notices {
 		p.notice(n)
 	}
@@ -190,4 +192,22 @@ func (k *keeper) waiting() bool {
 	k.tmu.Lock()
 	defer k.tmu.Unlock()
 	return len(k.fns) > 0
+}
+
+// moveProgress brings the saved progress of cells that moved into a lesson
+// from another (data-moved-from: a lesson split in two) to their new
+// lesson, on its page and on the index, before anything is restored.
+func (p *Page) moveProgress() {
+	k := p.keep
+	lessons := p.doc.QuerySelectorAll("li[data-moved-from]")
+	if p.body.HasAttribute("data-moved-from") {
+		lessons = append(lessons, p.body)
+	}
+	for _, el := range lessons {
+		to := el.GetAttribute("data-lesson")
+		_, err := k.prog.Move(context.Background(), el.GetAttribute("data-moved-from"), to, strings.Fields(el.GetAttribute("data-items")))
+		if err != nil {
+			p.notice("Your saved progress could not all be moved to its new lesson: " + err.Error() + ". It is still kept where it was.")
+		}
+	}
 }
