@@ -100,7 +100,10 @@ func parsed[T interface{ HTML() string }](x T, err error) (string, error) {
 	return x.HTML(), nil
 }
 
-var idRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+var (
+	idRE   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+	slugRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+)
 
 // Parse reads a lesson from its file name's slug and its text.
 func Parse(slug string, src []byte) (*Lesson, error) {
@@ -299,7 +302,7 @@ func (l *Lesson) frontMatter(src []byte) ([]byte, error) {
 		case "summary":
 			l.Summary = v
 		case "moved-from":
-			if !idRE.MatchString(v) {
+			if !slugRE.MatchString(v) {
 				return nil, fmt.Errorf("front matter line %d: moved-from names a lesson by its file name without .md, got %q", i+1, v)
 			}
 			l.MovedFrom = v

@@ -140,19 +140,27 @@ func TestLessonsRun(t *testing.T) {
 					cells = append(cells, c)
 				}
 			}
-			checks := 0
+			checks, exercises, quizzes := 0, 0, 0
 			for _, c := range l.Cells {
+				if c.Kind == "quiz" {
+					quizzes++
+				}
 				if c.Kind != "exercise" {
 					continue
 				}
-				// The starter must not pass already: Check has to mean something.
+				// The starter must not pass already: Check has to mean
+				// something. The solution must pass.
 				x, err := block.ParseExercise(c.ID, c.Source)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if r := block.Checkers[x.Check](x.Starter); r.Passed {
+				if r := x.Judge(x.Starter); r.Passed {
 					t.Errorf("exercise %s: the starter code already passes", c.ID)
 				}
+				if r := x.Judge(x.Starter + "\n\n" + x.Solution); !r.Passed {
+					t.Errorf("exercise %s: the solution fails: %s", c.ID, r.Why)
+				}
+				exercises++
 			}
 			for i, r := range notebook.Run(srcs, len(srcs)-1) {
 				checks += len(r.Checks)
@@ -171,6 +179,10 @@ func TestLessonsRun(t *testing.T) {
 			if checks == 0 {
 				t.Errorf("lesson %s checks none of its numbers", l.Slug)
 			}
+			if exercises == 0 {
+				t.Errorf("lesson %s has no exercise: every lesson asks the learner to write code", l.Slug)
+			}
+			t.Logf("%s: %d exercises, %d quizzes, %d checked numbers", l.Slug, exercises, quizzes, checks)
 		})
 	}
 }
