@@ -64,4 +64,8 @@ function withBackward(starter, body) {
   return starter.replace(/def backward\(graph, values, out\):[\s\S]*?return \{\}\n/, body);
 }
 
-module.exports = { test, expect, open, cell, typeInto, editorOf, goodBackward, withBackward };
+// The lessons in teaching order, as the index lists them.
+const lessons = ["a-derivative-is-a-nudge", "01-chain-rule", "04-fan-out", "02-reverse-accumulation", "03-gradient-flow",
+  "05-every-path", "checking-gradients", "06-neurons-and-mlp", "07-training-on-moons", "capstone-micrograd"];
+
+module.exports = { test, expect, open, cell, typeInto, editorOf, goodBackward, withBackward, lessons };

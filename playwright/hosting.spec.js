@@ -41,7 +41,7 @@ const course = "http://127.0.0.1:8183/index.html";
 
 test("the static export works from a plain file server under a sub-path", async ({ page, errors }) => {
   await page.goto(exported);
-  await expect(page.locator("ol.lessons li")).toHaveCount(7);
+  await expect(page.locator("ol.lessons li")).toHaveCount(10);
   await page.getByRole("link", { name: /Reverse accumulation/ }).click();
   await expect(page).toHaveURL(exported + "lessons/02-reverse-accumulation.html");
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });

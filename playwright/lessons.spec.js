@@ -1,14 +1,13 @@
 // The lessons, as a learner works through them.
-const { test, expect, open, goodBackward, withBackward, editorOf } = require("./helpers");
+const { test, expect, open, goodBackward, withBackward, editorOf, lessons } = require("./helpers");
 
-const lessons = ["01-chain-rule", "02-reverse-accumulation", "03-gradient-flow", "04-fan-out", "05-every-path", "06-neurons-and-mlp", "07-training-on-moons"];
-
-test("the index lists every lesson with what it teaches and its time", async ({ page, errors }) => {
+test("the index lists every lesson in teaching order, with what it teaches and its time", async ({ page, errors }) => {
   await page.goto("index.html");
   const items = page.locator("ol.lessons li");
   await expect(items).toHaveCount(lessons.length);
   for (const [i, slug] of lessons.entries()) {
     await expect(items.nth(i)).toHaveAttribute("data-lesson", slug);
+    await expect(items.nth(i).locator("a")).toHaveAttribute("href", `lessons/${slug}.html`);
     await expect(items.nth(i).locator(".minutes")).toHaveText(/\d+ min/);
     await expect(items.nth(i).locator("p")).not.toBeEmpty();
   }
@@ -168,7 +167,13 @@ test("04: the fan-out drawing shows 6, and 3 with the overwrite toggle", async (
   await expect(c.locator("g.node[data-name='x'] .overwrite.wrong")).toHaveText("bug: 3");
 });
 
-test("05: detached skip beside the full network, and the path that was lost", async ({ page, errors }) => {
+// products lists the product of each path the Paths panel shows.
+async function products(figure) {
+  const items = await figure.locator(".paths li").allTextContents();
+  return items.map((t) => t.split(" = ").pop().trim()).sort();
+}
+
+test("05: the paths the prose names are the paths the drawings list, full and detached", async ({ page, errors }) => {
   await open(page, "lessons/05-every-path.html");
   await page.getByRole("button", { name: "Run all" }).click();
   await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 30_000 });
@@ -179,15 +184,78 @@ test("05: detached skip beside the full network, and the path that was lost", as
   await expect(full.locator("g.node[data-name='w'] .grad")).toHaveText("grad 32");
   await expect(cut.locator("g.node[data-name='w'] .grad")).toHaveText("grad 24");
   expect((await full.locator("g.edge[data-from='p'] text.contrib").allTextContents()).sort()).toEqual(["12", "4"]);
+  // The prose: "the hidden path brings 24 and the direct path 8"; cut, "product 0" and "still brings 24".
+  const prose = await page.locator("main").innerText();
+  expect(prose).toContain("the hidden path brings 24 and the direct path 8");
+  await full.getByLabel("Paths from").selectOption({ label: "w" });
+  await expect(full.locator(".paths li")).toHaveCount(2);
+  expect(await products(full)).toEqual(["24", "8"]);
+  await expect(full.locator(".paths")).toContainText("Sum of the paths: 32");
   await cut.getByLabel("Paths from").selectOption({ label: "w" });
+  await expect(cut.locator(".paths li")).toHaveCount(2);
+  expect(await products(cut)).toEqual(["0", "24"]);
   await expect(cut.locator(".paths")).toContainText("skip");
-  await expect(cut.locator(".paths")).toContainText("= 0");
   await expect(cut.locator(".paths")).toContainText("Sum of the paths: 24");
-  // After the large step the hidden unit is off.
+});
+
+test("checking gradients: the kink's table, and the hidden unit off after the large step", async ({ page, errors }) => {
+  await open(page, "lessons/checking-gradients.html");
+  await page.getByRole("button", { name: "Run all" }).click();
+  await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 30_000 });
   const step = page.locator("#cell-one-step figure.drawing").first();
   await expect(step.locator("g.node[data-name='h'] .val")).toHaveText("value 0");
-  // The kink table: left 2, right 8, central 5.
   await expect(page.locator("#cell-kink output.out")).toContainText("kink: the left and right differences tend to");
+});
+
+test("exercises checked by hidden tests: find the bug, then relu at exactly 0; the pass survives a reload", async ({ page, errors }) => {
+  await open(page, "lessons/04-fan-out.html");
+  const ex = page.locator("#exercise-find-the-bug");
+  const editor = editorOf(ex);
+  const starter = await editor.inputValue();
+  await ex.getByRole("button", { name: "Check" }).click();
+  // The symptom, not the cause: the chain passes, the shared value does not.
+  await expect(ex.locator(".report")).toContainText("✓ a chain: y = tanh(a · b)");
+  await expect(ex.locator(".report")).toContainText("✗ one value in both slots: y = x · x at 3");
+  await expect(ex.locator(".report")).toContainText("dy/dx for y = x · x at x = 3: got 3, expected 6");
+  await expect(ex).toHaveAttribute("data-state", "failed");
+  await editor.fill(starter.replace(/grads\[(ins\[\d\])\] = /g, "grads[$1] += "));
+  await ex.getByRole("button", { name: "Check" }).click();
+  await expect(ex.locator(".report")).toContainText("All tests pass");
+  await expect(ex.locator(".report")).toContainText("✓ a value used three times");
+  await expect(ex).toHaveAttribute("data-state", "passed");
+  await expect(page.locator("#save-status")).toHaveText("Saved.");
+  await page.reload();
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
+  await expect(page.locator("#exercise-find-the-bug")).toHaveAttribute("data-state", "passed");
+  await expect(page.locator("#exercise-find-the-bug .report")).toContainText("You passed this exercise before");
+
+  await open(page, "lessons/03-gradient-flow.html");
+  const rules = page.locator("#exercise-local-rules");
+  const code = editorOf(rules);
+  const base = await code.inputValue();
+  await code.fill(base.replace('return [0.0]   # write tanh\'s rule: it may use n["data"], the output', 'return [1 - n["data"] * n["data"]]')
+    .replace("return [0.0]   # write relu's rule", 'return [1.0 if ps[0]["data"] >= 0 else 0.0]'));
+  await rules.getByRole("button", { name: "Check" }).click();
+  await expect(rules.locator(".report")).toContainText("✓ relu on both sides");
+  await expect(rules.locator(".report")).toContainText("At exactly 0 your relu passes the gradient through (slope 1). Take the slope at the corner as 0");
+  await code.fill((await code.inputValue()).replace('>= 0 else', '> 0 else'));
+  await rules.getByRole("button", { name: "Check" }).click();
+  await expect(rules.locator(".report")).toContainText("All tests pass");
+  await expect(rules.locator(".report")).toContainText("✓ a graph you have not seen");
+});
+
+test("a predict-first quiz: a wrong guess gets its diagnosis before the cell shows the number", async ({ page, errors }) => {
+  await open(page, "lessons/05-every-path.html");
+  // The quiz comes before the cell that computes the answer.
+  const order = await page.locator("#quiz-predict-detached, #cell-detached").evaluateAll((els) => els.map((e) => e.id));
+  expect(order).toEqual(["quiz-predict-detached", "cell-detached"]);
+  const q = page.locator("#quiz-predict-detached");
+  await q.getByLabel("dL/dw").fill("32");
+  await q.getByRole("button", { name: "Check my answer" }).click();
+  await expect(q.locator(".feedback")).toContainText("That is the full network's gradient. The forward numbers are the same, but backward follows the graph");
+  await q.getByLabel("dL/dw").fill("24");
+  await q.getByRole("button", { name: "Check my answer" }).click();
+  await expect(q.locator(".feedback")).toContainText("All right.");
 });
 
 test("06: the layer exercise passes with a right layer and explains one built from numbers", async ({ page, errors }) => {

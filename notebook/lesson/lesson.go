@@ -168,6 +168,7 @@ func Parse(slug string, src []byte) (*Lesson, error) {
 	if l.Title == "" {
 		return nil, fmt.Errorf("lesson %s: no title: add title: to the front matter or a # heading", slug)
 	}
+	l.headingIDs(doc)
 	var out bytes.Buffer
 	if err := md.Renderer().Render(&out, body, doc); err != nil {
 		return nil, fmt.Errorf("lesson %s: %w", slug, err)
@@ -321,6 +322,28 @@ func (l *Lesson) frontMatter(src []byte) ([]byte, error) {
 		}
 	}
 	return src[4+end+5:], nil
+}
+
+// headingIDs keeps the headings' ids apart from the cells': a heading
+// "Exercise: find the bug" would otherwise take the id of the exercise
+// find-the-bug, and a link or a test would find two elements.
+func (l *Lesson) headingIDs(doc ast.Node) {
+	taken := map[string]bool{}
+	for _, c := range l.Cells {
+		for _, prefix := range []string{"cell-", "exercise-", "quiz-", "explore-"} {
+			taken[prefix+c.ID] = true
+		}
+	}
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if h, ok := n.(*ast.Heading); ok && entering {
+			if id, ok := h.AttributeString("id"); ok {
+				if b, ok := id.([]byte); ok && taken[string(b)] {
+					h.SetAttributeString("id", append(b, "-heading"...))
+				}
+			}
+		}
+		return ast.WalkContinue, nil
+	})
 }
 
 // cellRenderer renders fenced blocks that are cells with their kind, and

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -227,5 +228,24 @@ func TestLinkSchemes(t *testing.T) {
 	l, _ := Parse("links", []byte("# Links\n\n[kept](https://example.org/x)\n"))
 	if !strings.Contains(l.Body, `<a href="https://example.org/x">kept</a>`) {
 		t.Errorf("an https link: %s", l.Body)
+	}
+}
+
+// No two elements of a lesson's page share an id: a heading named like an
+// exercise keeps its own.
+func TestUniqueIDs(t *testing.T) {
+	lessons, err := LoadDir("../../site/lessons")
+	if err != nil {
+		t.Fatal(err)
+	}
+	idAttr := regexp.MustCompile(` id="([^"]+)"`)
+	for _, l := range lessons {
+		seen := map[string]bool{}
+		for _, m := range idAttr.FindAllStringSubmatch(l.Body, -1) {
+			if seen[m[1]] {
+				t.Errorf("%s: id %q is used twice", l.Slug, m[1])
+			}
+			seen[m[1]] = true
+		}
 	}
 }
