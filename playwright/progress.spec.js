@@ -227,6 +227,26 @@ test("old, corrupt and newer records: migrated, skipped with a notice, the rest 
   await expect(page.locator("#notices")).toContainText("1 record from an older version of Gradbook was updated");
 });
 
+test("a lesson split in two: the work saved in the cells that moved follows them, on the index and on their page", async ({ page, errors }) => {
+  await open(page, "index.html");
+  const authored = "print('my check at the kink')";
+  await putRecords(page, {
+    "cell/05-every-path/kink": JSON.stringify({ v: 2, kind: "cell", lesson: "05-every-path", id: "kink", source: authored, ran: true, clean: true, updated: 1700000000000 }),
+    "quiz/05-every-path/step-lowers": JSON.stringify({ v: 2, kind: "quiz", lesson: "05-every-path", id: "step-lowers", answer: "1", passed: true, updated: 1700000000000 }),
+    "cell/05-every-path/detached": JSON.stringify({ v: 2, kind: "cell", lesson: "05-every-path", id: "detached", source: "print('stays')", ran: true, clean: true, updated: 1700000000000 }),
+  });
+  await page.reload();
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
+  await expect(page.locator("li[data-lesson='checking-gradients'] .completion")).toHaveText(/^2 of \d+ done$/);
+  await expect(page.locator("li[data-lesson='05-every-path'] .completion")).toHaveText(/^1 of \d+ done$/);
+  await open(page, "lessons/checking-gradients.html");
+  await expect(page.locator("#cell-kink").locator("textarea.editor")).toHaveValue(authored);
+  await expect(page.locator("#cell-kink")).toHaveAttribute("data-state", "passed");
+  await expect(page.locator("#quiz-step-lowers input[type=radio]").nth(1)).toBeChecked();
+  await open(page, "lessons/05-every-path.html");
+  await expect(page.locator("#cell-detached").locator("textarea.editor")).toHaveValue("print('stays')");
+});
+
 test("the scratch notebook keeps its cells, in order", async ({ page, errors }) => {
   await open(page, "scratch.html");
   await typeInto(cell(page, 1), "a = 1");
