@@ -15,7 +15,10 @@
 //	---
 //
 // The title defaults to the first heading; lessons are listed by order,
-// then file name. The file name, without .md, is the lesson's address.
+// then file name. The file name, without .md, is the lesson's address and
+// the key of its saved progress. "moved-from: <file name>" says that some
+// of this lesson's cells were in that lesson before: their saved progress
+// follows them, by id.
 //
 // Prose is Markdown. Raw HTML is not rendered, and links may only use
 // http, https, mailto or relative addresses. Write math in Unicode
@@ -27,9 +30,11 @@
 //	a = Value(2.0, "a")
 //	```
 //
-// The kinds are registered with Register: python is a code cell; quiz,
-// explore and exercise blocks are described in package notebook (Quiz,
-// Explore, Exercise): text divided by "--- section" lines. An id
+// The kinds are in the kinds table: python is a code cell; quiz, explore
+// and exercise blocks are described in package block (Quiz, Explore,
+// Exercise): text divided by "--- section" lines. An exercise's hidden
+// tests are "--- test" sections in the cell language; its starter code
+// must fail them and its solution pass them. An id
 // gives the cell a stable name (letters, digits, - and _); without one a
 // cell is called after the lesson and its position, e.g. chain-rule-3.
 // Other fenced blocks are shown as code.
@@ -70,7 +75,7 @@ type Lesson struct {
 	// before: their saved progress follows them here, by id.
 	MovedFrom string
 	Cells     []*Cell
-	Body    string // the rendered HTML of the prose and cells
+	Body      string // the rendered HTML of the prose and cells
 }
 
 // Cell is one cell of a lesson.
