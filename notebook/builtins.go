@@ -180,7 +180,7 @@ func checkBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 		return nil, err
 	}
 	st := state(thread)
-	cell, code := st.caller(thread)
+	cell, code, line := st.callerLine(thread)
 	if label == "" {
 		label = firstArg(code)
 	}
@@ -188,7 +188,7 @@ func checkBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err != nil {
 		return nil, err
 	}
-	r := CheckResult{Label: label, Passed: problem == ""}
+	r := CheckResult{Label: label, Passed: problem == "", Line: line}
 	if r.Passed {
 		r.Text = fmt.Sprintf("✓ %s = %s", label, show(actual))
 	} else {

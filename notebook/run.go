@@ -49,6 +49,7 @@ type CheckResult struct {
 	Label  string
 	Passed bool
 	Text   string // the line check printed
+	Line   int    // the line of the check in its cell, from 1; 0 if unknown
 }
 
 // CellError is an error in a cell, placed the way Python places one.
@@ -552,18 +553,28 @@ func (st *runState) here() (cell int, code string) {
 // caller returns the code of the learner's line that is calling a
 // built-in, from the call on, and the cell that is running.
 func (st *runState) caller(thread *starlark.Thread) (cell int, code string) {
+	cell, code, _ = st.callerLine(thread)
+	return cell, code
+}
+
+// callerLine is caller with the line of the call in its cell, when the
+// call is in the running cell itself (0 otherwise).
+func (st *runState) callerLine(thread *starlark.Thread) (cell int, code string, line int) {
 	for d := 1; d < thread.CallStackDepth(); d++ {
 		f := thread.CallFrame(d)
 		if c, ok := cellOf(f.Pos); ok && c < len(st.cells) {
 			src := lineOf(st.cells[c], int(f.Pos.Line))
+			if c == st.current {
+				line = int(f.Pos.Line)
+			}
 			col := int(f.Pos.Col) - 1
 			if col >= 0 && col < len(src) {
-				return st.current, src[col:]
+				return st.current, src[col:], line
 			}
-			return st.current, src
+			return st.current, src, line
 		}
 	}
-	return st.current, ""
+	return st.current, "", 0
 }
 
 // Globals runs src as a cell, quietly (its checks and drawings are not

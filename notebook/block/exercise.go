@@ -51,6 +51,9 @@ type Report struct {
 	Lines  []string // one per test passed, then the failure
 	// Why explains the first failure in a learner's terms.
 	Why string
+	// Line is the block line of the test that failed, for authors; 0 if
+	// none or a Go checker.
+	Line int
 }
 
 // ParseExercise reads an exercise block.
@@ -71,7 +74,7 @@ func ParseExercise(id, body string) (*Exercise, error) {
 			if strings.TrimSpace(s.Text) == "" {
 				return nil, blockErr(s, "the test has no code")
 			}
-			x.Tests = append(x.Tests, Test{Name: strings.Join(s.Args, " "), Code: s.Text})
+			x.Tests = append(x.Tests, Test{Name: strings.Join(s.Args, " "), Code: s.Text, Line: s.Line})
 		case "hint":
 			x.Hints = append(x.Hints, s.Text)
 		case "solution":
@@ -86,15 +89,25 @@ func ParseExercise(id, body string) (*Exercise, error) {
 	if x.Solution == "" {
 		return nil, errors.New("an exercise needs a --- solution, which is checked")
 	}
-	if r := x.Judge(x.Starter); r.Passed {
-		return nil, errors.New("the starter code already passes the check: the learner would have nothing to do")
-	}
-	// A solution may be just the function to write: it then replaces the
-	// starter's.
-	if r := x.Judge(x.Starter + "\n\n" + x.Solution); !r.Passed {
-		return nil, fmt.Errorf("the solution does not pass its own check: %s", r.Why)
-	}
 	return x, nil
+}
+
+// Verify runs the exercise's check on its starter code, which must fail
+// (or the learner would have nothing to do), and on its solution, which
+// must pass. A solution may be just the function to write: it then
+// replaces the starter's.
+func (x *Exercise) Verify() error {
+	if r := x.Judge(x.Starter); r.Passed {
+		return errors.New("the starter code already passes the check: the learner would have nothing to do")
+	}
+	if r := x.Judge(x.Starter + "\n\n" + x.Solution); !r.Passed {
+		msg := "the solution does not pass its own check: " + r.Why
+		if r.Line > 0 {
+			return &LineError{Line: r.Line, Msg: msg}
+		}
+		return errors.New(msg)
+	}
+	return nil
 }
 
 // Judge checks the learner's source: its checker first, then its tests.

@@ -56,6 +56,7 @@ type Task struct {
 	ID   string
 	Cond string
 	Text string
+	Line int // the --- task line in the block, from 1
 }
 
 // ParseExplore reads an explore block.
@@ -92,7 +93,7 @@ func ParseExplore(id, body string) (*Explore, error) {
 			if len(s.Args) < 2 || s.Text == "" {
 				return nil, blockErr(s, "write --- task <id> <condition>, then the task's text")
 			}
-			e.Tasks = append(e.Tasks, Task{ID: s.Args[0], Cond: strings.Join(s.Args[1:], " "), Text: s.Text})
+			e.Tasks = append(e.Tasks, Task{ID: s.Args[0], Cond: strings.Join(s.Args[1:], " "), Text: s.Text, Line: s.Line})
 		default:
 			return nil, blockErr(s, "unknown section (an explore block has graph, out, leaf, task)")
 		}

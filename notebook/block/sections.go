@@ -49,6 +49,15 @@ func splitSections(body string) (lead string, sections []Section) {
 	return lead, sections
 }
 
+// LineError is an error at a line of a block's body (from 1, the line
+// after the opening fence), so that a lesson can say where in its file.
+type LineError struct {
+	Line int
+	Msg  string
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
 func blockErr(s Section, format string, args ...any) error {
-	return fmt.Errorf("line %d (--- %s): %s", s.Line, s.Name, fmt.Sprintf(format, args...))
+	return &LineError{Line: s.Line, Msg: fmt.Sprintf("--- %s: %s", s.Name, fmt.Sprintf(format, args...))}
 }

@@ -14,6 +14,7 @@ import (
 type Test struct {
 	Name string
 	Code string
+	Line int // the --- test line in the block, from 1; 0 if unknown
 }
 
 // CheckTests runs the learner's code, then each test after it on a fresh
@@ -22,7 +23,11 @@ func CheckTests(source string, tests []Test) Report {
 	if why := stopsBefore(source); why != "" {
 		return Report{Why: why}
 	}
-	return judge(tests, func(t Test) (string, string) { return t.Name, runTest(source, t) })
+	rep := judge(tests, func(t Test) (string, string) { return t.Name, runTest(source, t) })
+	if !rep.Passed && len(rep.Lines) > 0 {
+		rep.Line = tests[len(rep.Lines)-1].Line
+	}
+	return rep
 }
 
 // runTest runs one test after the learner's code and says why it failed,

@@ -27,6 +27,9 @@ def local(op, x):
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := x.Verify(); err != nil {
+		t.Fatal(err)
+	}
 	if len(x.Tests) != 3 || x.Tests[1].Name != "relu at exactly 0" {
 		t.Fatalf("tests %+v", x.Tests)
 	}
@@ -58,10 +61,14 @@ func TestExerciseRules(t *testing.T) {
 		{"x = 1\n--- test one\ncheck(x, 1)\n--- solution\nx = 1", "the starter code already passes"},
 		{"x = 0\n--- test one\ncheck(x, 1)\n--- solution\nx = 2", "the solution does not pass its own check"},
 		{"x = 0\n--- test one\ncheck(x, 1)", "needs a --- solution"},
-		{"x = 0\n--- test\ncheck(x, 1)\n--- solution\nx = 1", "line 2 (--- test): name the test"},
+		{"x = 0\n--- test\ncheck(x, 1)\n--- solution\nx = 1", "line 2: --- test: name the test"},
 		{"x = 0\n--- solution\nx = 1", "needs a checker"},
 	} {
-		if _, err := ParseExercise("x", tc.body); err == nil || !strings.Contains(err.Error(), tc.want) {
+		x, err := ParseExercise("x", tc.body)
+		if err == nil {
+			err = x.Verify()
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: got %v, want %q", tc.body, err, tc.want)
 		}
 	}

@@ -74,8 +74,11 @@ type Lesson struct {
 	// MovedFrom names the lesson some of this lesson's cells were in
 	// before: their saved progress follows them here, by id.
 	MovedFrom string
-	Cells     []*Cell
-	Body      string // the rendered HTML of the prose and cells
+	// File is the lesson's file, as LoadDir found it, for messages.
+	File     string
+	bodyLine int // the lines before the Markdown body: the front matter
+	Cells    []*Cell
+	Body     string // the rendered HTML of the prose and cells
 }
 
 // Cell is one cell of a lesson.
@@ -85,6 +88,7 @@ type Cell struct {
 	Attrs  map[string]string // the info string's key=value pairs
 	Source string
 	Index  int // position among the lesson's cells, from 0
+	Line   int // the line of its opening fence in the lesson's file
 	Number int // position among the lesson's code cells, from 1 (0 if not code)
 }
 
@@ -115,7 +119,7 @@ func Parse(slug string, src []byte) (*Lesson, error) {
 	l := &Lesson{Slug: slug}
 	body, err := l.frontMatter(src)
 	if err != nil {
-		return nil, fmt.Errorf("lesson %s: %w", slug, err)
+		return nil, err
 	}
 	md := goldmark.New(
 		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Typographer),
@@ -135,10 +139,18 @@ func Parse(slug string, src []byte) (*Lesson, error) {
 			}
 		case *ast.FencedCodeBlock:
 			kind, attrs := info(n, body)
+			line := l.fenceLine(n, body)
 			if _, ok := kinds[kind]; !ok {
+				if near := nearKind(kind); near != "" || attrs["id"] != "" {
+					msg := fmt.Sprintf("unknown block kind %q (known: python, quiz, explore, exercise)", kind)
+					if near != "" {
+						msg = fmt.Sprintf("unknown block kind %q: did you mean %s?", kind, near)
+					}
+					return ast.WalkStop, &Error{Line: line, Msg: msg}
+				}
 				return ast.WalkContinue, nil
 			}
-			c := &Cell{Kind: kind, Attrs: attrs, Index: len(l.Cells), ID: attrs["id"]}
+			c := &Cell{Kind: kind, Attrs: attrs, Index: len(l.Cells), ID: attrs["id"], Line: line}
 			var src bytes.Buffer
 			for i := 0; i < n.Lines().Len(); i++ {
 				seg := n.Lines().At(i)
@@ -156,11 +168,11 @@ func Parse(slug string, src []byte) (*Lesson, error) {
 			if c.ID == "" {
 				c.ID = fmt.Sprintf("%s-%d", slug, c.Index+1)
 			} else if !idRE.MatchString(c.ID) {
-				return ast.WalkStop, fmt.Errorf("cell %d: id %q: use letters, digits, - and _, starting with a letter", c.Index+1, c.ID)
+				return ast.WalkStop, &Error{Line: line, Msg: fmt.Sprintf("id %q: use letters, digits, - and _, starting with a letter", c.ID)}
 			}
 			for _, p := range l.Cells {
 				if p.ID == c.ID {
-					return ast.WalkStop, fmt.Errorf("cell %d: id %q is used twice", c.Index+1, c.ID)
+					return ast.WalkStop, &Error{Line: line, Msg: fmt.Sprintf("id %q is used twice (first at line %d)", c.ID, p.Line)}
 				}
 			}
 			l.Cells = append(l.Cells, c)
@@ -168,15 +180,19 @@ func Parse(slug string, src []byte) (*Lesson, error) {
 		return ast.WalkContinue, nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("lesson %s: %w", slug, err)
+		return nil, err
 	}
 	if l.Title == "" {
-		return nil, fmt.Errorf("lesson %s: no title: add title: to the front matter or a # heading", slug)
+		return nil, &Error{Line: 1, Msg: "no title: add title: to the front matter or a # heading"}
 	}
 	l.headingIDs(doc)
 	var out bytes.Buffer
 	if err := md.Renderer().Render(&out, body, doc); err != nil {
-		return nil, fmt.Errorf("lesson %s: %w", slug, err)
+		var e *Error
+		if errors.As(err, &e) {
+			return nil, e
+		}
+		return nil, &Error{Line: 1, Msg: err.Error()}
 	}
 	l.Body = out.String()
 	return l, nil
@@ -291,7 +307,7 @@ func (l *Lesson) frontMatter(src []byte) ([]byte, error) {
 	}
 	end := bytes.Index(src[4:], []byte("\n---\n"))
 	if end < 0 {
-		return nil, errors.New("front matter: no closing --- line")
+		return nil, &Error{Line: 1, Msg: "front matter: no closing --- line"}
 	}
 	for i, line := range strings.Split(string(src[4:4+end]), "\n") {
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
@@ -299,7 +315,7 @@ func (l *Lesson) frontMatter(src []byte) ([]byte, error) {
 		}
 		k, v, ok := strings.Cut(line, ":")
 		if !ok {
-			return nil, fmt.Errorf("front matter line %d: want key: value, got %q", i+1, line)
+			return nil, &Error{Line: i + 2, Msg: fmt.Sprintf("front matter: want key: value, got %q", line)}
 		}
 		v = strings.Trim(strings.TrimSpace(v), `"`)
 		switch strings.TrimSpace(k) {
@@ -309,13 +325,13 @@ func (l *Lesson) frontMatter(src []byte) ([]byte, error) {
 			l.Summary = v
 		case "moved-from":
 			if !slugRE.MatchString(v) {
-				return nil, fmt.Errorf("front matter line %d: moved-from names a lesson by its file name without .md, got %q", i+1, v)
+				return nil, &Error{Line: i + 2, Msg: fmt.Sprintf("front matter: moved-from names a lesson by its file name without .md, got %q", v)}
 			}
 			l.MovedFrom = v
 		case "minutes", "order":
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return nil, fmt.Errorf("front matter line %d: %s must be a whole number, got %q", i+1, k, v)
+				return nil, &Error{Line: i + 2, Msg: fmt.Sprintf("front matter: %s must be a whole number, got %q", k, v)}
 			}
 			if k == "minutes" {
 				l.Minutes = n
@@ -323,9 +339,10 @@ func (l *Lesson) frontMatter(src []byte) ([]byte, error) {
 				l.Order = n
 			}
 		default:
-			return nil, fmt.Errorf("front matter line %d: unknown key %q (known: title, summary, minutes, order, moved-from)", i+1, k)
+			return nil, &Error{Line: i + 2, Msg: fmt.Sprintf("front matter: unknown key %q (known: title, summary, minutes, order, moved-from)", k)}
 		}
 	}
+	l.bodyLine = bytes.Count(src[:4+end+5], []byte("\n"))
 	return src[4+end+5:], nil
 }
 
@@ -373,7 +390,7 @@ func (r *cellRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 		r.next++
 		out, err := k(c)
 		if err != nil {
-			return ast.WalkStop, fmt.Errorf("cell %s: %w", c.ID, err)
+			return ast.WalkStop, c.errorAt(err)
 		}
 		w.WriteString(out)
 		return ast.WalkSkipChildren, nil
@@ -411,21 +428,34 @@ func (l *Lesson) Items() []string {
 
 // LoadDir parses every lesson file in dir, sorted by order then slug.
 func LoadDir(dir string) ([]*Lesson, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.md"))
-	if err != nil {
-		return nil, err
-	}
+	return LoadDirs(dir)
+}
+
+// LoadDirs parses every lesson file in the folders, sorted by order then
+// slug. Two lessons of the same file name are an error: the name is the
+// lesson's address and the key of its saved progress.
+func LoadDirs(dirs ...string) ([]*Lesson, error) {
 	var lessons []*Lesson
-	for _, f := range files {
-		src, err := os.ReadFile(f)
+	where := map[string]string{}
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.md"))
 		if err != nil {
 			return nil, err
 		}
-		l, err := Parse(strings.TrimSuffix(filepath.Base(f), ".md"), src)
-		if err != nil {
-			return nil, err
+		if _, err := os.Stat(dir); err != nil {
+			return nil, fmt.Errorf("lessons folder %s: %w", dir, err)
 		}
-		lessons = append(lessons, l)
+		for _, f := range files {
+			l, err := LoadFile(f)
+			if err != nil {
+				return nil, err
+			}
+			if other, ok := where[l.Slug]; ok {
+				return nil, &Error{File: f, Line: 1, Msg: fmt.Sprintf("a lesson named %s is also in %s: lessons are addressed by file name, so each needs its own", l.Slug, other)}
+			}
+			where[l.Slug] = f
+			lessons = append(lessons, l)
+		}
 	}
 	sort.SliceStable(lessons, func(i, j int) bool {
 		if lessons[i].Order != lessons[j].Order {
@@ -434,4 +464,27 @@ func LoadDir(dir string) ([]*Lesson, error) {
 		return lessons[i].Slug < lessons[j].Slug
 	})
 	return lessons, nil
+}
+
+// LoadFile parses one lesson file; an error names the file and line.
+func LoadFile(f string) (*Lesson, error) {
+	src, err := os.ReadFile(f)
+	if err != nil {
+		return nil, err
+	}
+	slug := strings.TrimSuffix(filepath.Base(f), ".md")
+	if !slugRE.MatchString(slug) {
+		return nil, &Error{File: f, Line: 1, Msg: "the file name is the lesson's address: use letters, digits, - and _ only"}
+	}
+	l, err := Parse(slug, src)
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			e.File = f
+			return nil, e
+		}
+		return nil, fmt.Errorf("%s: %w", f, err)
+	}
+	l.File = f
+	return l, nil
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"gradbook/notebook"
-	"gradbook/notebook/block"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -120,8 +119,9 @@ func TestBadLessons(t *testing.T) {
 	}
 }
 
-// TestLessonsRun runs every cell of every lesson, in order, as a learner
-// pressing Run all would: any error or failed check fails the test.
+// TestLessonsRun checks every lesson as go run serve.go -check does: every
+// cell in order, every exercise's starter (it must fail) and solution (it
+// must pass), every quiz's answers and every explore task's reachability.
 // Lessons are tested code.
 func TestLessonsRun(t *testing.T) {
 	lessons, err := LoadDir("../../site/lessons")
@@ -133,49 +133,23 @@ func TestLessonsRun(t *testing.T) {
 	}
 	for _, l := range lessons {
 		t.Run(l.Slug, func(t *testing.T) {
-			var srcs []string
-			var cells []*Cell
-			for _, c := range l.Cells {
-				if c.Kind == "python" {
-					srcs = append(srcs, c.Source)
-					cells = append(cells, c)
-				}
+			for _, e := range Check(l) {
+				t.Error(e)
 			}
 			checks, exercises, quizzes := 0, 0, 0
+			var srcs []string
 			for _, c := range l.Cells {
-				if c.Kind == "quiz" {
+				switch c.Kind {
+				case "python":
+					srcs = append(srcs, c.Source)
+				case "quiz":
 					quizzes++
+				case "exercise":
+					exercises++
 				}
-				if c.Kind != "exercise" {
-					continue
-				}
-				// The starter must not pass already: Check has to mean
-				// something. The solution must pass.
-				x, err := block.ParseExercise(c.ID, c.Source)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if r := x.Judge(x.Starter); r.Passed {
-					t.Errorf("exercise %s: the starter code already passes", c.ID)
-				}
-				if r := x.Judge(x.Starter + "\n\n" + x.Solution); !r.Passed {
-					t.Errorf("exercise %s: the solution fails: %s", c.ID, r.Why)
-				}
-				exercises++
 			}
-			for i, r := range notebook.Run(srcs, len(srcs)-1) {
+			for _, r := range notebook.Run(srcs, len(srcs)-1) {
 				checks += len(r.Checks)
-				if r.Err != nil {
-					t.Errorf("cell %s: %v", cells[i].ID, r.Err)
-				}
-				for _, c := range r.Checks {
-					if !c.Passed {
-						t.Errorf("cell %s: %s", cells[i].ID, c.Text)
-					}
-				}
-				if !r.Ran {
-					t.Errorf("cell %s did not run", cells[i].ID)
-				}
 			}
 			if checks == 0 {
 				t.Errorf("lesson %s checks none of its numbers", l.Slug)
