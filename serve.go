@@ -4,6 +4,16 @@
 //	go run serve.go -addr :9000      # another address
 //	go run serve.go -build           # build only
 //	go run serve.go -out DIR         # build, and write the static site to DIR
+//	go run serve.go -lessons DIR     # add a folder of your own lessons
+//	                                 # (-builtin=false: yours alone)
+//	go run serve.go -check -lessons DIR
+//	                                 # run every cell, exercise, quiz and task
+//	                                 # of the lessons; file:line: problems
+//	go run serve.go -new DIR/NAME    # write a starter lesson DIR/NAME.md
+//
+// While it serves, saving a lesson file rebuilds the pages and reloads the
+// tabs that show it (live preview); a lesson with an error shows the error
+// on its page. Exported sites have no live preview.
 //
 // Building compiles the engine to site/engine.wasm and the notebook to
 // site/notebook.wasm, copies wasm_exec.js from the same Go toolchain (so
@@ -27,8 +37,10 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
+	"gradbook/internal/preview"
 	"gradbook/notebook/lesson"
 )
 
@@ -37,14 +49,66 @@ func main() {
 	buildOnly := flag.Bool("build", false, "build the site and exit")
 	fixtures := flag.String("fixtures", "", "also build the lessons in `dir` into site/fixtures/, unlisted (for tests)")
 	out := flag.String("out", "", "write the complete static site to `dir` and exit")
+	var folders []string
+	flag.Func("lessons", "also build the lessons in `dir` (repeat it, or separate folders with commas)", func(v string) error {
+		for _, d := range strings.Split(v, ",") {
+			if d = strings.TrimSpace(d); d != "" {
+				folders = append(folders, d)
+			}
+		}
+		return nil
+	})
+	builtin := flag.Bool("builtin", true, "include Gradbook's own lessons (site/lessons); -builtin=false serves the -lessons folders alone")
+	check := flag.Bool("check", false, "check every lesson (cells, exercises, quizzes, explore tasks), print file:line: problems and exit non-zero if any")
+	newLesson := flag.String("new", "", "write a starter lesson, showing every block kind, to `dir/name`.md and exit")
+	siteDir := flag.String("dir", "site", "build into `dir`: the static files are copied there from site/ (to run a second server)")
 	flag.Parse()
 	log.SetFlags(0)
 
-	if err := build("site", *fixtures); err != nil {
+	if *newLesson != "" {
+		file, err := lesson.WriteStarter(*newLesson)
+		if err != nil {
+			log.Fatalf("serve: %v", err)
+		}
+		fmt.Printf("Wrote %s. Preview it with:\n  go run serve.go -lessons %s\nand check it with:\n  go run serve.go -check -lessons %s\n", file, filepath.Dir(file), filepath.Dir(file))
+		return
+	}
+	dirs := folders
+	if *builtin {
+		dirs = append([]string{filepath.Join("site", "lessons")}, folders...)
+	}
+	if len(dirs) == 0 {
+		log.Fatalf("serve: no lessons: give -lessons DIR, or leave -builtin on")
+	}
+	if *check {
+		start := time.Now()
+		n, problems := lesson.CheckDirs(dirs...)
+		for _, p := range problems {
+			fmt.Println(p)
+		}
+		fmt.Printf("Checked %s in %.1f s: %s.\n", plural(n, "lesson"), time.Since(start).Seconds(), plural(len(problems), "problem"))
+		if len(problems) > 0 {
+			os.Exit(1)
+		}
+		return
+	}
+	live := *out == "" && !*buildOnly
+	b := &builder{dir: *siteDir, lessonDirs: dirs, fixtures: *fixtures, live: live}
+	if err := b.prepare(); err != nil {
 		log.Fatalf("serve: the build failed, so nothing is served:\n%v", err)
 	}
+	problems, err := b.pages()
+	if err != nil {
+		log.Fatalf("serve: the build failed, so nothing is served:\n%v", err)
+	}
+	for _, p := range problems {
+		fmt.Println(p)
+	}
+	if len(problems) > 0 && !live {
+		log.Fatalf("serve: %s: fix them first", plural(len(problems), "lesson problem"))
+	}
 	if *out != "" {
-		version, err := lesson.Export("site", *out)
+		version, err := lesson.Export(*siteDir, *out)
 		if err != nil {
 			log.Fatalf("serve: exporting to %s: %v", *out, err)
 		}
@@ -59,9 +123,13 @@ func main() {
 		log.Fatalf("serve: %v", err)
 	}
 	fmt.Printf("Gradbook is at http://%s/\n", displayAddr(ln.Addr().String()))
-	srv := &http.Server{Handler: handler("site"), ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	mux := http.NewServeMux()
+	mux.Handle("/", handler(*siteDir))
+	b.preview.Routes(mux, ctx.Done())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go b.watch(ctx)
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -82,9 +150,45 @@ func displayAddr(a string) string {
 	return net.JoinHostPort("127.0.0.1", port)
 }
 
-// build compiles the two wasm programs into dir, copies the toolchain's
-// wasm_exec.js, and renders the pages.
-func build(dir, fixtures string) error {
+// builder builds the site into dir: the wasm programs and wasm_exec.js
+// once (prepare), the pages whenever a lesson changes (pages).
+type builder struct {
+	dir        string
+	lessonDirs []string
+	fixtures   string
+	live       bool
+	preview    preview.Hub
+	mu         sync.Mutex // one page build at a time
+}
+
+// watch rebuilds the pages when a lesson file is saved and tells the open
+// pages, until ctx ends.
+func (b *builder) watch(ctx context.Context) {
+	preview.Watch(ctx, b.lessonDirs, 200*time.Millisecond, func(slugs []string) {
+		start := time.Now()
+		problems, err := b.pages()
+		if err != nil {
+			log.Printf("serve: rebuilding the pages: %v", err)
+			return
+		}
+		for _, p := range problems {
+			fmt.Println(p)
+		}
+		fmt.Printf("Rebuilt for %s in %d ms; told %s.\n", strings.Join(slugs, ", "), time.Since(start).Milliseconds(), plural(b.preview.Listeners(), "open page"))
+		b.preview.Publish(slugs)
+	})
+}
+
+// prepare copies the static files into b.dir (unless it is site itself),
+// compiles the two wasm programs into it and copies the toolchain's
+// wasm_exec.js.
+func (b *builder) prepare() error {
+	dir := b.dir
+	if filepath.Clean(dir) != "site" {
+		if _, err := lesson.Export("site", dir); err != nil {
+			return fmt.Errorf("copying site/ to %s: %v", dir, err)
+		}
+	}
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
 		return fmt.Errorf("go env GOROOT: %v", err)
@@ -120,21 +224,34 @@ func build(dir, fixtures string) error {
 		return err
 	}
 	src := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js")
-	if err := copyFile(filepath.Join(dir, "wasm_exec.js"), src); err != nil {
-		return err
+	return copyFile(filepath.Join(dir, "wasm_exec.js"), src)
+}
+
+// pages renders every page and the service worker, and returns the
+// lessons' problems: a lesson that does not parse gets a page that shows
+// its error. It returns an error only when the pages cannot be written.
+func (b *builder) pages() ([]*lesson.Error, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	lessons, problems := lesson.Load(b.lessonDirs...)
+	if err := lesson.Build(b.dir, lessons, b.live); err != nil {
+		return problems, err
 	}
-	lessons, err := lesson.Build(dir)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("Built %d lessons.\n", len(lessons))
-	if fixtures != "" {
-		if _, err := lesson.BuildFixtures(dir, fixtures); err != nil {
-			return err
+	fmt.Printf("Built %s.\n", plural(len(lessons), "lesson"))
+	if b.fixtures != "" {
+		if _, err := lesson.BuildFixtures(b.dir, b.fixtures); err != nil {
+			return problems, err
 		}
 	}
-	_, err = lesson.WriteServiceWorker(dir)
-	return err
+	_, err := lesson.WriteServiceWorker(b.dir)
+	return problems, err
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func copyFile(dst, src string) error {

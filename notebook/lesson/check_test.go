@@ -57,3 +57,35 @@ func TestCheckMalformed(t *testing.T) {
 		t.Errorf("a missing folder: %v", errs)
 	}
 }
+
+// The starter lesson shows every block kind, and passes its own check.
+func TestStarter(t *testing.T) {
+	dir := t.TempDir()
+	file, err := WriteStarter(dir + "/my-first-lesson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteStarter(file); err == nil {
+		t.Error("the starter overwrote a file")
+	}
+	n, errs := CheckDirs(dir)
+	if n != 1 || len(errs) != 0 {
+		t.Fatalf("checked %d lessons: %v", n, errs)
+	}
+	l, err := LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Title != "My first lesson" {
+		t.Errorf("title %q", l.Title)
+	}
+	kinds := map[string]bool{}
+	for _, c := range l.Cells {
+		kinds[c.Kind] = true
+	}
+	for k := range kinds {
+		if !kinds[k] {
+			t.Errorf("the starter has no %s block", k)
+		}
+	}
+}

@@ -45,6 +45,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -75,7 +76,10 @@ type Lesson struct {
 	// before: their saved progress follows them here, by id.
 	MovedFrom string
 	// File is the lesson's file, as LoadDir found it, for messages.
-	File     string
+	File string
+	// Problem is why the file could not be read, for a lesson that Load
+	// kept so that its page can say so (live preview).
+	Problem  *Error
 	bodyLine int // the lines before the Markdown body: the front matter
 	Cells    []*Cell
 	Body     string // the rendered HTML of the prose and cells
@@ -457,13 +461,60 @@ func LoadDirs(dirs ...string) ([]*Lesson, error) {
 			lessons = append(lessons, l)
 		}
 	}
+	sortLessons(lessons)
+	return lessons, nil
+}
+
+// Load is LoadDirs for a server that must go on: a file that does not
+// parse becomes a lesson whose Problem says why (its page shows it), and
+// every problem is returned too.
+func Load(dirs ...string) ([]*Lesson, []*Error) {
+	var lessons []*Lesson
+	var problems []*Error
+	where := map[string]string{}
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.md"))
+		if err == nil {
+			_, err = os.Stat(dir)
+		}
+		if err != nil {
+			problems = append(problems, &Error{File: dir, Msg: "cannot read this lessons folder: " + err.Error()})
+			continue
+		}
+		for _, f := range files {
+			slug := strings.TrimSuffix(filepath.Base(f), ".md")
+			l, err := LoadFile(f)
+			if err == nil {
+				if other, ok := where[l.Slug]; ok {
+					err = &Error{File: f, Line: 1, Msg: fmt.Sprintf("a lesson named %s is also in %s: lessons are addressed by file name, so each needs its own", l.Slug, other)}
+				}
+			}
+			if err != nil {
+				var e *Error
+				if !errors.As(err, &e) {
+					e = &Error{File: f, Msg: err.Error()}
+				}
+				problems = append(problems, e)
+				if !slugRE.MatchString(slug) || where[slug] != "" {
+					continue // no page of its own to show it on
+				}
+				l = &Lesson{Slug: slug, File: f, Title: slug + " (has an error)", Order: math.MaxInt, Problem: e}
+			}
+			where[l.Slug] = f
+			lessons = append(lessons, l)
+		}
+	}
+	sortLessons(lessons)
+	return lessons, problems
+}
+
+func sortLessons(lessons []*Lesson) {
 	sort.SliceStable(lessons, func(i, j int) bool {
 		if lessons[i].Order != lessons[j].Order {
 			return lessons[i].Order < lessons[j].Order
 		}
 		return lessons[i].Slug < lessons[j].Slug
 	})
-	return lessons, nil
 }
 
 // LoadFile parses one lesson file; an error names the file and line.

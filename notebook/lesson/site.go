@@ -8,12 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	texttemplate "text/template"
 
 	"gradbook/notebook"
 	"gradbook/notebook/block"
 )
 
-//go:embed templates/*.html templates/sw.js
+//go:embed templates/*.html templates/sw.js templates/starter.md
 var templateFiles embed.FS
 
 var pages = template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join, "csp": func() string { return CSP }}).ParseFS(templateFiles, "templates/*.html"))
@@ -23,31 +24,42 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"join": string
 // carries it as a meta element, so a static host applies it too.
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'none'"
 
-// Build renders the site's pages into dir from the lessons in dir/lessons:
-// index.html, scratch.html and lessons/<slug>.html for each lesson.
-func Build(dir string) ([]*Lesson, error) {
-	lessons, err := LoadDir(filepath.Join(dir, "lessons"))
-	if err != nil {
-		return nil, err
-	}
+// Build renders the site's pages into dir from lessons: index.html,
+// scratch.html, embed.html, cells.json and lessons/<slug>.html for each
+// lesson, and removes the pages of lessons no longer built. live makes the
+// index and the lesson pages load serve.go's live preview, which reloads
+// them when their file is saved; an exported site never has it.
+func Build(dir string, lessons []*Lesson, live bool) error {
 	write := func(name, tmpl string, data any) error { return writePage(dir, name, tmpl, data) }
-	if err := write("index.html", "index.html", map[string]any{"Lessons": lessons}); err != nil {
-		return nil, err
+	if err := write("index.html", "index.html", map[string]any{"Lessons": lessons, "Live": live}); err != nil {
+		return err
 	}
 	if err := write("embed.html", "embed.html", nil); err != nil {
-		return nil, err
+		return err
 	}
 	first := template.HTML(block.CodeCellHTML("scratch-1", 1, ""))
 	if err := write("scratch.html", "scratch.html", map[string]any{"FirstCell": first}); err != nil {
-		return nil, err
+		return err
 	}
-	if err := writeLessons(dir, "lessons", lessons); err != nil {
-		return nil, err
+	if err := os.MkdirAll(filepath.Join(dir, "lessons"), 0o755); err != nil {
+		return err
 	}
-	if err := writeCells(dir, lessons); err != nil {
-		return nil, err
+	if err := writeLessons(dir, "lessons", lessons, live); err != nil {
+		return err
 	}
-	return lessons, nil
+	built := map[string]bool{}
+	for _, l := range lessons {
+		built[l.Slug+".html"] = true
+	}
+	old, _ := filepath.Glob(filepath.Join(dir, "lessons", "*.html"))
+	for _, f := range old {
+		if !built[filepath.Base(f)] {
+			if err := os.Remove(f); err != nil {
+				return err
+			}
+		}
+	}
+	return writeCells(dir, lessons)
 }
 
 // writeCells writes cells.json: every lesson's code cells by id, so that
@@ -55,6 +67,9 @@ func Build(dir string) ([]*Lesson, error) {
 func writeCells(dir string, lessons []*Lesson) error {
 	sc := &notebook.SiteCells{Lessons: map[string]notebook.LessonCells{}}
 	for _, l := range lessons {
+		if l.Problem != nil {
+			continue
+		}
 		lc := notebook.LessonCells{Title: l.Title, Cells: map[string]string{}}
 		for _, c := range l.Cells {
 			if c.Kind == "python" {
@@ -95,7 +110,7 @@ func BuildFixtures(dir, src string) ([]*Lesson, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "fixtures"), 0o755); err != nil {
 		return nil, err
 	}
-	return lessons, writeLessons(dir, "fixtures", lessons)
+	return lessons, writeLessons(dir, "fixtures", lessons, false)
 }
 
 // writePage renders template tmpl with data into dir/name.
@@ -108,7 +123,7 @@ func writePage(dir, name, tmpl string, data any) error {
 }
 
 // writeLessons renders each lesson into dir/sub/<slug>.html.
-func writeLessons(dir, sub string, lessons []*Lesson) error {
+func writeLessons(dir, sub string, lessons []*Lesson, live bool) error {
 	for i, l := range lessons {
 		data := map[string]any{
 			"Root":   "../",
@@ -117,6 +132,7 @@ func writeLessons(dir, sub string, lessons []*Lesson) error {
 			"HasH1":  strings.Contains(l.Body, "<h1"),
 			"Prev":   nil,
 			"Next":   nil,
+			"Live":   live,
 		}
 		if i > 0 {
 			data["Prev"] = lessons[i-1]
@@ -129,4 +145,35 @@ func writeLessons(dir, sub string, lessons []*Lesson) error {
 		}
 	}
 	return nil
+}
+
+// WriteStarter writes a starter lesson to path (".md" is added), showing
+// every block kind, and returns the file's name. It never overwrites a
+// file.
+func WriteStarter(path string) (string, error) {
+	if !strings.HasSuffix(path, ".md") {
+		path += ".md"
+	}
+	slug := strings.TrimSuffix(filepath.Base(path), ".md")
+	if !slugRE.MatchString(slug) {
+		return "", fmt.Errorf("%s: a lesson's file name is its address: use letters, digits, - and _ only", path)
+	}
+	var b bytes.Buffer
+	title := strings.ToUpper(slug[:1]) + strings.ReplaceAll(slug[1:], "-", " ")
+	t := texttemplate.Must(texttemplate.ParseFS(templateFiles, "templates/starter.md"))
+	if err := t.Execute(&b, map[string]string{"Title": title}); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w (the starter never overwrites a file)", path, err)
+	}
+	if _, err := f.Write(b.Bytes()); err != nil {
+		f.Close()
+		return "", err
+	}
+	return path, f.Close()
 }

@@ -1,0 +1,90 @@
+package preview
+
+import (
+	"bufio"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Saving, adding and removing lesson files are each seen, by lesson.
+func TestWatch(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.md")
+	if err := os.WriteFile(a, []byte("# A"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 10)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go Watch(ctx, []string{dir}, 10*time.Millisecond, func(slugs []string) { got <- strings.Join(slugs, " ") })
+	time.Sleep(30 * time.Millisecond)
+	expect := func(what, want string) {
+		t.Helper()
+		select {
+		case g := <-got:
+			if g != want {
+				t.Errorf("%s: got %q, want %q", what, g, want)
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatalf("%s: nothing seen", what)
+		}
+	}
+	os.WriteFile(a, []byte("# A, longer"), 0o644)
+	expect("a save", "a")
+	os.WriteFile(filepath.Join(dir, "b.md"), []byte("# B"), 0o644)
+	expect("a new file", "b")
+	os.Remove(a)
+	expect("a removed file", "a")
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644)
+	select {
+	case g := <-got:
+		t.Errorf("a file that is not a lesson was seen: %q", g)
+	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// A page listening to the event stream hears which lessons changed.
+func TestHub(t *testing.T) {
+	var h Hub
+	mux := http.NewServeMux()
+	done := make(chan struct{})
+	defer close(done)
+	h.Routes(mux, done)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	res, err := http.Get(srv.URL + "/__gradbook/live.js")
+	if err != nil || res.StatusCode != 200 || !strings.Contains(res.Header.Get("Content-Type"), "javascript") {
+		t.Fatalf("live.js: %v %v", res, err)
+	}
+	res.Body.Close()
+	res, err = http.Get(srv.URL + "/__gradbook/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	r := bufio.NewReader(res.Body)
+	r.ReadString('\n') // the greeting
+	for h.Listeners() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	h.Publish([]string{"intro", "two"})
+	var lines []string
+	for len(lines) < 2 {
+		l, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if lines[0] != "event: change" || lines[1] != "data: intro two" {
+		t.Errorf("got %q", lines)
+	}
+}
