@@ -12,7 +12,10 @@ const repo = path.join(__dirname, "..");
 // serve runs go run serve.go with args, and returns the child process
 // once url answers.
 async function serve(args, url) {
-  const child = spawn("go", ["run", "serve.go", ...args], { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
+  // Its own process group: go run starts the server as a child of its own,
+  // and stop ends both.
+  const child = spawn("go", ["run", "serve.go", ...args], { cwd: repo, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  child.stop = () => { try { process.kill(-child.pid, "SIGTERM"); } catch (_) { /* gone already */ } };
   let log = "";
   child.stdout.on("data", (d) => { log += d; });
   child.stderr.on("data", (d) => { log += d; });
@@ -20,7 +23,7 @@ async function serve(args, url) {
   try {
     await expect.poll(async () => (await fetch(url).catch(() => ({ ok: false }))).ok, { timeout: 240_000 }).toBe(true);
   } catch (err) {
-    child.kill();
+    child.stop();
     throw new Error(`serve.go ${args.join(" ")} did not start:\n${log}`);
   }
   return child;
@@ -33,12 +36,22 @@ test("an author's lessons folder: live preview on save, an error shown with file
   execFileSync("go", ["run", "serve.go", "-new", path.join(folder, "my-lesson")], { cwd: repo });
   const file = path.join(folder, "my-lesson.md");
   const starter = fs.readFileSync(file, "utf8");
+  fs.copyFileSync(path.join(__dirname, "fixtures", "hostile.md"), path.join(folder, "hostile.md"));
 
   const site = "http://127.0.0.1:8186/";
   const server = await serve(["-dir", path.join(root, "site"), "-builtin=false", "-lessons", folder, "-addr", "127.0.0.1:8186"], site + "index.html");
   try {
     await page.goto(site + "index.html");
-    await expect(page.locator("ol.lessons li")).toHaveCount(1);
+    await expect(page.locator("ol.lessons li")).toHaveCount(2);
+
+    // Nothing from a lesson file reaches the page as markup or script.
+    await page.goto(site + "lessons/hostile.html");
+    await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+    await page.getByRole("button", { name: "Run all" }).click();
+    await expect(page.locator("section.code-cell").first().getByRole("status")).toContainText("<b>not bold</b>");
+    expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
+    expect(await page.locator("main script, main iframe, main [onerror], main [onclick]").count()).toBe(0);
+
     await page.goto(site + "lessons/my-lesson.html");
     await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
     await expect(page.locator("h1")).toHaveText("My lesson");
@@ -61,7 +74,8 @@ test("an author's lessons folder: live preview on save, an error shown with file
     await expect(page.locator(".lesson-problem")).toHaveCount(0);
     await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   } finally {
-    server.kill();
+    await page.goto("about:blank"); // no page listens when the server stops
+    server.stop();
   }
 
   // Export the folder and use it offline from a plain static server.

@@ -80,7 +80,7 @@ func ParseExercise(id, body string) (*Exercise, error) {
 		case "solution":
 			x.Solution = s.Text
 		default:
-			return nil, blockErr(s, "unknown section (an exercise has check, test, hint, solution)")
+			return nil, unknownSection("exercise", s)
 		}
 	}
 	if x.Check == "" && len(x.Tests) == 0 {

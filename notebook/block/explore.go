@@ -95,7 +95,7 @@ func ParseExplore(id, body string) (*Explore, error) {
 			}
 			e.Tasks = append(e.Tasks, Task{ID: s.Args[0], Cond: strings.Join(s.Args[1:], " "), Text: s.Text, Line: s.Line})
 		default:
-			return nil, blockErr(s, "unknown section (an explore block has graph, out, leaf, task)")
+			return nil, unknownSection("explore", s)
 		}
 	}
 	var err error

@@ -100,7 +100,7 @@ func ParseQuiz(id, body string) (*Quiz, error) {
 		case "model":
 			q.Model = s.Text
 		default:
-			return nil, blockErr(s, "unknown section (a quiz has choice, feedback, given, answer, wrong, explain, model)")
+			return nil, unknownSection("quiz", s)
 		}
 	}
 	kinds := 0

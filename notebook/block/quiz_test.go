@@ -27,3 +27,22 @@ func TestNumericWrongAnswers(t *testing.T) {
 		t.Error("a wrong value before any answer was read")
 	}
 }
+
+// Sections lists exactly the sections each parser accepts: the format's
+// reference is tested against it.
+func TestSectionsAreTheParsers(t *testing.T) {
+	parse := map[string]func(string) error{
+		"quiz":     func(b string) error { _, err := ParseQuiz("q", b); return err },
+		"explore":  func(b string) error { _, err := ParseExplore("e", b); return err },
+		"exercise": func(b string) error { _, err := ParseExercise("x", b); return err },
+	}
+	for kind, names := range Sections {
+		for _, name := range append(names, "nonsense") {
+			err := parse[kind]("Lead.\n--- " + name + " a 1 0 2 1\ntext")
+			unknown := err != nil && strings.Contains(err.Error(), "unknown section")
+			if unknown != (name == "nonsense") {
+				t.Errorf("%s: --- %s: %v", kind, name, err)
+			}
+		}
+	}
+}

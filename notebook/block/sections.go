@@ -49,6 +49,26 @@ func splitSections(body string) (lead string, sections []Section) {
 	return lead, sections
 }
 
+// Sections names the sections each block kind accepts, in the order the
+// format's reference lists them.
+var Sections = map[string][]string{
+	"quiz":     {"choice", "feedback", "given", "answer", "wrong", "explain", "model"},
+	"explore":  {"graph", "out", "leaf", "task"},
+	"exercise": {"check", "test", "hint", "solution"},
+}
+
+// unknownSection is the error for a section a block kind does not have.
+func unknownSection(kind string, s Section) error {
+	return blockErr(s, "unknown section (%s %s has %s)", article(kind), kind, strings.Join(Sections[kind], ", "))
+}
+
+func article(kind string) string {
+	if strings.ContainsRune("aeiou", rune(kind[0])) {
+		return "an"
+	}
+	return "a"
+}
+
 // LineError is an error at a line of a block's body (from 1, the line
 // after the opening fence), so that a lesson can say where in its file.
 type LineError struct {

@@ -1,8 +1,12 @@
 package lesson
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"gradbook/notebook/block"
 )
 
 func TestCheckGood(t *testing.T) {
@@ -86,6 +90,56 @@ func TestStarter(t *testing.T) {
 	for k := range kinds {
 		if !kinds[k] {
 			t.Errorf("the starter has no %s block", k)
+		}
+	}
+}
+
+// The format's one-page reference lists every front-matter key, block kind
+// and section the parser accepts, and its example lesson passes -check.
+func TestFormatReference(t *testing.T) {
+	b, err := os.ReadFile("../../docs/lesson-format.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, k := range frontMatterKeys {
+		if !strings.Contains(doc, "`"+k+":`") {
+			t.Errorf("the reference does not describe the front-matter key %s", k)
+		}
+	}
+	for kind := range kinds {
+		if !strings.Contains(doc, "### `"+kind+"`") {
+			t.Errorf("the reference has no heading for the block kind %s", kind)
+		}
+	}
+	for kind, names := range block.Sections {
+		for _, n := range names {
+			if !strings.Contains(doc, "`--- "+n) {
+				t.Errorf("the reference does not describe the %s section --- %s", kind, n)
+			}
+		}
+	}
+	_, example, ok := strings.Cut(doc, "````markdown\n")
+	example, _, ok2 := strings.Cut(example, "````")
+	if !ok || !ok2 {
+		t.Fatal("the reference has no example lesson")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "example.md"), []byte(example), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n, errs := CheckDirs(dir)
+	if n != 1 || len(errs) > 0 {
+		t.Fatalf("the example lesson: %v", errs)
+	}
+	l, _ := LoadFile(filepath.Join(dir, "example.md"))
+	seen := map[string]bool{}
+	for _, c := range l.Cells {
+		seen[c.Kind] = true
+	}
+	for kind := range kinds {
+		if !seen[kind] {
+			t.Errorf("the example lesson has no %s block", kind)
 		}
 	}
 }

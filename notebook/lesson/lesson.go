@@ -113,6 +113,9 @@ func parsed[T interface{ HTML() string }](x T, err error) (string, error) {
 	return x.HTML(), nil
 }
 
+// frontMatterKeys are the keys a lesson's front matter may have.
+var frontMatterKeys = []string{"title", "summary", "minutes", "order", "moved-from"}
+
 var (
 	idRE   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
 	slugRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
@@ -343,7 +346,7 @@ func (l *Lesson) frontMatter(src []byte) ([]byte, error) {
 				l.Order = n
 			}
 		default:
-			return nil, &Error{Line: i + 2, Msg: fmt.Sprintf("front matter: unknown key %q (known: title, summary, minutes, order, moved-from)", k)}
+			return nil, &Error{Line: i + 2, Msg: fmt.Sprintf("front matter: unknown key %q (known: %s)", k, strings.Join(frontMatterKeys, ", "))}
 		}
 	}
 	l.bodyLine = bytes.Count(src[:4+end+5], []byte("\n"))
