@@ -3,7 +3,9 @@
 //   8181  the site, as `go run serve.go` builds and serves it;
 //   8182  the static export (`go run serve.go -out`) under a sub-path, from
 //         a plain static file server;
-//   8183  a course page on another origin that embeds cells.
+//   8183  a course page on another origin that embeds cells;
+//   8188  the static export again, from a host that sends no CORS headers;
+//   8189  course pages that the embedding spec writes into playwright/.courses.
 const { defineConfig } = require("@playwright/test");
 
 const site = 8181, exported = 8182, course = 8183;
@@ -34,6 +36,18 @@ module.exports = defineConfig({
       command: `node playwright/static-server.js playwright/.export ${exported} /courses/gradbook/`,
       url: `http://127.0.0.1:${exported}/courses/gradbook/index.html`,
       timeout: 300_000,
+      reuseExistingServer: !process.env.CI,
+    },
+    {
+      command: `node playwright/static-server.js playwright/.export 8188 /gradbook/ --no-cors`,
+      url: `http://127.0.0.1:8188/gradbook/index.html`,
+      timeout: 300_000,
+      reuseExistingServer: !process.env.CI,
+    },
+    {
+      command: `mkdir -p playwright/.courses && touch playwright/.courses/index.html && node playwright/static-server.js playwright/.courses 8189 /`,
+      url: `http://127.0.0.1:8189/index.html`,
+      timeout: 60_000,
       reuseExistingServer: !process.env.CI,
     },
     {

@@ -310,18 +310,19 @@
   }
 
   // compile fetches and compiles the WebAssembly module at url (a path in
-  // Node). It streams where the server sends application/wasm and falls
-  // back where it does not.
-  async function compile(url) {
+  // Node), with get if given (a function like fetch). It streams where the
+  // server sends application/wasm and falls back where it does not.
+  async function compile(url, get = fetch) {
     if (typeof process !== "undefined" && process.versions && process.versions.node && typeof require === "function") {
       return WebAssembly.compile(require("fs").readFileSync(url));
     }
     try {
-      return await WebAssembly.compileStreaming(fetch(url));
+      return await WebAssembly.compileStreaming(get(url));
     } catch (err) {
+      if (err instanceof WebAssembly.CompileError || /eval/i.test(err.message)) throw err; // the page does not allow WebAssembly
       // A server that does not send application/wasm, or a fetch that
       // failed: fetch again to say why, or compile the bytes.
-      const response = await fetch(url);
+      const response = await get(url);
       if (!response.ok) throw new Error(`cannot load ${url}: ${response.status} ${response.statusText}`);
       return WebAssembly.compile(await response.arrayBuffer());
     }

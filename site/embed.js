@@ -11,15 +11,23 @@
 // runs after that lesson's cells above it. It also sizes Gradbook iframes
 // (embed.html) to their content. Progress is kept in this page's own
 // IndexedDB, under the database "gradbook".
+//
+// The cells need three files from the Gradbook site besides scripts:
+// notebook.wasm, cells.json and editor.js. Where the site's host sends
+// Access-Control-Allow-Origin, they are fetched directly. Where it sends
+// no CORS headers, a hidden frame of the Gradbook site (proxy.html) fetches
+// them and hands them over by postMessage; everything else is the same.
+// When something stops the cells, each says why and what fixes it, in one
+// line.
 (function () {
   "use strict";
   const script = document.currentScript;
   const base = new URL(".", script.src).href;
+  const gradbook = new URL(base).origin;
 
   // Size <iframe src=".../embed.html?..."> to what they show. Only a
   // Gradbook page in one of this page's frames may ask, and only for a
   // height up to maxHeight: another frame's messages are ignored.
-  const gradbook = new URL(base).origin;
   const maxHeight = 50000;
   window.addEventListener("message", (event) => {
     if (event.origin !== gradbook) return;
@@ -33,14 +41,122 @@
   if (!document.querySelector(".gradbook-cell")) return;
   document.documentElement.dataset.gradbookBase = base;
 
+  // What the course page's Content-Security-Policy refused, to say which
+  // directive to change.
+  const refused = [];
+  document.addEventListener("securitypolicyviolation", (e) => refused.push(e));
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 50)); // violations are reported a moment later
+  function blockedBy(directive, what) {
+    const e = refused.find((v) => (v.effectiveDirective || v.violatedDirective || "").startsWith(directive) &&
+      (!what || (v.blockedURI || "").startsWith(what)));
+    return Boolean(e);
+  }
+
+  // A failure that already says its cause and its fix.
+  class Why extends Error {}
+  const cspFix = (directive, value) => new Why(`this page's Content-Security-Policy blocks it: add ${value} to ${directive}`);
+
   function load(src) {
     return new Promise((resolve, reject) => {
       const s = document.createElement("script");
       s.src = src;
       s.onload = resolve;
-      s.onerror = () => reject(new Error("cannot load " + src));
+      s.onerror = async () => {
+        await settle();
+        if (blockedBy("script-src", gradbook)) reject(cspFix("script-src", gradbook));
+        else reject(new Why(`${src} could not be loaded: check the address in the embed script's src, and that the whole exported folder is on the host`));
+      };
       document.head.append(s);
     });
+  }
+
+  // The hidden frame that fetches for this page, started once.
+  let proxy = null;
+  function startProxy() {
+    if (proxy) return proxy;
+    proxy = new Promise((resolve, reject) => {
+      const frame = document.createElement("iframe");
+      frame.src = base + "proxy.html";
+      frame.title = "Gradbook (loads the cells' files)";
+      frame.hidden = true;
+      frame.setAttribute("aria-hidden", "true");
+      frame.tabIndex = -1;
+      const waiting = new Map();
+      let next = 1;
+      const timer = setTimeout(async () => {
+        await settle();
+        if (blockedBy("frame-src", gradbook) || blockedBy("child-src", gradbook)) reject(cspFix("frame-src", gradbook));
+        else reject(new Why(`${base}proxy.html did not answer: send Access-Control-Allow-Origin: * with Gradbook's files, or upload the whole exported folder`));
+      }, 15000);
+      window.addEventListener("message", (event) => {
+        if (event.origin !== gradbook || event.source !== frame.contentWindow) return;
+        const d = event.data;
+        if (!d) return;
+        if (d.gradbook === "proxy-ready") {
+          clearTimeout(timer);
+          resolve((file) => new Promise((ok, fail) => {
+            const id = next++;
+            waiting.set(id, { ok, fail, file });
+            frame.contentWindow.postMessage({ gradbook: "fetch", id, file }, gradbook);
+          }));
+        } else if (d.gradbook === "file" && typeof d.id === "number" && waiting.has(d.id)) {
+          const w = waiting.get(d.id);
+          waiting.delete(d.id);
+          if (d.status === 200 && d.body instanceof ArrayBuffer) {
+            w.ok(new Response(d.body, { status: 200, headers: { "Content-Type": typeof d.type === "string" ? d.type : "" } }));
+          } else if (d.status > 0) {
+            w.ok(new Response(null, { status: d.status }));
+          } else {
+            w.fail(new Why(`${base}${w.file} could not be fetched (${d.error}): check that Gradbook's site is reachable`));
+          }
+        }
+      });
+      document.body.append(frame);
+    });
+    return proxy;
+  }
+
+  // fetch gets one of Gradbook's files for this page: directly where the
+  // host allows it, through the frame where it does not.
+  let direct = null;
+  function isDirect() {
+    direct = direct || fetch(base + "cells.json", { method: "HEAD" }).then(() => true, async () => {
+      await settle();
+      if (blockedBy("connect-src", gradbook)) throw cspFix("connect-src", gradbook);
+      return false; // refused by CORS, or unreachable: the frame will tell
+    });
+    return direct;
+  }
+  async function gradbookFetch(url) {
+    const u = String(url);
+    if (!u.startsWith(base) || await isDirect()) return fetch(u);
+    const get = await startProxy();
+    return get(u.slice(base.length));
+  }
+
+  // why turns a failure into one line: its cause and its fix.
+  function why(err, url) {
+    if (err instanceof Why) return err.message;
+    const msg = String(err && err.message || err);
+    if (/wasm-unsafe-eval|unsafe-eval|WebAssembly/i.test(msg) && (blockedBy("script-src") || /eval/i.test(msg))) {
+      return "this page's Content-Security-Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to its script-src";
+    }
+    const status = msg.match(/: (\d{3})\b/);
+    if (status && status[1] === "404") {
+      return `${url || base} was not found (404): upload the whole exported folder, next to embed.js`;
+    }
+    return msg;
+  }
+  globalThis.gradbookEmbed = { fetch: gradbookFetch, direct: isDirect, why };
+
+  function fail(err) {
+    for (const el of document.querySelectorAll(".gradbook-cell")) {
+      const note = document.createElement("p");
+      note.className = "gradbook-error";
+      note.setAttribute("role", "alert");
+      note.textContent = `Gradbook could not start here: ${why(err)}.`;
+      el.after(note);
+    }
   }
 
   // The same loader as Gradbook's own pages: it starts notebook.wasm from
@@ -48,12 +164,5 @@
   (typeof Go === "function" ? Promise.resolve() : load(base + "wasm_exec.js"))
     .then(() => (typeof autodiff === "object" ? undefined : load(base + "autodiff.js")))
     .then(() => load(base + "notebook.js"))
-    .catch((err) => {
-      for (const el of document.querySelectorAll(".gradbook-cell")) {
-        const note = document.createElement("p");
-        note.className = "gradbook-error";
-        note.textContent = `Gradbook could not start here (${err.message}).`;
-        el.after(note);
-      }
-    });
+    .catch(fail);
 })();

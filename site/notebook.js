@@ -11,7 +11,25 @@
   // The cells' code editor (CodeMirror, bundled in editor.js), loaded once
   // for all the cells of the page; the notebook waits for it, and keeps
   // the plain textareas if it cannot load.
-  globalThis.gradbookEditor = import(new URL("editor.js", script.src).href).catch(() => null);
+  // On a course page whose Gradbook host sends no CORS headers, embed.js
+  // fetches the files through a frame (gradbookEmbed): the editor is then
+  // imported from a blob: address, which the course page's CSP, if it has
+  // one, must allow in script-src; otherwise the cells keep plain
+  // textareas.
+  const embed = globalThis.gradbookEmbed;
+  async function importEditor() {
+    const href = new URL("editor.js", script.src).href;
+    if (!embed || await embed.direct()) return import(href);
+    const res = await embed.fetch(href);
+    if (!res.ok) throw new Error(`editor.js: ${res.status}`);
+    const blob = URL.createObjectURL(new Blob([await res.arrayBuffer()], { type: "text/javascript" }));
+    try {
+      return await import(blob);
+    } finally {
+      URL.revokeObjectURL(blob);
+    }
+  }
+  globalThis.gradbookEditor = importEditor().catch(() => null);
 
   // In an iframe: lessons/x.html?frame shows the lesson without the site's
   // header and footer, and every page tells the parent its height, so that
@@ -117,7 +135,7 @@
   let compiled = null;
   function start() {
     // The site's one wasm loader is in autodiff.js.
-    compiled = compiled || autodiff.compile(url);
+    compiled = compiled || autodiff.compile(url, embed ? embed.fetch : undefined);
     return compiled.then((module) => autodiff.instantiate(module, stopped));
   }
 
@@ -252,7 +270,8 @@
     for (const el of document.querySelectorAll(".gradbook-cell")) {
       const note = document.createElement("p");
       note.className = "gradbook-error";
-      note.textContent = `Gradbook could not start here (${err.message}).`;
+      note.setAttribute("role", "alert");
+      note.textContent = `Gradbook could not start here: ${embed ? embed.why(err, url) : err.message}.`;
       el.after(note);
     }
     document.body.dataset.notebook = "failed";

@@ -37,6 +37,9 @@ func Build(dir string, lessons []*Lesson, live bool) error {
 	if err := write("embed.html", "embed.html", nil); err != nil {
 		return err
 	}
+	if err := write("proxy.html", "proxy.html", nil); err != nil {
+		return err
+	}
 	first := template.HTML(block.CodeCellHTML("scratch-1", 1, ""))
 	if err := write("scratch.html", "scratch.html", map[string]any{"FirstCell": first}); err != nil {
 		return err

@@ -21,14 +21,23 @@ type placement struct {
 	prefix        []string
 }
 
-// fetchCells reads cells.json from the Gradbook site at base.
+// fetchCells reads cells.json from the Gradbook site at base: on a course
+// page through embed.js's fetch, which goes through a frame where the host
+// sends no CORS headers.
 func fetchCells(base string) (*notebook.SiteCells, error) {
-	resp, err := await(js.Global().Call("fetch", base+"cells.json"))
+	fetch := js.Global().Get("fetch")
+	this := js.Global()
+	if e := js.Global().Get("gradbookEmbed"); e.Truthy() && base != "" {
+		this, fetch = e, e.Get("fetch")
+	}
+	resp, err := await(fetch.Call("call", this, base+"cells.json"))
 	if err != nil {
 		return nil, err
 	}
-	if !resp.Get("ok").Bool() {
-		return nil, fmt.Errorf("cells.json: %d %s", resp.Get("status").Int(), resp.Get("statusText").String())
+	if st := resp.Get("status").Int(); st == 404 {
+		return nil, fmt.Errorf("%scells.json was not found (404): upload the whole exported folder, next to embed.js", base)
+	} else if !resp.Get("ok").Bool() {
+		return nil, fmt.Errorf("%scells.json: %d %s", base, st, resp.Get("statusText").String())
 	}
 	text, err := await(resp.Call("text"))
 	if err != nil {

@@ -1,0 +1,90 @@
+// The README's embed snippet, pasted into a course page on another origin,
+// against two static hosts of the exported site: one that sends
+// Access-Control-Allow-Origin and one that sends no CORS headers at all.
+const fs = require("fs");
+const path = require("path");
+const { test, expect, typeInto } = require("./helpers");
+
+const hosts = {
+  "a host that sends CORS headers": "http://127.0.0.1:8182/courses/gradbook/",
+  "a host that sends none": "http://127.0.0.1:8188/gradbook/",
+};
+const coursePort = 8189;
+
+// snippet is the README's embed example with its address replaced.
+function snippet(site) {
+  const readme = fs.readFileSync(path.join(__dirname, "..", "README.md"), "utf8");
+  const section = readme.split("## Embedding cells in a course page")[1];
+  return section.match(/```html\n([\s\S]*?)```/)[1].replaceAll("https://example.org/gradbook/", site);
+}
+
+function coursePage(site, head = "") {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">${head}<title>A course page</title><link rel="icon" href="data:,"></head>
+<body><main><h1>Week 3</h1>
+${snippet(site)}
+</main></body></html>`;
+}
+
+// The course pages are written where the course server (playwright.config.js)
+// serves them from.
+const courseDir = path.join(__dirname, ".courses");
+
+// expected drops the console errors a browser logs for a request it
+// refuses on purpose: the probe that finds the host sends no CORS headers.
+function expected(errors, ...patterns) {
+  const keep = errors.filter((e) => !patterns.some((p) => p.test(e)));
+  errors.splice(0, errors.length, ...keep);
+}
+
+for (const [name, site] of Object.entries(hosts)) {
+  test(`the README's snippet on ${name}: an inline cell and a lesson cell run, the wasm loads once, an edit survives a reload`, async ({ page, errors }) => {
+    const file = name.includes("none") ? "none.html" : "cors.html";
+    fs.writeFileSync(path.join(courseDir, file), coursePage(site));
+    const wasm = [];
+    page.on("request", (r) => { if (r.url().endsWith("notebook.wasm")) wasm.push(r.url()); });
+    await page.goto(`http://127.0.0.1:${coursePort}/${file}`);
+    await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+    const inline = page.locator(".gradbook-embed section.code-cell").nth(0);
+    const ref = page.locator(".gradbook-embed section.code-cell").nth(1);
+    await inline.getByRole("button", { name: "Run", exact: true }).click();
+    await expect(inline.getByRole("status")).toHaveText("dy/dx = 6.0");
+    await expect(inline.locator("svg.graph")).toHaveCount(1);
+    await ref.getByRole("button", { name: "Run", exact: true }).click();
+    await expect(ref.getByRole("status")).toContainText("loss 8.0  dL/dw 24.0");
+    // The real editor, in the course page's own flow.
+    await expect(inline.locator(".cm-editor")).toHaveCount(1);
+    expect(wasm.length).toBe(1);
+    // Without CORS, one hidden frame of the Gradbook site fetched the files.
+    await expect(page.locator('iframe[src$="proxy.html"]')).toHaveCount(name.includes("none") ? 1 : 0);
+
+    await typeInto(inline, 'x = Value(5.0, "x")\ny = x * x\ny.backward()\nprint("dy/dx =", x.grad)');
+    await inline.getByRole("button", { name: "Run", exact: true }).click();
+    await expect(inline.getByRole("status")).toHaveText("dy/dx = 10.0");
+    await page.waitForTimeout(500);
+    await page.reload();
+    await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+    await expect(page.locator(".gradbook-embed section.code-cell").nth(0).locator("textarea.editor")).toHaveValue(/Value\(5.0, "x"\)/);
+    if (name.includes("none")) expected(errors, /CORS policy/, /net::ERR_FAILED/);
+  });
+}
+
+test("a course page whose CSP forgets 'wasm-unsafe-eval' is told so in one line", async ({ page, errors }) => {
+  const site = hosts["a host that sends CORS headers"];
+  const origin = new URL(site).origin;
+  const csp = `default-src 'self'; script-src 'self' ${origin}; worker-src blob:; connect-src 'self' ${origin}; style-src 'self' ${origin}`;
+  fs.writeFileSync(path.join(courseDir, "strict.html"), coursePage(site, `<meta http-equiv="Content-Security-Policy" content="${csp}">`));
+  await page.goto(`http://127.0.0.1:${coursePort}/strict.html`);
+  const note = page.locator(".gradbook-error").first();
+  await expect(note).toHaveText("Gradbook could not start here: this page's Content-Security-Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to its script-src.", { timeout: 30_000 });
+  await expect(page.locator(".gradbook-error")).toHaveCount(2);
+  expected(errors, /Content Security Policy|Content-Security-Policy|WebAssembly/);
+});
+
+test("a course page whose CSP blocks Gradbook's scripts names the directive", async ({ page, errors }) => {
+  const site = hosts["a host that sends CORS headers"];
+  const origin = new URL(site).origin;
+  fs.writeFileSync(path.join(courseDir, "noscripts.html"), coursePage(site, `<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' ${origin}/courses/gradbook/embed.js; style-src 'self' ${origin}">`));
+  await page.goto(`http://127.0.0.1:${coursePort}/noscripts.html`);
+  await expect(page.locator(".gradbook-error").first()).toHaveText(`Gradbook could not start here: this page's Content-Security-Policy blocks it: add ${origin} to script-src.`, { timeout: 30_000 });
+  expected(errors, /Content Security Policy|Content-Security-Policy/);
+});
