@@ -20,7 +20,7 @@ var swTemplate = template.Must(template.ParseFS(templateFiles, "templates/sw.js"
 // served: not lesson sources, test fixtures or the service worker itself.
 func published(rel string) bool {
 	rel = filepath.ToSlash(rel)
-	return !strings.HasSuffix(rel, ".md") && !strings.HasPrefix(rel, "fixtures/") && rel != "sw.js" && !strings.HasPrefix(filepath.Base(rel), ".")
+	return !strings.HasSuffix(rel, ".md") && !strings.HasPrefix(rel, "fixtures/") && rel != "sw.js" && rel != "_headers" && !strings.HasPrefix(filepath.Base(rel), ".")
 }
 
 // Files lists the published files of the built site in dir, sorted, with
@@ -78,8 +78,20 @@ func WriteServiceWorker(dir string) (string, error) {
 	return version, os.WriteFile(filepath.Join(dir, "sw.js"), b.Bytes(), 0o644)
 }
 
+// Headers is the _headers file an export carries, which Netlify and
+// Cloudflare Pages read: it lets course pages on other sites fetch the
+// files embedded cells need (other hosts: see the README). Hosts that do
+// not read it ignore it; it is not part of the site's files.
+const Headers = `# Netlify and Cloudflare Pages read this file. It lets course pages on
+# other sites fetch the files that embedded Gradbook cells need
+# (notebook.wasm, cells.json, editor.js): every file here is public anyway.
+/*
+  Access-Control-Allow-Origin: *
+`
+
 // Export copies the published files of the built site in dir to out, with
-// a service worker, ready for any static host under any path.
+// a service worker and the _headers file, ready for any static host under
+// any path.
 func Export(dir, out string) (string, error) {
 	files, err := Files(dir)
 	if err != nil {
@@ -97,6 +109,9 @@ func Export(dir, out string) (string, error) {
 		if err := os.WriteFile(dst, b, 0o644); err != nil {
 			return "", err
 		}
+	}
+	if err := os.WriteFile(filepath.Join(out, "_headers"), []byte(Headers), 0o644); err != nil {
+		return "", err
 	}
 	return WriteServiceWorker(out)
 }
