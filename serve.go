@@ -59,7 +59,7 @@ func main() {
 		return nil
 	})
 	builtin := flag.Bool("builtin", true, "include Gradbook's own lessons (site/lessons); -builtin=false serves the -lessons folders alone")
-	check := flag.Bool("check", false, "check every lesson (cells, exercises, quizzes, explore tasks), print file:line: problems and exit non-zero if any")
+	check := flag.Bool("check", false, "check every lesson (cells, exercises, quizzes, explore tasks), print file:line: problems and exit non-zero if any; with -lessons, those folders only (add -builtin for Gradbook's too)")
 	newLesson := flag.String("new", "", "write a starter lesson, showing every block kind, to `dir/name`.md and exit")
 	siteDir := flag.String("dir", "site", "build into `dir`: the static files are copied there from site/ (to run a second server)")
 	flag.Parse()
@@ -72,6 +72,12 @@ func main() {
 		}
 		fmt.Printf("Wrote %s. Preview it with:\n  go run serve.go -lessons %s\nand check it with:\n  go run serve.go -check -lessons %s\n", file, filepath.Dir(file), filepath.Dir(file))
 		return
+	}
+	// -check -lessons DIR checks DIR alone, unless -builtin is asked for.
+	if *check && len(folders) > 0 {
+		asked := false
+		flag.Visit(func(f *flag.Flag) { asked = asked || f.Name == "builtin" })
+		*builtin = *builtin && asked
 	}
 	dirs := folders
 	if *builtin {
