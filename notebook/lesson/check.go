@@ -1,11 +1,8 @@
 package lesson
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 
 	"gradbook/notebook"
@@ -144,38 +141,13 @@ func unreachable(e *block.Explore) []block.Task {
 // a lesson that does not parse, and returns every problem, sorted by file
 // and line, with how many lessons it checked.
 func CheckDirs(dirs ...string) (int, []*Error) {
-	var errs []*Error
-	var lessons []*Lesson
-	where := map[string]string{}
-	for _, dir := range dirs {
-		if _, err := os.Stat(dir); err != nil {
-			errs = append(errs, &Error{File: dir, Line: 0, Msg: "no such lessons folder"})
-			continue
-		}
-		files, _ := filepath.Glob(filepath.Join(dir, "*.md"))
-		if len(files) == 0 {
-			errs = append(errs, &Error{File: dir, Msg: "no lesson files (*.md) in this folder"})
-		}
-		for _, f := range files {
-			l, err := LoadFile(f)
-			if err != nil {
-				var e *Error
-				if !errors.As(err, &e) {
-					e = &Error{File: f, Line: 1, Msg: err.Error()}
-				}
-				errs = append(errs, e)
-				continue
-			}
-			if other, ok := where[l.Slug]; ok {
-				errs = append(errs, &Error{File: f, Line: 1, Msg: fmt.Sprintf("a lesson named %s is also in %s", l.Slug, other)})
-				continue
-			}
-			where[l.Slug] = f
-			lessons = append(lessons, l)
-		}
-	}
+	lessons, errs := Load(dirs...)
+	n := 0
 	for _, l := range lessons {
-		errs = append(errs, Check(l)...)
+		if l.Problem == nil {
+			n++
+			errs = append(errs, Check(l)...)
+		}
 	}
 	sort.SliceStable(errs, func(i, j int) bool {
 		if errs[i].File != errs[j].File {
@@ -183,5 +155,5 @@ func CheckDirs(dirs ...string) (int, []*Error) {
 		}
 		return errs[i].Line < errs[j].Line
 	})
-	return len(lessons), errs
+	return n, errs
 }

@@ -45,6 +45,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -439,32 +440,14 @@ func LoadDir(dir string) ([]*Lesson, error) {
 }
 
 // LoadDirs parses every lesson file in the folders, sorted by order then
-// slug. Two lessons of the same file name are an error: the name is the
-// lesson's address and the key of its saved progress.
+// slug, and stops at the first problem (see Load). Two lessons of the same
+// file name are an error: the name is the lesson's address and the key of
+// its saved progress.
 func LoadDirs(dirs ...string) ([]*Lesson, error) {
-	var lessons []*Lesson
-	where := map[string]string{}
-	for _, dir := range dirs {
-		files, err := filepath.Glob(filepath.Join(dir, "*.md"))
-		if err != nil {
-			return nil, err
-		}
-		if _, err := os.Stat(dir); err != nil {
-			return nil, fmt.Errorf("lessons folder %s: %w", dir, err)
-		}
-		for _, f := range files {
-			l, err := LoadFile(f)
-			if err != nil {
-				return nil, err
-			}
-			if other, ok := where[l.Slug]; ok {
-				return nil, &Error{File: f, Line: 1, Msg: fmt.Sprintf("a lesson named %s is also in %s: lessons are addressed by file name, so each needs its own", l.Slug, other)}
-			}
-			where[l.Slug] = f
-			lessons = append(lessons, l)
-		}
+	lessons, problems := Load(dirs...)
+	if len(problems) > 0 {
+		return nil, problems[0]
 	}
-	sortLessons(lessons)
 	return lessons, nil
 }
 
@@ -480,9 +463,15 @@ func Load(dirs ...string) ([]*Lesson, []*Error) {
 		if err == nil {
 			_, err = os.Stat(dir)
 		}
-		if err != nil {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			problems = append(problems, &Error{File: dir, Msg: "no such lessons folder"})
+			continue
+		case err != nil:
 			problems = append(problems, &Error{File: dir, Msg: "cannot read this lessons folder: " + err.Error()})
 			continue
+		case len(files) == 0:
+			problems = append(problems, &Error{File: dir, Msg: "no lesson files (*.md) in this folder"})
 		}
 		for _, f := range files {
 			slug := strings.TrimSuffix(filepath.Base(f), ".md")
