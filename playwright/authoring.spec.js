@@ -5,7 +5,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { spawn, execFileSync } = require("child_process");
-const { test, expect, editorOf } = require("./helpers");
+const { test, expect, reloadOffline, editorOf } = require("./helpers");
 
 const repo = path.join(__dirname, "..");
 
@@ -88,12 +88,7 @@ test("an author's lessons folder: live preview on save, an error shown with file
     await expect.poll(async () => (await fetch(url + "index.html").catch(() => ({ ok: false }))).ok).toBe(true);
     await page.goto(url + "lessons/my-lesson.html");
     await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
-    await page.evaluate(async () => { await navigator.serviceWorker.ready; });
-    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
-    await context.setOffline(true);
-    await context.route("**/*", (route) => route.abort("internetdisconnected"));
-    await page.reload();
-    await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+    await reloadOffline(page, context);
     const c = page.locator("#cell-worked");
     await c.getByRole("button", { name: "Run", exact: true }).click();
     await expect(c.locator("output.out")).toContainText("L = -4.0  dL/da = -2.0  dL/db = 2.0");

@@ -42,8 +42,10 @@ for (const [name, site] of Object.entries(hosts)) {
     fs.writeFileSync(path.join(courseDir, file), coursePage(site));
     const wasm = [];
     page.on("request", (r) => { if (r.url().endsWith("notebook.wasm")) wasm.push(r.url()); });
+    const start = Date.now();
     await page.goto(`http://127.0.0.1:${coursePort}/${file}`);
     await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+    console.log(`figures: embedded cells ready ${Date.now() - start} ms after opening the course page, on ${name}`);
     const inline = page.locator(".gradbook-embed section.code-cell").nth(0);
     const ref = page.locator(".gradbook-embed section.code-cell").nth(1);
     await inline.getByRole("button", { name: "Run", exact: true }).click();

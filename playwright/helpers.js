@@ -19,6 +19,18 @@ async function open(page, path) {
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
 }
 
+// reloadOffline waits until the site's service worker controls the page,
+// cuts the network (service-worker fetches included) and reloads the page
+// from what the service worker keeps.
+async function reloadOffline(page, context) {
+  await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
+  await context.setOffline(true);
+  await context.route("**/*", (route) => route.abort("internetdisconnected"));
+  await page.reload();
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+}
+
 // cell returns the locator of the n-th code cell (from 1).
 function cell(page, n) {
   return page.locator("section.code-cell").nth(n - 1);
@@ -68,4 +80,4 @@ function withBackward(starter, body) {
 const lessons = ["a-derivative-is-a-nudge", "01-chain-rule", "04-fan-out", "02-reverse-accumulation", "03-gradient-flow",
   "05-every-path", "checking-gradients", "06-neurons-and-mlp", "07-training-on-moons", "capstone-micrograd"];
 
-module.exports = { test, expect, open, cell, typeInto, editorOf, goodBackward, withBackward, lessons };
+module.exports = { test, expect, open, reloadOffline, cell, typeInto, editorOf, goodBackward, withBackward, lessons };

@@ -4,7 +4,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { spawn } = require("child_process");
-const { test, expect, open, cell, typeInto, editorOf } = require("./helpers");
+const { test, expect, open, reloadOffline, cell, typeInto, editorOf } = require("./helpers");
 
 const exported = "http://127.0.0.1:8182/courses/gradbook/";
 
@@ -67,15 +67,8 @@ test("the dev server sends the Content-Security-Policy", async ({ request }) => 
 test("offline after the first visit: lessons, cells and progress work", async ({ page, context, errors }) => {
   await page.goto(exported + "lessons/01-chain-rule.html");
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
-  // The service worker has precached the site and controls the page.
-  await page.evaluate(async () => { await navigator.serviceWorker.ready; });
-  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
-
-  // Cut the network, service-worker fetches included.
-  await context.setOffline(true);
-  await context.route("**/*", (route) => route.abort("internetdisconnected"));
-  await page.reload();
-  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  // The service worker has precached the site: cut the network and reload.
+  await reloadOffline(page, context);
   const c = page.locator("#cell-engine");
   await typeInto(c, "print('offline', 6 * 7)");
   await c.getByRole("button", { name: "Run", exact: true }).click();
