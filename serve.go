@@ -66,6 +66,9 @@ func main() {
 	log.SetFlags(0)
 
 	if *newLesson != "" {
+		if filepath.Dir(*newLesson) == "." {
+			log.Fatalf("serve: -new wants a folder for your lessons and a name: -new mycourse/%s", *newLesson)
+		}
 		file, err := lesson.WriteStarter(*newLesson)
 		if err != nil {
 			log.Fatalf("serve: %v", err)
