@@ -319,11 +319,13 @@
     try {
       return await WebAssembly.compileStreaming(get(url));
     } catch (err) {
-      if (err instanceof WebAssembly.CompileError || /eval/i.test(err.message)) throw err; // the page does not allow WebAssembly
+      if (/unsafe-eval/.test(err.message)) throw err; // the page's CSP does not allow WebAssembly
       // A server that does not send application/wasm, or a fetch that
       // failed: fetch again to say why, or compile the bytes.
       const response = await get(url);
-      if (!response.ok) throw new Error(`cannot load ${url}: ${response.status} ${response.statusText}`);
+      if (!response.ok) {
+        throw Object.assign(new Error(`cannot load ${url}: ${response.status} ${response.statusText}`), { status: response.status });
+      }
       return WebAssembly.compile(await response.arrayBuffer());
     }
   }

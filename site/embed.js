@@ -138,11 +138,10 @@
   function why(err, url) {
     if (err instanceof Why) return err.message;
     const msg = String(err && err.message || err);
-    if (/wasm-unsafe-eval|unsafe-eval|WebAssembly/i.test(msg) && (blockedBy("script-src") || /eval/i.test(msg))) {
+    if (/unsafe-eval/.test(msg)) { // the browser's words when a CSP refuses WebAssembly
       return "this page's Content-Security-Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to its script-src";
     }
-    const status = msg.match(/: (\d{3})\b/);
-    if (status && status[1] === "404") {
+    if (err && err.status === 404) {
       return `${url || base} was not found (404): upload the whole exported folder, next to embed.js`;
     }
     return msg;

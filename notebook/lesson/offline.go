@@ -78,11 +78,11 @@ func WriteServiceWorker(dir string) (string, error) {
 	return version, os.WriteFile(filepath.Join(dir, "sw.js"), b.Bytes(), 0o644)
 }
 
-// Headers is the _headers file an export carries, which Netlify and
+// headers is the _headers file an export carries, which Netlify and
 // Cloudflare Pages read: it lets course pages on other sites fetch the
 // files embedded cells need (other hosts: see the README). Hosts that do
 // not read it ignore it; it is not part of the site's files.
-const Headers = `# Netlify and Cloudflare Pages read this file. It lets course pages on
+const headers = `# Netlify and Cloudflare Pages read this file. It lets course pages on
 # other sites fetch the files that embedded Gradbook cells need
 # (notebook.wasm, cells.json, editor.js): every file here is public anyway.
 /*
@@ -110,7 +110,7 @@ func Export(dir, out string) (string, error) {
 			return "", err
 		}
 	}
-	if err := os.WriteFile(filepath.Join(out, "_headers"), []byte(Headers), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(out, "_headers"), []byte(headers), 0o644); err != nil {
 		return "", err
 	}
 	return WriteServiceWorker(out)
