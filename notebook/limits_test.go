@@ -15,7 +15,7 @@ func TestLimits(t *testing.T) {
 		line            int
 	}{
 		{"deep recursion", "def f(n):\n    if n == 0:\n        return 0\n    return f(n - 1) + 1\nprint(f(10000))", "recursion too deep: more than 1000 calls", 2},
-		{"too many Values", "xs = []\nwhile True:\n    xs.append(Value(1.0))", "more than 10000 Values", 3},
+		{"too many Values", "xs = []\nwhile True:\n    xs.append(Value(1.0))", "more than 10,000 Values", 3},
 		{"too much memory", "x = [0] * 20000000\nfor i in range(1000000):\n    pass", "more than 64 MB of data", 0},
 		{"too much memory in one statement", "x = [0] * 20000000", "more than 64 MB of data", 0},
 	}

@@ -204,7 +204,7 @@ func (st *runState) made(r *engine.Value, op string, in ...*engine.Value) (starl
 		return nil, fmt.Errorf("%s(%s) is %s: the result is not a finite number", op, args, words.Number(r.Data))
 	}
 	if st.values++; st.values > maxValues {
-		return nil, fmt.Errorf("stopped: the cell made more than %d Values in one run, more than a page can hold (an endless loop?)", maxValues)
+		return nil, fmt.Errorf("stopped: the cell made more than %s in one run, more than a page can hold (an endless loop?)", words.Count(maxValues, "Value"))
 	}
 	if st.rec != nil {
 		return &Value{r, st.lin, st.rec}, nil // a trace records: no drawing

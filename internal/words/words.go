@@ -23,10 +23,32 @@ func Number(x float64) string {
 	return strconv.FormatFloat(x, 'g', 8, 64)
 }
 
-// Count returns n and word, with an s unless n is 1.
+// Count returns n (as Int writes it) and word, with an s unless n is 1.
 func Count(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	return strconv.Itoa(n) + " " + word + "s"
+	return Int(n) + " " + word + "s"
+}
+
+// Int writes an integer with its thousands grouped by commas from 10,000
+// up ("9999", "10,000", "2,000,000"), as English prose writes them.
+func Int(n int) string {
+	s := strconv.Itoa(n)
+	if n > -10000 && n < 10000 {
+		return s
+	}
+	sign := ""
+	if s[0] == '-' {
+		sign, s = "-", s[1:]
+	}
+	head := len(s) % 3
+	if head == 0 {
+		head = 3
+	}
+	out := s[:head]
+	for i := head; i < len(s); i += 3 {
+		out += "," + s[i:i+3]
+	}
+	return sign + out
 }

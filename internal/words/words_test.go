@@ -18,3 +18,14 @@ func TestNumberAndCount(t *testing.T) {
 		t.Errorf("Count: %q %q %q", Count(1, "input"), Count(2, "input"), Count(0, "record"))
 	}
 }
+
+func TestInt(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 9999: "9999", -9999: "-9999", 10000: "10,000", 2000000: "2,000,000", 123456: "123,456", -1234567: "-1,234,567"} {
+		if got := Int(n); got != want {
+			t.Errorf("Int(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if got := Count(64401, "node"); got != "64,401 nodes" {
+		t.Errorf("Count(64401) = %q", got)
+	}
+}
