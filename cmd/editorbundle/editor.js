@@ -4,7 +4,7 @@
 // file and its npm packages into site/editor.js.
 import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, highlightSpecialChars, drawSelection, Decoration } from "@codemirror/view";
 import { EditorState, StateField, StateEffect, Prec, Compartment } from "@codemirror/state";
-import { history, defaultKeymap, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { history, defaultKeymap, historyKeymap, indentWithTab, isolateHistory } from "@codemirror/commands";
 import { indentOnInput, bracketMatching, syntaxHighlighting, defaultHighlightStyle, indentUnit } from "@codemirror/language";
 import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
 import { searchKeymap, highlightSelectionMatches } from "@codemirror/search";
@@ -99,7 +99,10 @@ export function create(parent, text, { label, hint, onChange, onRun }) {
       view.dispatch({ effects: named.reconfigure(EditorView.contentAttributes.of({ ...attrs })) });
     },
     // mark marks line n (from 1) as the one an error names; 0 clears.
-    mark: (n) => view.dispatch({ effects: setMark.of(n) }),
+    // The notebook calls it after every run, and a run closes the undo
+    // step: what was typed before it and what is typed after it are
+    // undone separately, however quickly they follow each other.
+    mark: (n) => view.dispatch({ effects: setMark.of(n), annotations: isolateHistory.of("full") }),
     destroy: () => view.destroy(),
   };
 }

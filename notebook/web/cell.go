@@ -136,11 +136,14 @@ func endedWithout(err error, ms float64) string {
 }
 
 // markError marks, in the editor, the line of c's code that r's error
-// names, if the error is in c's own code (cell is c's index in the run).
+// names, if the error is in c's own code (cell is c's index in the run),
+// and otherwise clears the mark.
 func (c *Cell) markError(r *notebook.CellResult, cell int) {
-	if e := r.Err; e != nil && !e.Above && e.Where == "" && e.Cell == cell && e.Line > 0 {
-		c.editor.Mark(e.Line)
+	line := 0
+	if e := r.Err; e != nil && !e.Above && e.Where == "" && e.Cell == cell {
+		line = e.Line
 	}
+	c.editor.Mark(line)
 }
 
 // duration writes milliseconds for a learner: "42 ms", "3.2 s".

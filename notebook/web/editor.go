@@ -120,7 +120,8 @@ func (e *codeEditor) Focus() {
 }
 
 // Mark marks line n (from 1) as the one an error names, until the code
-// changes; 0 clears it.
+// changes; 0 clears it. Every run calls it, and in the editor a run ends
+// an undo step.
 func (e *codeEditor) Mark(n int) {
 	if e.box != nil {
 		e.cm.Call("mark", n)

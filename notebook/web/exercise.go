@@ -84,13 +84,14 @@ func (p *Page) wireExercise(el dom.Element) {
 			res.Output = streamed.String()
 			res.Err = &notebook.CellError{Msg: endedWithout(err, 0)}
 		}
-		text := res.Output
+		text, line := res.Output, 0
 		if res.Err != nil {
 			text += res.Err.Error()
-			if res.Err.Line > 0 && res.Err.Where == "" {
-				editor.Mark(res.Err.Line)
+			if res.Err.Where == "" {
+				line = res.Err.Line
 			}
 		}
+		editor.Mark(line)
 		if text == "" {
 			text = "(ran; nothing printed)"
 		}
