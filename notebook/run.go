@@ -226,13 +226,24 @@ func newRunState(cells []string, res []CellResult) *runState {
 	}
 }
 
+// uninitialized reads the name in Starlark's error for a global used
+// before the cell that assigns it has run.
+func uninitialized(msg string) (name string, ok bool) {
+	name, ok = strings.CutPrefix(msg, "internal error: predeclared variable ")
+	if ok {
+		name, ok = strings.CutSuffix(name, " is uninitialized")
+	}
+	return name, ok && name != "" && !strings.ContainsRune(name, ' ')
+}
+
 // cellFile is the file name of cell i in positions and call stacks.
 func cellFile(i int) string { return fmt.Sprintf("cell %d", i+1) }
 
 // cellOf returns the cell of a position in learner code.
 func cellOf(pos syntax.Position) (int, bool) {
-	var n int
-	if _, err := fmt.Sscanf(pos.Filename(), "cell %d", &n); err != nil || n < 1 {
+	s, ok := strings.CutPrefix(pos.Filename(), "cell ")
+	n, err := strconv.Atoi(s)
+	if !ok || err != nil || n < 1 {
 		return 0, false
 	}
 	return n - 1, true
@@ -440,8 +451,7 @@ func (st *runState) runtimeError(ran int, err error) *CellError {
 		}
 	}
 	e.Msg = strings.TrimPrefix(e.Msg, "Starlark computation cancelled: ")
-	var name string
-	if _, err := fmt.Sscanf(e.Msg, "internal error: predeclared variable %s is uninitialized", &name); err == nil {
+	if name, ok := uninitialized(e.Msg); ok {
 		switch at, ok := st.bound[name]; {
 		case ok && at > ran:
 			e.Msg = fmt.Sprintf("%s is not defined yet: cell %d, below this one, assigns it", name, at+1)

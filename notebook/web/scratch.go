@@ -5,6 +5,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"honnef.co/go/js/dom/v2"
@@ -57,12 +58,12 @@ func (p *Page) restoreScratch() {
 	p.cells = nil
 	sortByOrder(recs)
 	for _, r := range recs {
-		var n int
-		if _, err := fmt.Sscanf(r.ID, "scratch-%d", &n); err == nil && n >= p.nextID {
-			p.nextID = n + 1
+		if s, ok := strings.CutPrefix(r.ID, "scratch-"); ok {
+			if n, err := strconv.Atoi(s); err == nil && n >= p.nextID {
+				p.nextID = n + 1
+			}
 		}
-		c := p.addCellWithID(r.ID, r.Source)
-		_ = c
+		p.addCellWithID(r.ID, r.Source)
 	}
 }
 
