@@ -63,13 +63,15 @@ test("a long run streams its output, counts its time, and Stop ends it while the
   await expect(c.getByRole("status")).toHaveText("42");
 });
 
-test("printed lines show while the cell runs, and Escape stops it", async ({ page, errors }) => {
+test("printed lines show while the cell runs, and Escape stops it, even from inside the editor", async ({ page, errors }) => {
   await open(page, "scratch.html");
   const c = cell(page, 1);
-  await editorOf(c).fill(busyFor(30));
-  await c.getByRole("button", { name: "Run", exact: true }).click();
+  const editor = editorOf(c);
+  await editor.fill(busyFor(30));
+  await editor.press("Shift+Enter");
   await expect(c.getByRole("status")).toHaveText("started");
   await expect(c.getByRole("timer")).toHaveText(/Running… \d+\.\d s/);
+  expect(await page.evaluate(() => document.activeElement.classList.contains("code-editor"))).toBe(true);
   await page.keyboard.press("Escape");
   await expect(c.getByRole("status")).toContainText(/started\s+cell 1\s+Error: stopped after [\d.]+ m?s, as you asked/);
 });
