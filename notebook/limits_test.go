@@ -48,3 +48,20 @@ func TestCheckWithNaN(t *testing.T) {
 		t.Errorf("checks %+v", r.Checks)
 	}
 }
+
+// An allocation larger than the address space panics in Go; the cell
+// shows the memory limit, not an internal error.
+func TestHugeAllocationIsTheMemoryLimit(t *testing.T) {
+	var r any
+	func() {
+		defer func() { r = recover() }()
+		n := -1 // what a size beyond the address space comes to in the browser
+		_ = make([]int, n)
+	}()
+	if got := panicMessage(r); got != heapMessage() {
+		t.Errorf("a makeslice panic shows %q, want %q", got, heapMessage())
+	}
+	if got := panicMessage("a bug"); !strings.HasPrefix(got, "internal error in Gradbook: a bug") {
+		t.Errorf("another panic shows %q", got)
+	}
+}

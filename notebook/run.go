@@ -3,6 +3,7 @@ package notebook
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -143,7 +144,7 @@ func (o Options) Run(cells []string, last int) (res []CellResult) {
 				at = st.current
 			}
 			res[at].Ran = true
-			res[at].Err = &CellError{Cell: at, Msg: fmt.Sprintf("internal error in Gradbook: %v (please report it)", r)}
+			res[at].Err = &CellError{Cell: at, Msg: panicMessage(r)}
 		}
 	}()
 	// A syntax error anywhere stops the run at that cell.
@@ -224,6 +225,17 @@ func newRunState(cells []string, res []CellResult) *runState {
 		shown: make([][]*target, len(cells)),
 		plots: make([][]*plot.Plot, len(cells)),
 	}
+}
+
+// panicMessage is what a cell shows for a panic under it. A list larger
+// than the address space (in the browser, [0] * 300000000 asks for 4.8 GB
+// at once) is the memory limit, met in one statement; anything else is a
+// bug in Gradbook.
+func panicMessage(r any) string {
+	if e, ok := r.(runtime.Error); ok && (strings.Contains(e.Error(), "len out of range") || strings.Contains(e.Error(), "cap out of range")) {
+		return heapMessage()
+	}
+	return fmt.Sprintf("internal error in Gradbook: %v (please report it)", r)
 }
 
 // uninitialized reads the name in Starlark's error for a global used
