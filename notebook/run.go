@@ -122,6 +122,10 @@ type Options struct {
 	// the index in cells), for showing output while the run goes on. The
 	// results hold every line too.
 	Print func(cell int, line string)
+	// Flush, if not nil, is called every 1,000 steps of the cells' code,
+	// so that a caller that holds printed lines back to send them in
+	// batches can send them on while a cell computes without printing.
+	Flush func()
 	// NoCache runs every cell, neither using nor keeping the state after
 	// each (cache.go).
 	NoCache bool
@@ -323,6 +327,13 @@ func run(cells []string, files []*syntax.File, res []CellResult, o Options) *run
 	}
 	why := fmt.Sprintf("stopped after %s: the cell ran too long (an endless loop?)", seconds(o.Budget))
 	thread := NewThread("notebook", o.Budget, print, why, func(th *starlark.Thread) { st.stoppedAt = th.CallStack() })
+	if o.Flush != nil {
+		limits := thread.OnMaxSteps
+		thread.OnMaxSteps = func(th *starlark.Thread) {
+			limits(th)
+			o.Flush()
+		}
+	}
 	thread.SetLocal("notebook", st)
 	st.thread = thread
 	env := st.lin.env

@@ -46,8 +46,9 @@ type Result struct {
 }
 
 // Do does job. print, if not nil, is given each line a cell prints as it
-// is printed (cell indexes job.Cells).
-func Do(job Job, print func(cell int, line string)) Result {
+// is printed (cell indexes job.Cells); flush, if not nil, is called every
+// 1,000 steps while the cells run (notebook.Options.Flush).
+func Do(job Job, print func(cell int, line string), flush func()) Result {
 	if job.Check != "" || len(job.Tests) > 0 {
 		r := block.Judge(job.Check, job.Tests, job.Source)
 		return Result{Report: &r}
@@ -55,7 +56,7 @@ func Do(job Job, print func(cell int, line string)) Result {
 	if len(job.Cells) == 0 {
 		return Result{}
 	}
-	res := notebook.Options{All: job.All, Budget: job.Budget, Print: print}.Run(job.Cells, len(job.Cells)-1)
+	res := notebook.Options{All: job.All, Budget: job.Budget, Print: print, Flush: flush}.Run(job.Cells, len(job.Cells)-1)
 	if !job.All {
 		res = res[len(res)-1:]
 	}

@@ -60,12 +60,18 @@ func serveOne(msg js.Value) {
 		}
 		last = time.Now()
 	}
-	r := Do(job, func(cell int, line string) {
-		lines = append(lines, []any{cell, line})
-		if time.Since(last) >= flushEvery {
+	// Lines go out at once if none went out for flushEvery, and else
+	// with the next line or step check after that: a line printed just
+	// before a long computation shows while it runs, not at its end.
+	due := func() {
+		if len(lines) > 0 && time.Since(last) >= flushEvery {
 			flush()
 		}
-	})
+	}
+	r := Do(job, func(cell int, line string) {
+		lines = append(lines, []any{cell, line})
+		due()
+	}, due)
 	flush()
 	post("result", jsvalue.Of(r))
 }

@@ -162,7 +162,7 @@ func (rs *runners) do(job runner.Job, lines func(cell int, text string)) (runner
 		rs.mu.Unlock()
 		// On the page's own thread a run holds the page up: keep it short.
 		job.Budget = inPageBudget
-		return runner.Do(job, lines), nil
+		return runner.Do(job, lines, nil), nil
 	}
 	rs.next++
 	id := rs.next
