@@ -74,6 +74,12 @@ test("printed lines show while the cell runs, and Escape stops it, even from ins
   expect(await page.evaluate(() => document.activeElement.classList.contains("code-editor"))).toBe(true);
   await page.keyboard.press("Escape");
   await expect(c.getByRole("status")).toContainText(/started\s+cell 1\s+Error: stopped after [\d.]+ m?s, as you asked/);
+  // Run again at once: the run goes to the fresh runner, not the one just
+  // ended (a line printed before a long computation shows while it runs).
+  await editor.press("Shift+Enter");
+  await expect(c.getByRole("status")).toHaveText("started");
+  await page.keyboard.press("Escape");
+  await expect(c.getByRole("status")).toContainText("as you asked");
 });
 
 test("a runner that dies is replaced: the cell says why, the page stays, every edit is kept", async ({ page, errors }) => {
@@ -91,4 +97,37 @@ test("a runner that dies is replaced: the cell says why, the page stays, every e
   await editorOf(c).fill("x = [0] * 10");
   await cell(page, 2).getByRole("button", { name: "Run", exact: true }).click();
   await expect(cell(page, 2).getByRole("status")).toHaveText("kept");
+});
+
+test("a runner that dies of its job again and again is replaced by a fresh one each time: runs never move onto the page", async ({ page, errors }) => {
+  test.setTimeout(90_000);
+  // Keep the page's Worker objects, to tell the page that one died as a
+  // runner out of memory does (a real one takes 20 s to die).
+  await page.addInitScript(() => {
+    const Base = window.Worker;
+    window.workers_ = [];
+    window.Worker = class extends Base {
+      constructor(...args) {
+        super(...args);
+        window.workers_.push(this);
+      }
+    };
+  });
+  await open(page, "scratch.html");
+  const c = cell(page, 1);
+  await editorOf(c).fill(busyFor(30));
+  for (let i = 1; i <= 5; i++) {
+    await c.getByRole("button", { name: "Run", exact: true }).click();
+    await expect(c.getByRole("status")).toHaveText("started");
+    await page.evaluate(() => window.workers_.at(-1).onmessage({ data: { gradbookDied: "fatal error: out of memory" } }));
+    await expect(c.getByRole("status")).toContainText("the runner stopped (fatal error: out of memory) and was started again");
+  }
+  expect(await page.evaluate(() => window.workers_.length)).toBe(6);
+  await expect(page.getByText("cells run on the page itself")).toHaveCount(0);
+  // The sixth runner is a worker too: a run that never ends still stops.
+  await editorOf(c).fill("while True:\n    pass");
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(c.getByRole("timer")).toHaveText(/Running… [1-9]\.\d s/);
+  await c.getByRole("button", { name: "Stop", exact: true }).click();
+  await expect(c.getByRole("status")).toContainText("as you asked");
 });

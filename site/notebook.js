@@ -148,7 +148,8 @@
   let runnerURL = null;
   globalThis.gradbookRunners = {
     // start starts a runner and returns {post(msg), stop()}; onmessage
-    // gets its messages, ondied(why) is called once if it dies.
+    // gets its messages, ondied(why, started) is called once if it dies,
+    // with whether it had started (loaded its Go program) before.
     async start(onmessage, ondied) {
       const module = await compiled;
       const file = new URL("runner.js", script.src);
@@ -157,15 +158,16 @@
           : URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(file.href)});`], { type: "text/javascript" }));
       }
       const worker = new Worker(runnerURL);
-      let dead = false;
+      let dead = false, started = false;
       const die = (why) => {
         if (dead) return;
         dead = true;
         worker.terminate();
-        ondied(why);
+        ondied(why, started);
       };
       worker.onmessage = (event) => {
-        if (event.data && event.data.gradbookDied) die(event.data.gradbookDied);
+        if (event.data && event.data.gradbookReady) started = true;
+        else if (event.data && event.data.gradbookDied) die(event.data.gradbookDied);
         else if (!dead) onmessage(event.data);
       };
       worker.onerror = (event) => {

@@ -10,6 +10,7 @@
     // ready is called by the Go program with the function that takes jobs.
     ready(h) {
       handle = h;
+      self.postMessage({ gradbookReady: true });
       for (const m of queue.splice(0)) h(m);
     },
   };

@@ -33,7 +33,7 @@ type runners struct {
 	ready  chan struct{}
 	next   int
 	calls  map[int]*call
-	deaths int // in a row, without a job done in between
+	deaths int // runners in a row that died before they started
 	onMsg  js.Func
 	onDied js.Func
 	inPage bool
@@ -81,8 +81,8 @@ func newRunners(notice func(string)) *runners {
 		return nil
 	})
 	rs.onDied = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		why := args[0].String()
-		spawn(func() { rs.died(why) })
+		why, started := args[0].String(), len(args) > 1 && args[1].Truthy()
+		spawn(func() { rs.died(why, started) })
 		return nil
 	})
 	rs.start()
@@ -92,10 +92,24 @@ func newRunners(notice func(string)) *runners {
 // start starts a runner; jobs sent meanwhile wait for it.
 func (rs *runners) start() {
 	rs.mu.Lock()
+	ready := rs.forget()
+	rs.mu.Unlock()
+	rs.launch(ready)
+}
+
+// forget forgets the current runner, so that jobs sent from now on wait
+// for the next one, and returns the channel that the next one's launch
+// closes. rs.mu is held.
+func (rs *runners) forget() chan struct{} {
 	rs.handle = js.Undefined()
 	rs.ready = make(chan struct{})
-	ready := rs.ready
-	rs.mu.Unlock()
+	return rs.ready
+}
+
+// launch starts a runner in a worker, then closes ready. If another
+// runner was asked for meanwhile (Stop while this one started), this one
+// is ended and the jobs waiting on ready go on to wait for that one.
+func (rs *runners) launch(ready chan struct{}) {
 	host, ok := global("gradbookRunners")
 	if !ok {
 		rs.runInPage(ready)
@@ -109,8 +123,14 @@ func (rs *runners) start() {
 			return
 		}
 		rs.mu.Lock()
-		rs.handle = h
+		current := rs.ready == ready
+		if current {
+			rs.handle = h
+		}
 		rs.mu.Unlock()
+		if !current {
+			h.Call("stop")
+		}
 		close(ready)
 	})
 }
@@ -153,11 +173,16 @@ func (rs *runners) message(m js.Value) {
 // do runs job on the runner and returns its result; lines is given each
 // line the cells print as they print it. Call it from a goroutine.
 func (rs *runners) do(job runner.Job, lines func(cell int, text string)) (runner.Result, error) {
+	// Wait for the runner; if it was replaced meanwhile, for the next.
 	rs.mu.Lock()
-	ready := rs.ready
-	rs.mu.Unlock()
-	<-ready
-	rs.mu.Lock()
+	for ready := rs.ready; ; ready = rs.ready {
+		rs.mu.Unlock()
+		<-ready
+		rs.mu.Lock()
+		if rs.ready == ready {
+			break
+		}
+	}
 	if rs.inPage {
 		rs.mu.Unlock()
 		// On the page's own thread a run holds the page up: keep it short.
@@ -190,11 +215,6 @@ func (rs *runners) do(job runner.Job, lines func(cell int, text string)) (runner
 			}
 		}
 		if done != nil {
-			if done.err == nil {
-				rs.mu.Lock()
-				rs.deaths = 0
-				rs.mu.Unlock()
-			}
 			return done.r, done.err
 		}
 	}
@@ -213,6 +233,7 @@ func (rs *runners) stop() {
 	rs.mu.Lock()
 	h, calls := rs.handle, rs.calls
 	rs.calls = map[int]*call{}
+	ready := rs.forget() // a job sent from now on goes to the next runner
 	rs.mu.Unlock()
 	if h.Truthy() {
 		h.Call("stop")
@@ -220,29 +241,32 @@ func (rs *runners) stop() {
 	for _, c := range calls {
 		c.finish(outcome{err: errStopped})
 	}
-	rs.start()
+	rs.launch(ready)
 }
 
-// died fails the jobs of a runner that died, and starts another, unless
-// runners keep dying without doing any job.
-func (rs *runners) died(why string) {
+// died fails the jobs of a runner that died, and starts another. A runner
+// that had started died of a job (out of memory): the next one starts
+// afresh, however often that happens. Only runners that keep dying before
+// they start (the worker cannot load here) give way to runs on the page.
+func (rs *runners) died(why string, started bool) {
 	rs.mu.Lock()
 	calls := rs.calls
 	rs.calls = map[int]*call{}
-	rs.deaths++
+	if started {
+		rs.deaths = 0
+	} else {
+		rs.deaths++
+	}
 	deaths := rs.deaths
+	ready := rs.forget() // a job sent from now on goes to the next runner
 	rs.mu.Unlock()
 	for _, c := range calls {
 		c.finish(outcome{err: diedError{why}})
 	}
 	if deaths > 3 {
 		rs.notice("Gradbook's runner keeps stopping (" + why + "): cells run on the page itself now. Reload the page to try the runner again.")
-		rs.mu.Lock()
-		rs.ready = make(chan struct{})
-		ready := rs.ready
-		rs.mu.Unlock()
 		rs.runInPage(ready)
 		return
 	}
-	rs.start()
+	rs.launch(ready)
 }
