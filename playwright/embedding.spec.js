@@ -90,3 +90,19 @@ test("a course page whose CSP blocks Gradbook's scripts names the directive", as
   await expect(page.locator(".gradbook-error").first()).toHaveText(`Gradbook could not start here: this page's Content-Security-Policy blocks it: add ${origin} to script-src.`, { timeout: 30_000 });
   expected(errors, /Content Security Policy|Content-Security-Policy/);
 });
+
+test("a course page whose CSP forbids Gradbook's worker still runs its cells, on the page, and says so", async ({ page, errors }) => {
+  const site = hosts["a host that sends CORS headers"];
+  const origin = new URL(site).origin;
+  // No blob: in script-src or worker-src: the runner's worker cannot start.
+  const csp = `default-src 'self'; script-src 'self' ${origin} 'wasm-unsafe-eval'; connect-src 'self' ${origin}; style-src 'self' ${origin}`;
+  fs.writeFileSync(path.join(courseDir, "noworker.html"), coursePage(site, `<meta http-equiv="Content-Security-Policy" content="${csp}">`));
+  await page.goto(`http://127.0.0.1:${coursePort}/noworker.html`);
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  const inline = page.locator(".gradbook-embed section.code-cell").nth(0);
+  await inline.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(inline.getByRole("status")).toHaveText("dy/dx = 6.0", { timeout: 30_000 });
+  // The notice sits at the top of the first embedded cell.
+  await expect(page.locator(".gradbook-embed").first().getByRole("alert")).toHaveText("Gradbook's runner could not start here (the runner failed; a Content-Security-Policy without blob: in worker-src forbids it): cells run on the page itself, and a long run holds the page up until it ends.");
+  expected(errors, /Creating a worker from 'blob:/, /Loading the image 'data:,'/);
+});

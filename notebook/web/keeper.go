@@ -81,8 +81,10 @@ func (k *keeper) setStatus(s string) {
 
 // notice shows something the learner must know, in the page's notice area.
 func (p *Page) notice(msg string) {
-	box := p.doc.GetElementByID("notices")
+	box := p.noticeBox()
 	if box == nil {
+		// A course page whose cells are not placed yet: said once they are.
+		p.unshown = append(p.unshown, msg)
 		return
 	}
 	for _, old := range box.QuerySelectorAll("p.notice") {
@@ -95,6 +97,31 @@ func (p *Page) notice(msg string) {
 	el.SetTextContent(msg)
 	box.AppendChild(el)
 	box.RemoveAttribute("hidden")
+}
+
+// noticeBox returns where notices go: the page's #notices, or on a course
+// page (which has none, and whose ids are its own) a box made at the top
+// of its first embedded cell.
+func (p *Page) noticeBox() dom.Element {
+	if box := p.doc.GetElementByID("notices"); box != nil {
+		return box
+	}
+	if box := p.doc.QuerySelector(".gradbook-embed > .notices"); box != nil {
+		return box
+	}
+	first := p.doc.QuerySelector(".gradbook-embed")
+	if first == nil {
+		return nil
+	}
+	box := p.doc.CreateElement("div")
+	box.SetAttribute("class", "notices")
+	box.SetAttribute("role", "alert")
+	if top := first.FirstChild(); top != nil {
+		first.InsertBefore(box, top)
+	} else {
+		first.AppendChild(box)
+	}
+	return box
 }
 
 // get returns a record of the page's lesson, or a new one.

@@ -264,7 +264,7 @@ func (rs *runners) died(why string, started bool) {
 		c.finish(outcome{err: diedError{why}})
 	}
 	if deaths > 3 {
-		rs.notice("Gradbook's runner keeps stopping (" + why + "): cells run on the page itself now. Reload the page to try the runner again.")
+		rs.notice("Gradbook's runner could not start here (" + why + "; a Content-Security-Policy without blob: in worker-src forbids it): cells run on the page itself, and a long run holds the page up until it ends.")
 		rs.runInPage(ready)
 		return
 	}

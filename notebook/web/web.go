@@ -47,6 +47,7 @@ type Page struct {
 	on      handlers             // the page's handlers, kept for its lifetime
 	runner  *runners             // runs the cells, off the page's thread
 	editors js.Value             // site/editor.js, or undefined: cells keep their textareas
+	unshown []string             // notices given before there was a place to show them
 }
 
 // Cell is one code cell on the page.
@@ -127,6 +128,10 @@ func Start() *Page {
 		p.listen(b, "click", func(dom.Event) { spawn(func() { p.addCell("") }) })
 		b.SetDisabled(false)
 	}
+	for _, msg := range p.unshown {
+		p.notice(msg)
+	}
+	p.unshown = nil
 	p.say("Ready: Run a cell, or Run all.")
 	// When the cells became runnable, in ms since navigation, for figures.
 	at := js.Global().Get("performance").Call("now").Float()
