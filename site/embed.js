@@ -47,9 +47,8 @@
   document.addEventListener("securitypolicyviolation", (e) => refused.push(e));
   const settle = () => new Promise((resolve) => setTimeout(resolve, 50)); // violations are reported a moment later
   function blockedBy(directive, what) {
-    const e = refused.find((v) => (v.effectiveDirective || v.violatedDirective || "").startsWith(directive) &&
+    return refused.some((v) => (v.effectiveDirective || v.violatedDirective || "").startsWith(directive) &&
       (!what || (v.blockedURI || "").startsWith(what)));
-    return Boolean(e);
   }
 
   // A failure that already says its cause and its fix.
