@@ -18,15 +18,25 @@
 //
 // A cell is Starlark, a small Python-like language with no file, network
 // or page access, with while loops, top-level if and for, reassigned
-// globals and recursion allowed. Run runs the cells above a cell and the
-// cell itself, in order: a cell sees the globals that the cells above it
-// leave, as they are written now, and nothing else. Each cell is its own
-// Starlark file over one shared environment, so that a function reads a
-// global's latest value as in Python (env.go). The state after each cell
-// is kept, keyed by the sources up to it, and a run starts from the
-// longest unchanged stretch above (cache.go): frozen lists and dicts and
-// restored Values make that invisible. Each run may take CellBudget; a
-// loop that runs longer is stopped, naming the cell and line.
+// globals and recursion allowed. A Session runs cells (session.go): its
+// Run takes a Request, the cells up to the one to run with its limits and
+// hooks, and runs the cells above that cell and the cell itself, in
+// order: a cell sees the globals that the cells above it leave, as they
+// are written now, and nothing else.
+//
+//	s := notebook.NewSession()
+//	res := s.Run(notebook.Request{Cells: []string{"x = 6", "print(x * 7)"}})
+//	fmt.Print(res.Last().Output) // 42
+//
+// Each cell is its own Starlark file over one shared environment, so
+// that a function reads a global's latest value as in Python (env.go).
+// The Session keeps the state after each cell, keyed by the sources up to
+// it, and a run starts from the longest unchanged stretch above
+// (kept.go): frozen lists and dicts and restored Values make that
+// invisible. A run is bounded by Limits (limits.go); a limit that fires
+// stops the run with a reason that errors.Is recognises (stop.go), and
+// the error names the cell and line. The few Starlark messages Gradbook
+// must recognise are read in one file (messages.go).
 //
 // # Built-ins
 //
@@ -95,7 +105,7 @@
 //
 // # Adding a built-in
 //
-// Write it in builtins.go as a starlark.Builtin, add it to predeclared in
+// Write it in builtins.go as a starlark.Builtin, add it to builtins() in
 // run.go, document it here and in the README's table, and test it in
 // builtins_test.go. A new op of the engine needs one more name in
 // unaryMethods (value.go) to become a Value method.

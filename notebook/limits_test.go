@@ -1,6 +1,7 @@
 package notebook
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -8,27 +9,31 @@ import (
 // Every limit of a run gives a clean error that names the cell's line, and
 // the next run works.
 func TestLimits(t *testing.T) {
-	defer func(h uint64, v int) { maxHeap, maxValues = h, v }(maxHeap, maxValues)
-	maxHeap, maxValues = 64<<20, 10_000
+	limits := Limits{Heap: 64 << 20, Values: 10_000}
+	s := NewSession()
 	tests := []struct {
 		name, src, says string
+		why             Reason
 		line            int
 	}{
-		{"deep recursion", "def f(n):\n    if n == 0:\n        return 0\n    return f(n - 1) + 1\nprint(f(10000))", "recursion too deep: more than 1000 calls", 2},
-		{"too many Values", "xs = []\nwhile True:\n    xs.append(Value(1.0))", "more than 10,000 Values", 3},
-		{"too much memory", "x = [0] * 20000000\nfor i in range(1000000):\n    pass", "more than 64 MB of data", 0},
-		{"too much memory in one statement", "x = [0] * 20000000", "more than 64 MB of data", 0},
+		{"deep recursion", "def f(n):\n    if n == 0:\n        return 0\n    return f(n - 1) + 1\nprint(f(10000))", "recursion too deep: more than 1000 calls", ErrTooDeep, 2},
+		{"too many Values", "xs = []\nwhile True:\n    xs.append(Value(1.0))", "more than 10,000 Values", ErrTooManyValues, 3},
+		{"too much memory", "x = [0] * 20000000\nfor i in range(1000000):\n    pass", "more than 64 MB of data", ErrTooMuchMemory, 0},
+		{"too much memory in one statement", "x = [0] * 20000000", "more than 64 MB of data", ErrTooMuchMemory, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := runOne(t, tc.src)
+			r := s.Run(Request{Cells: []string{tc.src}, Limits: limits}).Last()
 			if r.Err == nil || !strings.Contains(r.Err.Error(), tc.says) {
 				t.Fatalf("error %v, want one saying %q", r.Err, tc.says)
+			}
+			if !errors.Is(r.Err, tc.why) {
+				t.Errorf("the error's reason is %v, want %v", r.Err.Stop, tc.why)
 			}
 			if tc.line > 0 && r.Err.Line != tc.line {
 				t.Errorf("the error names line %d, want %d: %v", r.Err.Line, tc.line, r.Err)
 			}
-			if r := runOne(t, "print(1 + 1)"); r.Err != nil || r.Output != "2\n" {
+			if r := s.Run(Request{Cells: []string{"print(1 + 1)"}, Limits: limits}).Last(); r.Err != nil || r.Output != "2\n" {
 				t.Errorf("the next run: %q %v", r.Output, r.Err)
 			}
 		})
@@ -58,10 +63,11 @@ func TestHugeAllocationIsTheMemoryLimit(t *testing.T) {
 		n := -1 // what a size beyond the address space comes to in the browser
 		_ = make([]int, n)
 	}()
-	if got := panicMessage(r); got != heapMessage() {
-		t.Errorf("a makeslice panic shows %q, want %q", got, heapMessage())
+	l := Limits{}.withDefaults()
+	if got, want := panicMessage(r, l), stopMessage(ErrTooMuchMemory, l); got != want {
+		t.Errorf("a makeslice panic shows %q, want %q", got, want)
 	}
-	if got := panicMessage("a bug"); !strings.HasPrefix(got, "internal error in Gradbook: a bug") {
+	if got := panicMessage("a bug", l); !strings.HasPrefix(got, "internal error in Gradbook: a bug") {
 		t.Errorf("another panic shows %q", got)
 	}
 }

@@ -3,8 +3,7 @@ package notebook
 import (
 	"errors"
 	"fmt"
-	"runtime"
-	"strconv"
+		"strconv"
 	"strings"
 	"time"
 
@@ -66,6 +65,27 @@ type CellError struct {
 	// Above is set when the cell did not run because cell Cell above it
 	// failed.
 	Above bool
+	// Stop is why the run was stopped, when a limit stopped it; 0 when
+	// its code failed by itself.
+	Stop Reason
+}
+
+// Brief is the error on one line, for an author's code that is not a
+// cell on the page (a quiz's given code): "line 3: undefined: x".
+func (e *CellError) Brief() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return e.Msg
+}
+
+// Unwrap returns why the run was stopped, if a limit stopped it, for
+// errors.Is.
+func (e *CellError) Unwrap() error {
+	if e.Stop == 0 {
+		return nil
+	}
+	return e.Stop
 }
 
 // Error formats e like a Python traceback's last lines.
@@ -93,91 +113,6 @@ func (e *CellError) Error() string {
 	return b.String()
 }
 
-// Run runs cells[0] to cells[last] in order as one program, so that each
-// cell sees the globals the cells above it leave, and returns a result for
-// each of them. Nothing carries over from an earlier Run: results depend
-// only on the sources.
-func Run(cells []string, last int) (res []CellResult) {
-	return Options{All: true}.Run(cells, last)
-}
-
-// RunOne is Run for showing one cell: it runs the cells above cells[i] and
-// the cell itself, and returns the cell's result only, drawing just its
-// graphs.
-func RunOne(cells []string, i int) CellResult {
-	res := Options{}.Run(cells, i)
-	if len(res) == 0 {
-		return CellResult{}
-	}
-	return res[len(res)-1]
-}
-
-// Options say how a run goes.
-type Options struct {
-	// All draws the graphs of every cell; otherwise only the last cell's.
-	All bool
-	// Budget is how long the run may take; 0 means CellBudget.
-	Budget time.Duration
-	// Print, if not nil, is given each line as a cell prints it (cell is
-	// the index in cells), for showing output while the run goes on. The
-	// results hold every line too.
-	Print func(cell int, line string)
-	// Flush, if not nil, is called every 1,000 steps of the cells' code,
-	// so that a caller that holds printed lines back to send them in
-	// batches can send them on while a cell computes without printing.
-	Flush func()
-	// NoCache runs every cell, neither using nor keeping the state after
-	// each (cache.go).
-	NoCache bool
-}
-
-// Run runs cells[0] to cells[last] as Run does, the way o says.
-func (o Options) Run(cells []string, last int) (res []CellResult) {
-	if o.Budget <= 0 {
-		o.Budget = CellBudget
-	}
-	last = min(last, len(cells)-1)
-	res = make([]CellResult, last+1)
-	var st *runState
-	defer func() {
-		// A bug in a built-in must not take the page down: it becomes the
-		// error of the cell that was running.
-		if r := recover(); r != nil && last >= 0 {
-			at := last
-			if st != nil && st.current >= 0 && st.current <= last {
-				at = st.current
-			}
-			res[at].Ran = true
-			res[at].Err = &CellError{Cell: at, Msg: panicMessage(r)}
-		}
-	}()
-	// A syntax error anywhere stops the run at that cell.
-	files := make([]*syntax.File, 0, last+1)
-	for i := 0; i <= last; i++ {
-		f, err := fileOptions.Parse(cellFile(i), cells[i], 0)
-		if err != nil {
-			res[i].Ran = true
-			res[i].Err = syntaxError(i, cells[i], err)
-			break
-		}
-		files = append(files, f)
-	}
-	if len(files) > 0 {
-		st = run(cells[:len(files)], files, res, o)
-	}
-	for i := range res {
-		if !res[i].Ran {
-			for j := i - 1; j >= 0; j-- {
-				if res[j].Err != nil {
-					res[i].Err = &CellError{Cell: j, Above: true}
-					break
-				}
-			}
-		}
-	}
-	return res
-}
-
 // runState is what built-ins record during one run.
 type runState struct {
 	cells   []string
@@ -188,7 +123,10 @@ type runState struct {
 	shown   [][]*target    // per cell: what it asked show() to draw
 	plots   [][]*plot.Plot // per cell: its plots
 	quiet   int            // >0 while built-ins evaluate on the learner's behalf
-	// stoppedAt is where a run that went over a limit was stopped.
+	limits  Limits
+	// stop is why the run was stopped, if a limit fired (stop.go), and
+	// stoppedAt where.
+	stop      Reason
 	stoppedAt starlark.CallStack
 	printed   int // bytes printed by the run
 	values    int // Values made by the run
@@ -221,9 +159,9 @@ func (st *runState) built(t *target) {
 	st.last[st.current] = t
 }
 
-func newRunState(cells []string, res []CellResult) *runState {
+func newRunState(cells []string, res []CellResult, l Limits) *runState {
 	return &runState{
-		cells: cells, res: res, current: -1,
+		cells: cells, res: res, current: -1, limits: l,
 		out:   make([]strings.Builder, len(cells)),
 		last:  make([]*target, len(cells)),
 		shown: make([][]*target, len(cells)),
@@ -231,25 +169,23 @@ func newRunState(cells []string, res []CellResult) *runState {
 	}
 }
 
-// panicMessage is what a cell shows for a panic under it. A list larger
-// than the address space (in the browser, [0] * 300000000 asks for 4.8 GB
-// at once) is the memory limit, met in one statement; anything else is a
-// bug in Gradbook.
-func panicMessage(r any) string {
-	if e, ok := r.(runtime.Error); ok && (strings.Contains(e.Error(), "len out of range") || strings.Contains(e.Error(), "cap out of range")) {
-		return heapMessage()
+// halt stops the run for why, noting where it was: every limit that
+// fires while Starlark runs comes here.
+func (st *runState) halt(th *starlark.Thread, why Reason) {
+	if st.stop == 0 {
+		st.stop, st.stoppedAt = why, th.CallStack()
 	}
-	return fmt.Sprintf("internal error in Gradbook: %v (please report it)", r)
+	th.Cancel(stopMessage(why, st.limits))
 }
 
-// uninitialized reads the name in Starlark's error for a global used
-// before the cell that assigns it has run.
-func uninitialized(msg string) (name string, ok bool) {
-	name, ok = strings.CutPrefix(msg, "internal error: predeclared variable ")
-	if ok {
-		name, ok = strings.CutSuffix(name, " is uninitialized")
+// panicMessage is what a cell shows for a panic under it: the memory
+// limit for an allocation larger than the address space, and otherwise a
+// bug in Gradbook.
+func panicMessage(r any, l Limits) string {
+	if tooLarge(r) {
+		return stopMessage(ErrTooMuchMemory, l)
 	}
-	return name, ok && name != "" && !strings.ContainsRune(name, ' ')
+	return fmt.Sprintf("internal error in Gradbook: %v (please report it)", r)
 }
 
 // cellFile is the file name of cell i in positions and call stacks.
@@ -266,14 +202,28 @@ func cellOf(pos syntax.Position) (int, bool) {
 }
 
 // run runs the cells, each after the state the cells above it leave:
-// from the longest run of cells above that is kept, if any (cache.go).
-func run(cells []string, files []*syntax.File, res []CellResult, o Options) *runState {
-	st := newRunState(cells, res)
+// from the longest run of cells above that is kept, if any (kept.go).
+func (s *Session) run(req Request, files []*syntax.File, res []CellResult) *runState {
+	cells := req.Cells[:len(files)]
+	st := newRunState(cells, res, req.Limits)
+	if req.Quiet {
+		st.quiet = 1
+	}
 	var kept []*snapshot
-	if !o.NoCache {
-		kept = cache.prefix(cells)
-		if len(kept) == len(cells) && !o.All {
+	if !req.Fresh {
+		kept = s.kept.prefix(cells)
+		if len(kept) == len(cells) && !req.All {
 			kept = kept[:len(kept)-1] // run the cell itself: it prints, and its drawings are fresh
+		}
+		if req.All {
+			// Run all shows every cell's drawings: a cell kept from a run
+			// that did not draw it runs again.
+			for i, k := range kept {
+				if !k.drawn {
+					kept = kept[:i]
+					break
+				}
+			}
 		}
 	}
 	start := len(kept)
@@ -289,8 +239,8 @@ func run(cells []string, files []*syntax.File, res []CellResult, o Options) *run
 			}
 		}
 	} else {
-		if overHeap() {
-			Forget() // what earlier runs kept must not crowd out this one
+		if overHeap(st.limits.Heap) {
+			s.kept.forget() // what earlier runs kept must not crowd out this one
 		}
 		st.lin = newLineage()
 	}
@@ -310,28 +260,27 @@ func run(cells []string, files []*syntax.File, res []CellResult, o Options) *run
 			return
 		}
 		st.printed += len(msg) + 1
-		switch over := st.printed - MaxOutput; {
+		switch over := st.printed - st.limits.Output; {
 		case over <= 0:
 			st.out[st.current].WriteString(msg)
 			st.out[st.current].WriteString("\n")
-			if o.Print != nil {
-				o.Print(st.current, msg)
+			if req.Print != nil {
+				req.Print(st.current, msg)
 			}
 		case over <= len(msg)+1: // the line that crosses the limit
-			cut := msg[:max(0, len(msg)-over)] + fmt.Sprintf("\n… output truncated: a run may print at most %d MB.", MaxOutput>>20)
+			cut := msg[:max(0, len(msg)-over)] + fmt.Sprintf("\n… output truncated: a run may print at most %s.", bytes(st.limits.Output))
 			st.out[st.current].WriteString(cut + "\n")
-			if o.Print != nil {
-				o.Print(st.current, cut)
+			if req.Print != nil {
+				req.Print(st.current, cut)
 			}
 		}
 	}
-	why := fmt.Sprintf("stopped after %s: the cell ran too long (an endless loop?)", seconds(o.Budget))
-	thread := NewThread("notebook", o.Budget, print, why, func(th *starlark.Thread) { st.stoppedAt = th.CallStack() })
-	if o.Flush != nil {
+	thread := limitedThread("notebook", st.limits, print, st.halt)
+	if req.Flush != nil {
 		limits := thread.OnMaxSteps
 		thread.OnMaxSteps = func(th *starlark.Thread) {
 			limits(th)
-			o.Flush()
+			req.Flush()
 		}
 	}
 	thread.SetLocal("notebook", st)
@@ -363,20 +312,25 @@ func run(cells []string, files []*syntax.File, res []CellResult, o Options) *run
 			}
 		}
 		res[i].Plots = st.plots[i]
-		st.drawCell(i, names) // and the cell's output, its notes included
-		if err == nil && overHeap() {
+		if req.All || i == len(cells)-1 {
+			st.drawCell(i, names)
+		}
+		res[i].Output = st.out[i].String()
+		if err == nil && overHeap(st.limits.Heap) {
 			// One statement can make more than the limit between two
 			// checks of the running code: say so, and keep none of it.
-			Forget()
+			s.kept.forget()
 			clear(env)
-			res[i].Err = &CellError{Cell: i, Msg: heapMessage()}
+			res[i].Err = &CellError{Cell: i, Msg: stopMessage(ErrTooMuchMemory, st.limits), Stop: ErrTooMuchMemory}
 			break
 		}
 		if err != nil {
 			break
 		}
-		if !o.NoCache {
-			cache.put(take(st.lin, cells[:i+1], res[i], mine))
+		if !req.Fresh {
+			snap := take(st.lin, cells[:i+1], res[i], mine)
+			snap.drawn = req.All || i == len(cells)-1
+			s.kept.put(snap)
 		}
 	}
 	st.current = -1
@@ -384,7 +338,7 @@ func run(cells []string, files []*syntax.File, res []CellResult, o Options) *run
 }
 
 // drawCell draws what cell i asked show() to draw, or the last graph it
-// built.
+// built; a note of a graph too large to draw goes to its output.
 func (st *runState) drawCell(i int, names map[*engine.Value]string) {
 	targets := st.shown[i]
 	if len(targets) == 0 && st.last[i] != nil {
@@ -399,12 +353,22 @@ func (st *runState) drawCell(i int, names map[*engine.Value]string) {
 			fmt.Fprintf(&st.out[i], "(The graph has %d values, too many to draw: drawings show up to %d.)\n", n, draw.MaxDrawnNodes)
 		}
 	}
-	st.res[i].Output = st.out[i].String()
 }
 
 // seconds writes a duration for a learner: "60 s", "0.8 s".
 func seconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
+}
+
+// bytes writes a size for a learner: "1 MB", "512 kB", "300 bytes".
+func bytes(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 1<<10:
+		return fmt.Sprintf("%d kB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // draw draws the target, or returns nil and how many values it has if
@@ -473,7 +437,15 @@ func (st *runState) runtimeError(ran int, err error) *CellError {
 			break
 		}
 	}
-	e.Msg = strings.TrimPrefix(e.Msg, "Starlark computation cancelled: ")
+	// A limit that fired says why itself: the reason is a value, whatever
+	// Starlark made of the message on its way out.
+	var stopped *stopError
+	switch {
+	case st.stop != 0:
+		e.Stop, e.Msg = st.stop, stopMessage(st.stop, st.limits)
+	case errors.As(err, &stopped):
+		e.Stop, e.Msg = stopped.why, stopped.msg
+	}
 	if name, ok := uninitialized(e.Msg); ok {
 		switch at, ok := st.bound[name]; {
 		case ok && at > ran:
@@ -484,10 +456,10 @@ func (st *runState) runtimeError(ran int, err error) *CellError {
 			e.Msg = fmt.Sprintf("%s is not defined: the cell that assigns it stopped before it did", name)
 		}
 	}
-	if strings.Contains(e.Msg, "frozen") {
+	if frozenMutation(e.Msg) {
 		e.Msg += " (a cell cannot change a list or dict that a cell above made, so that every run gives the same result: make a copy, such as xs = list(xs), and change that)"
 	}
-	if st.stoppedAt != nil && strings.HasPrefix(e.Msg, "stopped after") && (e.Line < 1 || e.Where != "") {
+	if e.Stop == ErrTooLong && (e.Line < 1 || e.Where != "") {
 		// Starlark does not keep the position of every instruction: name
 		// the loop that was running.
 		if line := loopLine(st.cells[ran]); line > 0 {
@@ -608,17 +580,4 @@ func (st *runState) callerLine(thread *starlark.Thread) (cell int, code string, 
 		}
 	}
 	return st.current, "", 0
-}
-
-// Globals runs src as a cell, quietly (its checks and drawings are not
-// recorded), and returns its globals; errors name the file. Blocks use it
-// to run their given code and learners' answers.
-func Globals(file, src string) (starlark.StringDict, error) {
-	st := newRunState([]string{src}, make([]CellResult, 1))
-	st.current, st.quiet = 0, 1
-	st.lin = &lineage{cur: st}
-	thread := NewThread("quiz", CheckBudget, nil, "the given code ran too long (an endless loop?)", nil)
-	thread.SetLocal("notebook", st)
-	st.thread = thread
-	return starlark.ExecFileOptions(fileOptions, thread, file, src, builtins())
 }

@@ -1,6 +1,7 @@
 package notebook
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -17,9 +18,15 @@ const listExample = `g = [["p", "mul", ["a", "b"]], ["u", "add", ["p", "c"]], ["
 vals = evaluate(g, {"a": 2.0, "b": 3.0, "c": 1.0})
 print(backward(g, vals, "L"))`
 
+// runAll runs cells in a session of their own, drawing every cell, as
+// Run all does.
+func runAll(cells ...string) []CellResult {
+	return NewSession().Run(Request{Cells: cells, All: true}).Cells
+}
+
 func runOne(t *testing.T, src string) CellResult {
 	t.Helper()
-	return Run([]string{src}, 0)[0]
+	return runAll(src)[0]
 }
 
 func TestExamples(t *testing.T) {
@@ -39,12 +46,12 @@ func TestExamples(t *testing.T) {
 
 func TestCellsSeeCellsAbove(t *testing.T) {
 	cells := []string{"w = 1.0\nprint('one')", "w = w - 0.5\nprint(w)", "print(w * 2)"}
-	res := Run(cells, 2)
+	res := runAll(cells...)
 	if res[0].Output != "one\n" || res[1].Output != "0.5\n" || res[2].Output != "1.0\n" {
 		t.Errorf("outputs %q %q %q", res[0].Output, res[1].Output, res[2].Output)
 	}
 	// An error above stops the cells below.
-	res = Run([]string{"x = 1", "y = nope", "print(x)"}, 2)
+	res = runAll("x = 1", "y = nope", "print(x)")
 	if res[1].Err == nil || res[2].Err == nil || !res[2].Err.Above || res[2].Ran {
 		t.Fatalf("errors %v / %v", res[1].Err, res[2].Err)
 	}
@@ -54,7 +61,10 @@ func TestCellsSeeCellsAbove(t *testing.T) {
 }
 
 func TestRunawayLoop(t *testing.T) {
-	r := Options{Budget: 200 * time.Millisecond}.Run([]string{"x = 0\nwhile True:\n    x += 1\n"}, 0)[0]
+	r := NewSession().Run(Request{Cells: []string{"x = 0\nwhile True:\n    x += 1\n"}, Limits: Limits{Time: 200 * time.Millisecond}}).Cells[0]
+	if !errors.Is(r.Err, ErrTooLong) {
+		t.Errorf("runaway loop: %v does not say it ran too long", r.Err)
+	}
 	// The line is one of the loop's.
 	if r.Err == nil || (r.Err.Line != 2 && r.Err.Line != 3) || !strings.Contains(r.Err.Error(), "cell 1, line") || !strings.Contains(r.Err.Error(), "stopped after 0.2 s: the cell ran too long") {
 		t.Errorf("runaway loop: %v", r.Err)
@@ -77,13 +87,16 @@ func TestPythonHabits(t *testing.T) {
 	}
 }
 
-func TestRunOneDrawsOnlyItsCell(t *testing.T) {
+func TestRunDrawsOnlyItsCell(t *testing.T) {
 	cells := []string{"a = Value(2.0, \"a\")\nb = a * a", "c = b + 1\nprint(c.value)"}
-	r := RunOne(cells, 1)
-	if r.Output != "5.0\n" || len(r.Drawings) != 1 || r.Drawings[0].Nodes[r.Drawings[0].Out].Label != "c" {
-		t.Errorf("RunOne: %q, %d drawings", r.Output, len(r.Drawings))
+	res := NewSession().Run(Request{Cells: cells}).Cells
+	if r := res[1]; r.Output != "5.0\n" || len(r.Drawings) != 1 || r.Drawings[0].Nodes[r.Drawings[0].Out].Label != "c" {
+		t.Errorf("the cell: %q, %d drawings", r.Output, len(r.Drawings))
 	}
-	if all := Run(cells, 1); len(all[0].Drawings) != 1 || len(all[1].Drawings) != 1 {
+	if len(res[0].Drawings) != 0 {
+		t.Errorf("the cell above drew %d graphs", len(res[0].Drawings))
+	}
+	if all := runAll(cells...); len(all[0].Drawings) != 1 || len(all[1].Drawings) != 1 {
 		t.Errorf("Run draws every cell: %d and %d drawings", len(all[0].Drawings), len(all[1].Drawings))
 	}
 }
@@ -96,7 +109,7 @@ func TestPrintStreams(t *testing.T) {
 		text string
 	}
 	var got []line
-	res := Options{All: true, Print: func(cell int, text string) { got = append(got, line{cell, text}) }}.Run([]string{"print(1)", "for i in range(2):\n    print('step', i)"}, 1)
+	res := NewSession().Run(Request{Cells: []string{"print(1)", "for i in range(2):\n    print('step', i)"}, All: true, Print: func(cell int, text string) { got = append(got, line{cell, text}) }}).Cells
 	want := []line{{0, "1"}, {1, "step 0"}, {1, "step 1"}}
 	if len(got) != len(want) {
 		t.Fatalf("streamed %v, want %v", got, want)
@@ -115,8 +128,20 @@ func TestPrintStreams(t *testing.T) {
 // as an internal error (the rewrite of bindings once gave the if an empty
 // else, whose position Starlark cannot take).
 func TestErrorInIfWithoutElse(t *testing.T) {
-	r := Run([]string{"x = 1", "if x != 0:\n    fail('boom')"}, 1)
+	r := runAll("x = 1", "if x != 0:\n    fail('boom')")
 	if e := r[1].Err; e == nil || e.Line != 2 || e.Msg != "fail: boom" {
 		t.Fatalf("got %+v", e)
+	}
+}
+
+// Run all after single runs still draws every cell: a cell whose kept
+// result has no drawings (it ran above another) runs again.
+func TestRunAllAfterSingleRunsDrawsEveryCell(t *testing.T) {
+	s := NewSession()
+	cells := []string{"a = Value(2.0, \"a\")\nb = a * a", "c = b + 1"}
+	s.Run(Request{Cells: cells})
+	res := s.Run(Request{Cells: cells, All: true}).Cells
+	if len(res[0].Drawings) != 1 || len(res[1].Drawings) != 1 {
+		t.Errorf("Run all drew %d and %d graphs, want 1 and 1", len(res[0].Drawings), len(res[1].Drawings))
 	}
 }

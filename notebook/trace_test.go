@@ -7,13 +7,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The traced loop gives the plain loop's numbers, step for step, on
 // micrograd's moons network.
 func TestTraceMatchesPlainLoop(t *testing.T) {
-	defer func(v int) { maxValues = v }(maxValues)
-	maxValues = 100_000_000
 	model, err := os.ReadFile("testdata/moons.star")
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +35,7 @@ for k in range(` + strconv.Itoa(steps) + `):
     for p in params:
         p.value -= rate(k) * p.grad
 `
-		r := Options{Budget: 10 * 60e9}.Run([]string{src}, 0)[0]
+		r := NewSession().Run(Request{Cells: []string{src}, Limits: Limits{Time: 10 * time.Minute, Values: 100_000_000}}).Cells[0]
 		if r.Err != nil {
 			t.Fatalf("traced %v: %v", traced, r.Err)
 		}
@@ -93,7 +92,7 @@ func BenchmarkMoons(b *testing.B) {
 		b.Fatal(err)
 	}
 	run := func(src string) CellResult {
-		r := Options{Budget: 10 * 60e9}.Run([]string{string(model) + src}, 0)[0]
+		r := NewSession().Run(Request{Cells: []string{string(model) + src}, Limits: Limits{Time: 10 * time.Minute}}).Cells[0]
 		if r.Err != nil {
 			b.Fatal(r.Err)
 		}
@@ -128,7 +127,7 @@ func TestMoonsTrainingAndPlots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Options{Budget: 10 * 60e9}.Run([]string{string(model) + `
+	r := NewSession().Run(Request{Limits: Limits{Time: 10 * time.Minute}, Cells: []string{string(model) + `
 step = trace(loss_of, params)
 losses = []
 for k in range(100):
@@ -140,7 +139,7 @@ right = len([1 for xy, yi in zip(X, y) if (score(xy) > 0) == (yi > 0)])
 print("accuracy", right, "of", len(X))
 plot(losses, title="Loss", ylabel="loss")
 boundary(score, X, y, title="Decision boundary")
-`}, 0)[0]
+`}}).Cells[0]
 	if r.Err != nil {
 		t.Fatal(r.Err)
 	}

@@ -203,8 +203,14 @@ func (st *runState) made(r *engine.Value, op string, in ...*engine.Value) (starl
 		}
 		return nil, fmt.Errorf("%s(%s) is %s: the result is not a finite number", op, args, words.Number(r.Data))
 	}
-	if st.values++; st.values > maxValues {
-		return nil, fmt.Errorf("stopped: the cell made more than %s in one run, more than a page can hold (an endless loop?)", words.Count(maxValues, "Value"))
+	if st == nil { // an author's expression evaluated outside a run
+		return &Value{v: r}, nil
+	}
+	if st.values++; st.values > st.limits.Values {
+		if st.stop == 0 {
+			st.stop, st.stoppedAt = ErrTooManyValues, st.thread.CallStack()
+		}
+		return nil, &stopError{ErrTooManyValues, stopMessage(ErrTooManyValues, st.limits)}
 	}
 	if st.rec != nil {
 		return &Value{r, st.lin, st.rec}, nil // a trace records: no drawing

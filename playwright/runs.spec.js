@@ -119,7 +119,7 @@ test("a runner that dies of its job again and again is replaced by a fresh one e
   for (let i = 1; i <= 5; i++) {
     await c.getByRole("button", { name: "Run", exact: true }).click();
     await expect(c.getByRole("status")).toHaveText("started");
-    await page.evaluate(() => window.workers_.at(-1).onmessage({ data: { gradbookDied: "fatal error: out of memory" } }));
+    await page.evaluate(() => window.workers_.at(-1).onmessage({ data: { gradbook: "died", why: "fatal error: out of memory" } }));
     await expect(c.getByRole("status")).toContainText("the runner stopped (fatal error: out of memory) and was started again");
   }
   expect(await page.evaluate(() => window.workers_.length)).toBe(6);

@@ -140,16 +140,23 @@
   }
 
   // Runners: the same notebook.wasm in a Web Worker (runner.js) runs the
-  // cells (see package runner), so that the page never freezes and a run
-  // can always be stopped, by ending its worker. The worker gets the
-  // module the page compiled. On a course page of another site, a worker
-  // cannot be made from Gradbook's address: it is made from a one-line
-  // script that loads runner.js.
+  // cells (see package runner; the messages are declared in
+  // internal/protocol), so that the page never freezes and a run can
+  // always be stopped, by ending its worker. The worker gets the module
+  // the page compiled. On a course page of another site, a worker cannot
+  // be made from Gradbook's address: it is made from a one-line script
+  // that loads runner.js. A page's Content-Security-Policy may forbid
+  // that worker: the refusal is noted, to say so.
   let runnerURL = null;
+  const refusedWorkers = [];
+  document.addEventListener("securitypolicyviolation", (e) => {
+    const d = e.effectiveDirective || e.violatedDirective || "";
+    if (d.startsWith("worker-src") || d.startsWith("child-src") || (d.startsWith("script-src") && String(e.blockedURI).startsWith("blob"))) refusedWorkers.push(d);
+  });
   globalThis.gradbookRunners = {
     // start starts a runner and returns {post(msg), stop()}; onmessage
-    // gets its messages, ondied(why, started) is called once if it dies,
-    // with whether it had started (loaded its Go program) before.
+    // gets its messages about jobs, ondied(why, started) is called once
+    // if it dies, with whether it had started (loaded its Go program).
     async start(onmessage, ondied) {
       const module = await compiled;
       const file = new URL("runner.js", script.src);
@@ -166,15 +173,19 @@
         ondied(why, started);
       };
       worker.onmessage = (event) => {
-        if (event.data && event.data.gradbookReady) started = true;
-        else if (event.data && event.data.gradbookDied) die(event.data.gradbookDied);
-        else if (!dead) onmessage(event.data);
+        const d = event.data;
+        if (!d) return;
+        if (d.gradbook === "ready") started = true;
+        else if (d.gradbook === "died") die(d.why);
+        else if (!dead) onmessage(d);
       };
       worker.onerror = (event) => {
         event.preventDefault();
-        die(event.message || "the runner failed");
+        // The violation is reported a moment after the error.
+        setTimeout(() => die(refusedWorkers.length > 0 ? "this page's Content-Security-Policy forbids the runner's worker: add blob: to its worker-src"
+          : event.message || "the runner failed"), 50);
       };
-      worker.postMessage({ gradbookModule: module, wasmExec: new URL("wasm_exec.js", script.src).href });
+      worker.postMessage({ gradbook: "module", module, wasmExec: new URL("wasm_exec.js", script.src).href });
       return {
         post: (msg) => worker.postMessage(msg),
         stop() {
@@ -201,7 +212,7 @@
     button.textContent = "Reload to use it";
     button.addEventListener("click", () => {
       accepted = true;
-      worker.postMessage("gradbook:activate");
+      worker.postMessage({ gradbook: "activate" });
     });
     banner.append(text, button);
     document.body.prepend(banner);

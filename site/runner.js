@@ -1,6 +1,7 @@
 // runner.js: the notebook's runner, a Web Worker that notebook.js starts.
 // It runs notebook.wasm, compiled by the page and posted here as the first
-// message, which then serves the page's jobs (see package runner). If the
+// message ({gradbook: "module"}), which then serves the page's jobs (see
+// package runner; the messages are declared in internal/protocol). If the
 // Go program dies, the page is told why and starts another runner.
 "use strict";
 (function () {
@@ -10,15 +11,15 @@
     // ready is called by the Go program with the function that takes jobs.
     ready(h) {
       handle = h;
-      self.postMessage({ gradbookReady: true });
+      self.postMessage({ gradbook: "ready" });
       for (const m of queue.splice(0)) h(m);
     },
   };
   let fatal = "", pending = "";
-  const died = (why) => self.postMessage({ gradbookDied: fatal || why });
+  const died = (why) => self.postMessage({ gradbook: "died", why: fatal || why });
   self.onmessage = async (event) => {
     const msg = event.data;
-    if (!msg || !msg.gradbookModule) {
+    if (!msg || msg.gradbook !== "module") {
       if (handle) handle(msg); else queue.push(msg);
       return;
     }
@@ -36,7 +37,7 @@
         return write(fd, buf);
       };
       const go = new self.Go();
-      const instance = await WebAssembly.instantiate(msg.gradbookModule, go.importObject);
+      const instance = await WebAssembly.instantiate(msg.module, go.importObject);
       go.run(instance).then(() => died("the runner stopped"), (err) => died(String(err)));
     } catch (err) {
       died(`the runner could not start: ${err.message}`);

@@ -218,11 +218,7 @@ func CheckBackward(source string) Report {
 	if why := stopsBefore(source); why != "" {
 		return Report{Why: why}
 	}
-	globals, err := notebook.Globals("your code", source)
-	if err != nil {
-		return Report{Why: "Your code stops before it can be checked: " + err.Error()}
-	}
-	fn, ok := globals["backward"].(*starlark.Function)
+	fn, ok := onBehalf(source).Globals["backward"].(*starlark.Function)
 	if !ok {
 		return Report{Why: "Define a function backward(graph, values, out) in your code."}
 	}
@@ -232,10 +228,16 @@ func CheckBackward(source string) Report {
 // stopsBefore runs the learner's code as a cell and says why it stops, if
 // it does: then it cannot be checked.
 func stopsBefore(source string) string {
-	if res := notebook.Run([]string{source}, 0); res[0].Err != nil {
-		return "Your code stops before it can be checked:\n" + res[0].Err.Error()
+	if e := onBehalf(source).Last().Err; e != nil {
+		return "Your code stops before it can be checked:\n" + e.Error()
 	}
 	return ""
+}
+
+// onBehalf runs cells on the learner's behalf: quietly, from scratch,
+// within notebook.CheckBudget. Checkers read the globals they leave.
+func onBehalf(cells ...string) notebook.Result {
+	return notebook.NewSession().Run(notebook.Request{Cells: cells, Fresh: true, Quiet: true, Limits: notebook.Limits{Time: notebook.CheckBudget}})
 }
 
 // judge runs hidden tests in order, each giving its name and why it
@@ -268,7 +270,7 @@ func checkOne(fn *starlark.Function, tc backwardTest) string {
 	want, _ := tape.Backward(vals, out, engine.Accumulate)
 	wrong, _ := tape.Backward(vals, out, engine.OverwriteBug)
 	call := func() (starlark.Value, string) {
-		thread := notebook.NewThread("check", notebook.CheckBudget, nil, "it ran too long (an endless loop?)", nil)
+		thread := notebook.NewThread("check", notebook.CheckBudget, "it ran too long (an endless loop?)")
 		v, err := starlark.Call(thread, fn, starlark.Tuple{graphValue(tc.graph), valuesDict(tape, tc.leaves, vals), starlark.String(out)}, nil)
 		if err != nil {
 			msg := err.Error()

@@ -74,16 +74,13 @@ func checkLayerOne(source string, tc layerTest) string {
 		fmt.Fprintf(&hidden, "check_x_ = %s\n", floats(tc.x))
 	}
 	hidden.WriteString("check_out_ = layer(check_neurons_, check_x_)\n")
-	g, err := notebook.Globals("your code", source+hidden.String())
-	if err != nil {
-		msg := err.Error()
-		if ee, ok := err.(*starlark.EvalError); ok {
-			msg = ee.Backtrace()
-		}
+	res := onBehalf(source, hidden.String())
+	g := res.Globals
+	if e := res.Last().Err; e != nil {
 		if g == nil || g["layer"] == nil {
 			return "Define a function layer(neurons, x) in your code."
 		}
-		return fmt.Sprintf("On %s, layer stopped with an error:\n%s", tc.name, msg)
+		return fmt.Sprintf("On %s, layer stopped with an error:\n%s", tc.name, e.Error())
 	}
 	out, ok := g["check_out_"].(starlark.Indexable)
 	if !ok {

@@ -156,10 +156,11 @@ func (q *Quiz) Kind() string {
 // Expected runs the quiz's given code and returns the number each answer's
 // expression computes.
 func (q *Quiz) Expected() ([]float64, error) {
-	globals, err := notebook.Globals("given", q.Given)
-	if err != nil {
-		return nil, fmt.Errorf("given: %v", err)
+	res := onBehalf(q.Given)
+	if e := res.Last().Err; e != nil {
+		return nil, fmt.Errorf("given: %s", e.Brief())
 	}
+	globals := res.Globals
 	out := make([]float64, len(q.Answers))
 	for i, a := range q.Answers {
 		v, err := evalExpr(a.Expr, globals)
@@ -177,7 +178,7 @@ func (q *Quiz) Expected() ([]float64, error) {
 
 // evalExpr evaluates a Starlark expression with env as its globals.
 func evalExpr(expr string, env starlark.StringDict) (starlark.Value, error) {
-	thread := notebook.NewThread("expr", notebook.CheckBudget, nil, "the answer's expression ran too long (an endless loop?)", nil)
+	thread := notebook.NewThread("expr", notebook.CheckBudget, "the answer's expression ran too long (an endless loop?)")
 	return starlark.EvalOptions(&syntax.FileOptions{}, thread, "answer", expr, env)
 }
 

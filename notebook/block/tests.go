@@ -33,8 +33,7 @@ func CheckTests(source string, tests []Test) Report {
 // runTest runs one test after the learner's code and says why it failed,
 // or "" if it passed.
 func runTest(source string, t Test) string {
-	res := notebook.Options{Budget: notebook.CheckBudget, NoCache: true}.Run([]string{source, t.Code}, 1)
-	r := res[1]
+	r := notebook.NewSession().Run(notebook.Request{Cells: []string{source, t.Code}, Fresh: true, Limits: notebook.Limits{Time: notebook.CheckBudget}}).Cells[1]
 	switch e := r.Err; {
 	case e == nil:
 	case e.Where != "" || e.Cell == 0:

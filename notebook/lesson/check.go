@@ -34,7 +34,7 @@ func Check(l *Lesson) []*Error {
 		}
 	}
 	if len(srcs) > 0 {
-		for i, r := range (notebook.Options{NoCache: true}).Run(srcs, len(srcs)-1) {
+		for i, r := range notebook.NewSession().Run(notebook.Request{Cells: srcs, Fresh: true}).Cells {
 			c := code[i]
 			if e := r.Err; e != nil && !e.Above {
 				line := c.Line

@@ -148,7 +148,7 @@ func TestLessonsRun(t *testing.T) {
 					exercises++
 				}
 			}
-			for _, r := range notebook.Run(srcs, len(srcs)-1) {
+			for _, r := range notebook.NewSession().Run(notebook.Request{Cells: srcs, All: true}).Cells {
 				checks += len(r.Checks)
 			}
 			if checks == 0 {

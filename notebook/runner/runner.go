@@ -1,5 +1,5 @@
 // Package runner runs learners' code for the page: cells, and the checks
-// of exercises. Do is the whole of it, in plain Go.
+// of exercises. Runner.Do is the whole of it, in plain Go.
 //
 // In the browser the same notebook.wasm plays two roles. On the page it
 // is the DOM side (package web: the cells, drawings, progress in
@@ -45,18 +45,27 @@ type Result struct {
 	Report *block.Report
 }
 
+// Runner does jobs, one at a time, in one notebook.Session: the state
+// kept after cells carries over from one job to the next.
+type Runner struct {
+	session *notebook.Session
+}
+
+// New returns a Runner with an empty Session.
+func New() *Runner { return &Runner{session: notebook.NewSession()} }
+
 // Do does job. print, if not nil, is given each line a cell prints as it
 // is printed (cell indexes job.Cells); flush, if not nil, is called every
-// 1,000 steps while the cells run (notebook.Options.Flush).
-func Do(job Job, print func(cell int, line string), flush func()) Result {
+// 1,000 steps while the cells run (notebook.Request.Flush).
+func (r *Runner) Do(job Job, print func(cell int, line string), flush func()) Result {
 	if job.Check != "" || len(job.Tests) > 0 {
-		r := block.Judge(job.Check, job.Tests, job.Source)
-		return Result{Report: &r}
+		rep := block.Judge(job.Check, job.Tests, job.Source)
+		return Result{Report: &rep}
 	}
 	if len(job.Cells) == 0 {
 		return Result{}
 	}
-	res := notebook.Options{All: job.All, Budget: job.Budget, Print: print, Flush: flush}.Run(job.Cells, len(job.Cells)-1)
+	res := r.session.Run(notebook.Request{Cells: job.Cells, All: job.All, Limits: notebook.Limits{Time: job.Budget}, Print: print, Flush: flush}).Cells
 	if !job.All {
 		res = res[len(res)-1:]
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gradbook/internal/jsvalue"
+	"gradbook/internal/protocol"
 )
 
 // flushEvery is how often lines printed by a running cell are sent to the
@@ -15,12 +16,10 @@ import (
 const flushEvery = 30 * time.Millisecond
 
 // Serve runs the jobs the page sends to this Web Worker, one at a time, in
-// the order they come. The worker's start-up script (notebook.js) hands
-// each message to the function Serve gives gradbookRunner.ready:
-//
-//	page → worker  {id, job}                  job as jsvalue.Of(Job)
-//	worker → page  {id, lines: [[cell, text]]} while the job runs
-//	worker → page  {id, result} or {id, error} when it ends
+// the order they come, in one Runner. The worker's start-up script
+// (runner.js) hands each message to the function Serve gives
+// gradbookRunner.ready; the messages are package protocol's job, lines,
+// result and error.
 func Serve() {
 	jobs := make(chan js.Value, 16)
 	handle := js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -28,34 +27,42 @@ func Serve() {
 		return nil
 	})
 	js.Global().Get("gradbookRunner").Call("ready", handle)
+	r := New()
 	for msg := range jobs {
-		serveOne(msg)
+		r.serveOne(msg)
 	}
 }
 
-func serveOne(msg js.Value) {
-	id := msg.Get("id")
-	post := func(key string, v js.Value) {
-		reply := js.Global().Get("Object").New()
-		reply.Set("id", id)
-		reply.Set(key, v)
-		js.Global().Call("postMessage", reply)
+// post sends the page a message of kind about job id.
+func post(kind string, id js.Value, key string, v js.Value) {
+	reply := js.Global().Get("Object").New()
+	reply.Set(protocol.Key, kind)
+	reply.Set(protocol.FieldID, id)
+	reply.Set(key, v)
+	js.Global().Call("postMessage", reply)
+}
+
+func (r *Runner) serveOne(msg js.Value) {
+	if msg.Get(protocol.Key).String() != protocol.Job {
+		return
 	}
+	id := msg.Get(protocol.FieldID)
+	fail := func(why string) { post(protocol.Error, id, protocol.FieldError, js.ValueOf(why)) }
 	defer func() {
-		if r := recover(); r != nil {
-			post("error", js.ValueOf(fmt.Sprintf("internal error in Gradbook's runner: %v (please report it)", r)))
+		if p := recover(); p != nil {
+			fail(fmt.Sprintf("internal error in Gradbook's runner: %v (please report it)", p))
 		}
 	}()
 	var job Job
-	if err := jsvalue.Into(msg.Get("job"), &job); err != nil {
-		post("error", js.ValueOf(err.Error()))
+	if err := jsvalue.Into(msg.Get(protocol.FieldJob), &job); err != nil {
+		fail(err.Error())
 		return
 	}
 	var lines []any
 	last := time.Now()
 	flush := func() {
 		if len(lines) > 0 {
-			post("lines", js.ValueOf(lines))
+			post(protocol.Lines, id, protocol.FieldLines, js.ValueOf(lines))
 			lines = lines[:0]
 		}
 		last = time.Now()
@@ -68,10 +75,10 @@ func serveOne(msg js.Value) {
 			flush()
 		}
 	}
-	r := Do(job, func(cell int, line string) {
+	res := r.Do(job, func(cell int, line string) {
 		lines = append(lines, []any{cell, line})
 		due()
 	}, due)
 	flush()
-	post("result", jsvalue.Of(r))
+	post(protocol.Result, id, protocol.FieldResult, jsvalue.Of(res))
 }

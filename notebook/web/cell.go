@@ -3,7 +3,6 @@
 package web
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -34,7 +33,7 @@ func (p *Page) wire(el dom.Element) *Cell {
 	c.run.ParentElement().InsertBefore(c.timer, c.run)
 	c.on.listen(c.run, "click", func(dom.Event) {
 		if c.running != nil {
-			p.runner.stop() // its Run button is a Stop button while it runs
+			p.runner.Stop() // its Run button is a Stop button while it runs
 			return
 		}
 		spawn(func() { p.Run(c) })
@@ -96,7 +95,7 @@ func (p *Page) Run(c *Cell) {
 	srcs, _ := p.chain(c)
 	last := len(srcs) - 1
 	c.startRun()
-	res, err := p.runner.do(runner.Job{Cells: srcs}, func(cell int, text string) {
+	res, err := p.runner.Do(runner.Job{Cells: srcs}, func(cell int, text string) {
 		if cell == last {
 			c.stream(text)
 		}
@@ -118,21 +117,6 @@ func (c *Cell) outcome(res runner.Result, k, cell int, err error, ms float64) *n
 		return &res.Cells[k]
 	}
 	return &notebook.CellResult{Ran: true, Output: c.streamed.String(), Err: &notebook.CellError{Cell: cell, Msg: endedWithout(err, ms)}}
-}
-
-// endedWithout says why a job that ran for ms gave no result: the learner
-// stopped it, or its runner died.
-func endedWithout(err error, ms float64) string {
-	var died diedError
-	switch {
-	case errors.Is(err, errStopped):
-		return fmt.Sprintf("stopped after %s, as you asked", duration(ms))
-	case errors.As(err, &died):
-		return fmt.Sprintf("the runner stopped (%s) and was started again. Your code is kept: change it, then run it again", died.why)
-	case err != nil:
-		return err.Error()
-	}
-	return "the run gave no result (please report it)"
 }
 
 // markError marks, in the editor, the line of c's code that r's error
@@ -236,7 +220,7 @@ func (p *Page) RunAll() {
 		for _, d := range cells {
 			d.startRun()
 		}
-		res, err := p.runner.do(runner.Job{Cells: srcs, All: true}, func(cell int, text string) {
+		res, err := p.runner.Do(runner.Job{Cells: srcs, All: true}, func(cell int, text string) {
 			if k := cell - skip; k >= 0 && k < len(cells) {
 				cells[k].stream(text)
 			}

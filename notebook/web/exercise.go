@@ -64,7 +64,7 @@ func (p *Page) wireExercise(el dom.Element) {
 			el.RemoveAttribute("aria-busy")
 		}()
 		start := time.Now()
-		r, err := p.runner.do(j, lines)
+		r, err := p.runner.Do(j, lines)
 		if err != nil {
 			err = errors.New(endedWithout(err, time.Since(start).Seconds()*1000))
 		}

@@ -32,6 +32,8 @@ import (
 	"time"
 
 	"honnef.co/go/js/dom/v2"
+
+	"gradbook/notebook/runner"
 )
 
 // Page is a notebook page: its code cells in order.
@@ -45,7 +47,7 @@ type Page struct {
 	keep    *keeper
 	placed  map[string]placement // embedded cells, by cell id
 	on      handlers             // the page's handlers, kept for its lifetime
-	runner  *runners             // runs the cells, off the page's thread
+	runner  *runner.Client       // runs the cells, off the page's thread
 	editors js.Value             // site/editor.js, or undefined: cells keep their textareas
 	unshown []string             // notices given before there was a place to show them
 }
@@ -89,12 +91,12 @@ func Start() *Page {
 	doc := dom.GetWindow().Document()
 	p := &Page{doc: doc, body: doc.QuerySelector("body")}
 	p.status = doc.GetElementByID("notebook-status")
-	p.runner = newRunners(p.notice)
+	p.runner = newRunnerClient(p.notice)
 	p.editors = loadEditors()
 	// Escape stops whatever runs, as the Stop button of a running cell does.
 	p.on.listen(doc, "keydown", func(ev dom.Event) {
-		if k, ok := ev.(*dom.KeyboardEvent); ok && k.Key() == "Escape" && p.runner.busy() {
-			p.runner.stop()
+		if k, ok := ev.(*dom.KeyboardEvent); ok && k.Key() == "Escape" && p.runner.Busy() {
+			p.runner.Stop()
 		}
 	})
 	p.scratch = p.body.GetAttribute("data-page") == "scratch"

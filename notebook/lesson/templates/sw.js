@@ -45,7 +45,9 @@ self.addEventListener("install", (event) => {
 });
 
 self.addEventListener("message", (event) => {
-  if (event.data === "gradbook:activate") self.skipWaiting();
+  // {gradbook: "activate"}; pages of older builds said "gradbook:activate".
+  const d = event.data;
+  if (d === "gradbook:activate" || (d && d.gradbook === "activate")) self.skipWaiting();
 });
 
 self.addEventListener("activate", (event) => {

@@ -9,18 +9,18 @@ import (
 // A cell under unchanged cells starts from their kept state: they do not
 // run again, and nothing a later cell did leaks back.
 func TestKeptStateIsInvisible(t *testing.T) {
-	Forget()
+	s := NewSession()
 	runs := 0
-	count := Options{Print: func(cell int, _ string) {
+	count := func(cell int, _ string) {
 		if cell == 0 {
 			runs++
 		}
-	}}
+	}
 	a := "w = Value(1.0, \"w\")\nb = w * w\nprint('cell 1 ran')"
 	out := func(cells ...string) string {
 		t.Helper()
-		r := count.Run(cells, len(cells)-1)
-		last := r[len(r)-1]
+		r := s.Run(Request{Cells: cells, Print: count})
+		last := r.Last()
 		if last.Err != nil {
 			return last.Err.Error()
 		}
@@ -37,7 +37,7 @@ func TestKeptStateIsInvisible(t *testing.T) {
 		t.Errorf("cell 1 ran %d times, want once", runs)
 	}
 	// The same with no kept state at all.
-	r := Options{NoCache: true}.Run([]string{a, "print(w.value, w.grad)"}, 1)
+	r := s.Run(Request{Cells: []string{a, "print(w.value, w.grad)"}, Fresh: true}).Cells
 	if r[1].Output != "1.0 0.0\n" {
 		t.Errorf("without the cache: %q", r[1].Output)
 	}
@@ -48,7 +48,6 @@ func TestKeptStateIsInvisible(t *testing.T) {
 }
 
 func TestCellsShareOneEnvironment(t *testing.T) {
-	Forget()
 	for _, tc := range []struct {
 		cells []string
 		want  string
@@ -63,7 +62,7 @@ func TestCellsShareOneEnvironment(t *testing.T) {
 		{[]string{"xs = [1]", "xs.append(2)"}, "a cell cannot change a list or dict that a cell above made"},
 		{[]string{"xs = [1]", "xs = list(xs)\nxs.append(2)\nprint(xs)"}, "[1, 2]\n"},
 	} {
-		r := Run(tc.cells, len(tc.cells)-1)
+		r := runAll(tc.cells...)
 		got := r[len(r)-1].Output
 		for _, c := range r {
 			if c.Err != nil {
@@ -87,17 +86,17 @@ func TestLessonCellsOneByOne(t *testing.T) {
 		"step = trace(loss_of, [w])\nlosses = []\nfor k in range(5):\n    losses.append(step([w]))\n    w.value -= 0.01 * w.grad\nprint(losses)",
 		"print(w.value, w.grad)\nplot(losses)",
 	}
-	Forget()
-	want := Options{NoCache: true, All: true}.Run(model, len(model)-1)
+	s := NewSession()
+	want := s.Run(Request{Cells: model, All: true, Fresh: true}).Cells
 	for i := range model {
-		got := RunOne(model, i)
+		got := s.Run(Request{Cells: model[:i+1]}).Last()
 		if got.Output != want[i].Output || len(got.Plots) != len(want[i].Plots) {
 			t.Errorf("cell %d: %q, want %q", i+1, got.Output, want[i].Output)
 		}
 	}
 	// And again, all from kept state.
 	for i := range model {
-		if got := RunOne(model, i); got.Output != want[i].Output {
+		if got := s.Run(Request{Cells: model[:i+1]}).Last(); got.Output != want[i].Output {
 			t.Errorf("cell %d again: %q, want %q", i+1, got.Output, want[i].Output)
 		}
 	}
@@ -109,9 +108,9 @@ func BenchmarkTake(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	Forget()
-	Run([]string{string(model) + "\nL = loss_of(params)\nL.backward()"}, 0)
-	s := cache.list[len(cache.list)-1]
+	ss := NewSession()
+	ss.Run(Request{Cells: []string{string(model) + "\nL = loss_of(params)\nL.backward()"}})
+	s := ss.kept.list[len(ss.kept.list)-1]
 	b.ReportMetric(float64(len(s.values)), "values")
 	for b.Loop() {
 		take(s.lin, s.srcs, s.res, nil)

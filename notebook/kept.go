@@ -2,7 +2,6 @@ package notebook
 
 import (
 	"slices"
-	"sync"
 
 	"go.starlark.net/starlark"
 
@@ -24,9 +23,9 @@ import (
 //     every Value it can reach, and puts them back when a run starts from
 //     it.
 
-// lineage is what the cells of one chain share across runs: the
-// environment, one map read by every function they define, and the run
-// going on now, which Values made in earlier runs report to.
+// lineage is what the cells of one chain share across the runs of a
+// Session: the environment, one map read by every function they define,
+// and the run going on now, which Values made in earlier runs report to.
 type lineage struct {
 	env  starlark.StringDict
 	cur  *runState
@@ -47,6 +46,7 @@ type snapshot struct {
 	values []savedValue
 	res    CellResult
 	names  map[*engine.Value]string // the names this cell gave Values
+	drawn  bool                     // res holds the cell's drawings
 }
 
 type savedValue struct {
@@ -140,26 +140,21 @@ func take(lin *lineage, srcs []string, res CellResult, names map[*engine.Value]s
 	return s
 }
 
-// stateCache keeps the latest snapshots, within limits.
-type stateCache struct {
-	mu    sync.Mutex
+// keptStates are a Session's latest snapshots, within limits.
+type keptStates struct {
 	list  []*snapshot // oldest first
 	saved int         // Values recorded, over all snapshots
 }
 
-// Limits of what the cache keeps: it holds the graphs of its snapshots.
+// Limits of what a Session keeps: it holds the graphs of its snapshots.
 const (
 	maxSnapshots = 64
 	maxSaved     = 2_000_000
 )
 
-var cache stateCache
-
 // prefix returns the kept snapshots after cells 1, 2, … k of srcs, for
 // the largest k for which it keeps them all.
-func (c *stateCache) prefix(srcs []string) []*snapshot {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (c *keptStates) prefix(srcs []string) []*snapshot {
 	byLen := make([]*snapshot, len(srcs))
 	for _, s := range c.list {
 		if k := len(s.srcs); k >= 1 && k <= len(srcs) && slices.Equal(s.srcs, srcs[:k]) {
@@ -177,15 +172,13 @@ func (c *stateCache) prefix(srcs []string) []*snapshot {
 	return out
 }
 
-func (c *stateCache) touch(s *snapshot) {
+func (c *keptStates) touch(s *snapshot) {
 	if i := slices.Index(c.list, s); i >= 0 {
 		c.list = append(append(c.list[:i:i], c.list[i+1:]...), s)
 	}
 }
 
-func (c *stateCache) put(s *snapshot) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (c *keptStates) put(s *snapshot) {
 	c.list = slices.DeleteFunc(c.list, func(t *snapshot) bool {
 		if slices.Equal(t.srcs, s.srcs) {
 			c.saved -= len(t.values)
@@ -201,9 +194,7 @@ func (c *stateCache) put(s *snapshot) {
 	}
 }
 
-// Forget empties the cache: the next run computes everything again.
-func Forget() {
-	cache.mu.Lock()
-	defer cache.mu.Unlock()
-	cache.list, cache.saved = nil, 0
+// forget drops every kept state: the next run computes everything again.
+func (c *keptStates) forget() {
+	c.list, c.saved = nil, 0
 }

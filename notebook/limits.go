@@ -2,7 +2,6 @@ package notebook
 
 import (
 	"errors"
-	"fmt"
 	"runtime"
 	"runtime/metrics"
 	"time"
@@ -12,7 +11,8 @@ import (
 
 // The limits of one run, so that no cell can take the page down with it:
 // in the browser a stack overflow or running out of memory kills the
-// WebAssembly runtime, not just the cell.
+// WebAssembly runtime, not just the cell. A Request's Limits may lower
+// them (tests do).
 const (
 	// MaxDepth is how many Starlark calls may be open at once, as in
 	// Python (whose default recursion limit is 1000). Measured without a
@@ -38,19 +38,26 @@ const (
 	TaskBudget  = 100 * time.Millisecond
 )
 
-// The limits that tests lower.
-var (
-	maxHeap   uint64 = MaxHeap
-	maxValues        = MaxValues
-)
+// NewThread returns a Starlark thread for evaluating an author's
+// expression outside a run (a quiz's answer, an explore task's
+// condition): it cannot load modules, prints nothing, and is cancelled
+// with the message why once it has run for budget or opened more than
+// MaxDepth calls.
+func NewThread(name string, budget time.Duration, why string) *starlark.Thread {
+	return limitedThread(name, Limits{Time: budget}.withDefaults(), nil, func(th *starlark.Thread, reason Reason) {
+		if reason == ErrTooLong {
+			th.Cancel(why)
+			return
+		}
+		th.Cancel(stopMessage(reason, Limits{Time: budget}.withDefaults()))
+	})
+}
 
-// NewThread returns a Starlark thread for learner or lesson code. Every
-// thread gets it here, with the limits every run has: once it has run for
-// budget, holds more than MaxDepth calls open or more than MaxHeap bytes,
-// it is cancelled, after calling stopped (if not nil) to note where it
-// was. why says why a run that took too long is stopped. print receives
-// what the code prints (nil discards it); cells cannot load modules.
-func NewThread(name string, budget time.Duration, print func(msg string), why string, stopped func(*starlark.Thread)) *starlark.Thread {
+// limitedThread returns a thread that runs within l: once it has run
+// for l.Time, holds more than l.Depth calls open or more than l.Heap
+// bytes, it calls stop with the reason, which must cancel it. print
+// receives what the code prints (nil discards it).
+func limitedThread(name string, l Limits, print func(msg string), stop func(th *starlark.Thread, why Reason)) *starlark.Thread {
 	start := time.Now()
 	th := &starlark.Thread{
 		Name: name,
@@ -69,52 +76,41 @@ func NewThread(name string, budget time.Duration, print func(msg string), why st
 	const every = 1000
 	checks, quietUntil := 0, 0
 	heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	stop := func(th *starlark.Thread, why string) {
-		if stopped != nil {
-			stopped(th)
-		}
-		th.Cancel(why)
-	}
 	th.SetMaxExecutionSteps(every)
 	th.OnMaxSteps = func(th *starlark.Thread) {
 		th.SetMaxExecutionSteps(th.ExecutionSteps() + every)
-		if th.CallStackDepth() > MaxDepth {
-			stop(th, fmt.Sprintf("recursion too deep: more than %d calls were open at once (is the base case missing, or never reached?)", MaxDepth))
+		if th.CallStackDepth() > l.Depth {
+			stop(th, ErrTooDeep)
 			return
 		}
 		if checks++; checks%16 != 0 {
 			return
 		}
-		if checks >= quietUntil && heapBytes(heap) > maxHeap {
+		if checks >= quietUntil && heapBytes(heap) > l.Heap {
 			// Over the cap, garbage included: collect, then judge what is live.
 			runtime.GC()
-			if heapBytes(heap) > maxHeap {
-				stop(th, heapMessage())
+			if heapBytes(heap) > l.Heap {
+				stop(th, ErrTooMuchMemory)
 				return
 			}
 			quietUntil = checks + 64 // no forced collection for a million steps
 		}
-		if time.Since(start) > budget {
-			stop(th, why)
+		if time.Since(start) > l.Time {
+			stop(th, ErrTooLong)
 		}
 	}
 	return th
 }
 
-// overHeap reports whether live objects take more than MaxHeap bytes,
+// overHeap reports whether live objects take more than max bytes,
 // collecting garbage first if the heap is over it.
-func overHeap() bool {
+func overHeap(max uint64) bool {
 	heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	if heapBytes(heap) <= maxHeap {
+	if heapBytes(heap) <= max {
 		return false
 	}
 	runtime.GC()
-	return heapBytes(heap) > maxHeap
-}
-
-// heapMessage says why a run that holds too much was stopped.
-func heapMessage() string {
-	return fmt.Sprintf("stopped: the cell holds more than %d MB of data, more than a page can spare", maxHeap>>20)
+	return heapBytes(heap) > max
 }
 
 // heapBytes reads the bytes of heap objects, garbage included.

@@ -1,0 +1,102 @@
+// Package protocol declares, once, what Gradbook's scripts say to each
+// other across JavaScript's boundaries: the messages between the page,
+// the runner's Web Worker, the proxy frame, Gradbook's frames on a course
+// page, and the service worker, and the globals they share. Go code
+// builds and reads messages with these names; a native test
+// (protocol_test.go) reads every script of the site and fails on a
+// message, a field or a global that is not declared here, so that a
+// rename breaks `go test`, not a browser.
+//
+// Every message is one plain object whose "gradbook" key names its kind,
+// with the fields listed for it:
+//
+//	page → runner    {gradbook: "module", module, wasmExec}   start: the compiled notebook
+//	runner → page    {gradbook: "ready"}                      its Go program runs
+//	runner → page    {gradbook: "died", why}                  its Go program died
+//	page → runner    {gradbook: "job", id, job}               a job (runner.Job)
+//	runner → page    {gradbook: "lines", id, lines}           lines printed: [[cell, text], …]
+//	runner → page    {gradbook: "result", id, result}         the job's runner.Result
+//	runner → page    {gradbook: "error", id, error}           the job failed: a message
+//	course → proxy   {gradbook: "fetch", id, file}            fetch one of Gradbook's files
+//	proxy → course   {gradbook: "proxy-ready"}                the frame listens
+//	proxy → course   {gradbook: "file", id, status, type, body, error}
+//	frame → course   {gradbook: "height", height}             size me to my content
+//	page → service worker {gradbook: "activate"}              take the new build
+//
+// The engine's Web Worker (autodiff-worker.js) keeps the public shapes
+// the README documents, {graph, leaves, out} in and {values, grads} or
+// {error} out.
+package protocol
+
+// Key is the key that names a message's kind.
+const Key = "gradbook"
+
+// The kinds of message.
+const (
+	Module     = "module"
+	Ready      = "ready"
+	Died       = "died"
+	Job        = "job"
+	Lines      = "lines"
+	Result     = "result"
+	Error      = "error"
+	Fetch      = "fetch"
+	ProxyReady = "proxy-ready"
+	File       = "file"
+	Height     = "height"
+	Activate   = "activate"
+)
+
+// The fields that Go reads or writes.
+const (
+	FieldID     = "id"
+	FieldJob    = "job"
+	FieldLines  = "lines"
+	FieldResult = "result"
+	FieldError  = "error"
+)
+
+// Message is one kind of message.
+type Message struct {
+	Kind     string
+	From, To string
+	Fields   []string
+}
+
+// Messages are every kind of message, as the package doc lists them.
+var Messages = []Message{
+	{Module, "page", "runner", []string{"module", "wasmExec"}},
+	{Ready, "runner", "page", nil},
+	{Died, "runner", "page", []string{"why"}},
+	{Job, "page", "runner", []string{FieldID, FieldJob}},
+	{Lines, "runner", "page", []string{FieldID, FieldLines}},
+	{Result, "runner", "page", []string{FieldID, FieldResult}},
+	{Error, "runner", "page", []string{FieldID, FieldError}},
+	{Fetch, "course page", "proxy frame", []string{"id", "file"}},
+	{ProxyReady, "proxy frame", "course page", nil},
+	{File, "proxy frame", "course page", []string{"id", "status", "type", "body", "error"}},
+	{Height, "Gradbook frame", "course page", []string{"height"}},
+	{Activate, "page", "service worker", nil},
+}
+
+// LegacyActivate is how pages of builds before this protocol asked a
+// waiting service worker to take over; a new service worker still
+// understands it, since the page that asks is the old build's.
+const LegacyActivate = "gradbook:activate"
+
+// Global is a name one script sets on the global object for others.
+type Global struct {
+	Name  string
+	SetBy string
+	Doc   string
+}
+
+// Globals are every global Gradbook's scripts share.
+var Globals = []Global{
+	{"autodiff", "autodiff.js", "the engine's public JavaScript API: evaluate, backward, ready"},
+	{"autodiffCore", "engine.wasm", "what the engine's wasm tells autodiff.js: maxNodes, headerWords"},
+	{"gradbookRunners", "notebook.js", "on a page: start(onmessage, ondied) starts a runner in a Web Worker"},
+	{"gradbookRunner", "runner.js", "in the runner's worker: ready(handle), which its Go program calls"},
+	{"gradbookEditor", "notebook.js", "on a page: a promise of the code editor's module (editor.js), or of null"},
+	{"gradbookEmbed", "embed.js", "on a course page: fetch, direct and why, which load Gradbook's files from its site"},
+}

@@ -1,0 +1,320 @@
+package runner
+
+import (
+	"errors"
+	"sync"
+	"time"
+)
+
+// This file is the page's side of the runner, in plain Go: the Client
+// sends jobs to a runner in a worker, starts a fresh one whenever the
+// learner stops a job or the runner dies, and runs jobs on the page
+// itself where no worker can start. Package web gives it a Host, which
+// starts Web Workers; tests give it a fake one.
+
+// InPageBudget is how long a cell may run where no worker can start: on
+// the page's own thread a run holds the page up.
+const InPageBudget = 2 * time.Second
+
+// MaxEarlyDeaths is how many runners in a row may die before they start
+// (the worker cannot load here) before jobs run on the page instead.
+const MaxEarlyDeaths = 3
+
+// ErrStopped is a job's error when the learner stopped it.
+var ErrStopped = errors.New("stopped")
+
+// DiedError is a job's error when its runner died under it (out of
+// memory, say).
+type DiedError struct{ Why string }
+
+func (e *DiedError) Error() string { return e.Why }
+
+// Host starts runners. Start starts one and returns once it takes jobs
+// (it may still die before its program starts); the runner hands each
+// message it sends to message, and died is called once if it dies, with
+// why and whether its program had started. Start is called from its own
+// goroutine and may block.
+type Host interface {
+	Start(message func(Message), died func(why string, started bool)) (Worker, error)
+}
+
+// Worker is one runner, started by a Host.
+type Worker interface {
+	// Post sends it a job.
+	Post(id int, job Job)
+	// Stop ends it at once, whatever it is doing.
+	Stop()
+}
+
+// Message is what a runner sends about a job: lines printed while it
+// runs, then its result or an error.
+type Message struct {
+	ID     int
+	Lines  []Line
+	Result *Result
+	Err    string
+}
+
+// Line is a line a cell printed: cell indexes the job's cells.
+type Line struct {
+	Cell int
+	Text string
+}
+
+// Client sends jobs to runners and takes their answers.
+type Client struct {
+	host   Host
+	notice func(string) // tells the learner something about the runner
+
+	mu     sync.Mutex
+	worker Worker        // the current runner, nil while one starts
+	ready  chan struct{} // closed once the current runner has started
+	gen    int           // the current runner's number
+	next   int           // the last job's id
+	calls  map[int]*call
+	deaths int     // runners in a row that died before they started
+	local  *Runner // runs jobs on the page, once no worker can start
+}
+
+// call is one job sent and not yet answered.
+type call struct {
+	mu    sync.Mutex
+	lines []Line
+	done  *outcome
+	wake  chan struct{}
+}
+
+type outcome struct {
+	r   Result
+	err error
+}
+
+func (c *call) signal() {
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (c *call) finish(o outcome) {
+	c.mu.Lock()
+	if c.done == nil {
+		c.done = &o
+	}
+	c.mu.Unlock()
+	c.signal()
+}
+
+// NewClient returns a Client that starts its first runner through host,
+// or runs jobs on the page if host is nil. notice is given what the
+// learner must know (that cells run on the page, and why).
+func NewClient(host Host, notice func(string)) *Client {
+	c := &Client{host: host, notice: notice, calls: map[int]*call{}}
+	c.mu.Lock()
+	ready, gen := c.forget()
+	c.mu.Unlock()
+	c.launch(ready, gen)
+	return c
+}
+
+// forget forgets the current runner, so that jobs sent from now on wait
+// for the next one, and returns the channel the next one's launch closes
+// and its number. c.mu is held.
+func (c *Client) forget() (chan struct{}, int) {
+	c.worker = nil
+	c.ready = make(chan struct{})
+	c.gen++
+	return c.ready, c.gen
+}
+
+// launch starts runner gen, then closes ready. If another runner was
+// asked for meanwhile (Stop while this one started), this one is ended
+// and the jobs waiting on ready go on to wait for that one.
+func (c *Client) launch(ready chan struct{}, gen int) {
+	if c.host == nil {
+		c.runOnPage(ready)
+		return
+	}
+	go func() {
+		w, err := c.host.Start(func(m Message) { c.message(m) }, func(why string, started bool) { c.died(gen, why, started) })
+		if err != nil {
+			c.notice("Cells run on the page itself here, since no worker could start (" + err.Error() + "): a long run holds the page up until it ends.")
+			c.runOnPage(ready)
+			return
+		}
+		c.mu.Lock()
+		current := c.gen == gen
+		if current {
+			c.worker = w
+		}
+		c.mu.Unlock()
+		if !current {
+			w.Stop()
+		}
+		close(ready)
+	}()
+}
+
+func (c *Client) runOnPage(ready chan struct{}) {
+	c.mu.Lock()
+	if c.local == nil {
+		c.local = New()
+	}
+	c.mu.Unlock()
+	close(ready)
+}
+
+// message takes a runner's message: lines printed, or a job's end.
+func (c *Client) message(m Message) {
+	c.mu.Lock()
+	k := c.calls[m.ID]
+	c.mu.Unlock()
+	if k == nil {
+		return // a job that was stopped, or a stale runner's
+	}
+	switch {
+	case len(m.Lines) > 0:
+		k.mu.Lock()
+		k.lines = append(k.lines, m.Lines...)
+		k.mu.Unlock()
+		k.signal()
+	case m.Err != "":
+		k.finish(outcome{err: errors.New(m.Err)})
+	case m.Result != nil:
+		k.finish(outcome{r: *m.Result})
+	}
+}
+
+// Do runs job on the runner and returns its result; lines is given each
+// line the cells print as they print it. It blocks until the job ends:
+// call it from a goroutine of its own. A job sent to a runner that dies
+// before it starts never ran: it goes to the next runner.
+func (c *Client) Do(job Job, lines func(cell int, text string)) (Result, error) {
+	for {
+		r, err := c.try(job, lines)
+		if err != errNotStarted {
+			return r, err
+		}
+	}
+}
+
+// errNotStarted ends a job whose runner died before it started.
+var errNotStarted = errors.New("the runner died before it started")
+
+// try sends job to the current runner, once it is ready.
+func (c *Client) try(job Job, lines func(cell int, text string)) (Result, error) {
+	// Wait for the runner; if it was replaced meanwhile, for the next.
+	c.mu.Lock()
+	for ready := c.ready; ; ready = c.ready {
+		c.mu.Unlock()
+		<-ready
+		c.mu.Lock()
+		if c.ready == ready {
+			break
+		}
+	}
+	if c.local != nil {
+		local := c.local
+		c.mu.Unlock()
+		// On the page's own thread a run holds the page up: keep it short.
+		job.Budget = InPageBudget
+		return local.Do(job, lines, nil), nil
+	}
+	c.next++
+	id := c.next
+	k := &call{wake: make(chan struct{}, 1)}
+	c.calls[id] = k
+	w := c.worker
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.calls, id)
+		c.mu.Unlock()
+	}()
+	w.Post(id, job)
+	for range k.wake {
+		k.mu.Lock()
+		got, done := k.lines, k.done
+		k.lines = nil
+		k.mu.Unlock()
+		if lines != nil {
+			for _, l := range got {
+				lines(l.Cell, l.Text)
+			}
+		}
+		if done != nil {
+			return done.r, done.err
+		}
+	}
+	panic("unreachable")
+}
+
+// Busy reports whether a job is running or waiting.
+func (c *Client) Busy() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.calls) > 0
+}
+
+// OnPage reports whether jobs run on the page itself.
+func (c *Client) OnPage() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.local != nil
+}
+
+// Stop ends every job at once, by ending the runner, and starts another.
+func (c *Client) Stop() {
+	c.mu.Lock()
+	if c.local != nil {
+		c.mu.Unlock()
+		return // a job on the page ends by its budget
+	}
+	w, calls := c.worker, c.calls
+	c.calls = map[int]*call{}
+	ready, gen := c.forget() // a job sent from now on goes to the next runner
+	c.mu.Unlock()
+	if w != nil {
+		w.Stop()
+	}
+	for _, k := range calls {
+		k.finish(outcome{err: ErrStopped})
+	}
+	c.launch(ready, gen)
+}
+
+// died fails the jobs of runner gen, which died, and starts another. A
+// runner that had started died of a job (out of memory): the next one
+// starts afresh, however often that happens. Only runners that keep dying
+// before they start (the worker cannot load here) give way to runs on
+// the page.
+func (c *Client) died(gen int, why string, started bool) {
+	c.mu.Lock()
+	if gen != c.gen {
+		c.mu.Unlock()
+		return // a runner already replaced
+	}
+	calls := c.calls
+	c.calls = map[int]*call{}
+	if started {
+		c.deaths = 0
+	} else {
+		c.deaths++
+	}
+	deaths := c.deaths
+	ready, next := c.forget() // a job sent from now on goes to the next runner
+	c.mu.Unlock()
+	for _, k := range calls {
+		if started {
+			k.finish(outcome{err: &DiedError{why}})
+		} else {
+			k.finish(outcome{err: errNotStarted}) // it never ran: Do sends it on
+		}
+	}
+	if deaths > MaxEarlyDeaths {
+		c.notice("Gradbook's runner could not start here (" + why + "): cells run on the page itself, and a long run holds the page up until it ends.")
+		c.runOnPage(ready)
+		return
+	}
+	c.launch(ready, next)
+}

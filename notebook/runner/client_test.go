@@ -1,0 +1,271 @@
+package runner
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeHost starts fakeWorkers, which run jobs with a Runner each, the way
+// a Web Worker running this wasm does, and can be told to fail.
+type fakeHost struct {
+	mu      sync.Mutex
+	started int
+	// failStart makes Start fail; dieEarly makes the next n runners die
+	// before their program starts.
+	failStart error
+	dieEarly  int
+	workers   []*fakeWorker
+}
+
+type fakeWorker struct {
+	mu      sync.Mutex
+	message func(Message)
+	died    func(string, bool)
+	runner  *Runner
+	stopped bool
+	// block holds jobs until released: a job that runs for ever.
+	block chan struct{}
+	// dieOn makes a job whose first cell is this source kill the runner.
+	dieOn string
+}
+
+func (h *fakeHost) Start(message func(Message), died func(string, bool)) (Worker, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.failStart != nil {
+		return nil, h.failStart
+	}
+	h.started++
+	w := &fakeWorker{message: message, died: died, runner: New(), block: make(chan struct{}), dieOn: "die()"}
+	h.workers = append(h.workers, w)
+	if h.dieEarly > 0 {
+		h.dieEarly--
+		w.stopped = true // a runner that never starts answers nothing
+		go died("the runner could not start", false)
+	}
+	return w, nil
+}
+
+func (h *fakeHost) count() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.started
+}
+
+func (w *fakeWorker) Post(id int, job Job) {
+	w.mu.Lock()
+	dead := w.stopped
+	w.mu.Unlock()
+	if dead {
+		return
+	}
+	go func() {
+		if len(job.Cells) > 0 && job.Cells[0] == "forever()" {
+			<-w.block
+			return
+		}
+		if len(job.Cells) > 0 && job.Cells[0] == w.dieOn {
+			w.died("fatal error: out of memory", true)
+			return
+		}
+		r := w.runner.Do(job, func(cell int, line string) {
+			w.send(Message{ID: id, Lines: []Line{{cell, line}}})
+		}, nil)
+		w.send(Message{ID: id, Result: &r})
+	}()
+}
+
+func (w *fakeWorker) send(m Message) {
+	w.mu.Lock()
+	stopped := w.stopped
+	w.mu.Unlock()
+	if !stopped {
+		w.message(m)
+	}
+}
+
+func (w *fakeWorker) Stop() {
+	w.mu.Lock()
+	w.stopped = true
+	w.mu.Unlock()
+}
+
+type notices struct {
+	mu   sync.Mutex
+	said []string
+}
+
+func (n *notices) add(s string) {
+	n.mu.Lock()
+	n.said = append(n.said, s)
+	n.mu.Unlock()
+}
+
+func (n *notices) all() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]string(nil), n.said...)
+}
+
+func output(t *testing.T, r Result, err error) string {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("the job failed: %v", err)
+	}
+	if len(r.Cells) != 1 {
+		t.Fatalf("%d results, want 1", len(r.Cells))
+	}
+	return r.Cells[0].Output
+}
+
+func TestClientRunsJobsAndStreamsLines(t *testing.T) {
+	c := NewClient(&fakeHost{}, nil)
+	var lines []string
+	r, err := c.Do(Job{Cells: []string{"x = 6", "print(x * 7)\nprint('done')"}}, func(cell int, text string) {
+		if cell == 1 {
+			lines = append(lines, text)
+		}
+	})
+	if got := output(t, r, err); got != "42\ndone\n" {
+		t.Errorf("output %q", got)
+	}
+	if strings.Join(lines, "|") != "42|done" {
+		t.Errorf("streamed %q", lines)
+	}
+	if c.Busy() {
+		t.Error("busy after the job ended")
+	}
+}
+
+// Stop ends a job that would never end, the next job goes to a fresh
+// runner and works, and a job sent at once after Stop does not wait for
+// the runner that was ended.
+func TestClientStopStartsAFreshRunner(t *testing.T) {
+	h := &fakeHost{}
+	c := NewClient(h, nil)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Do(Job{Cells: []string{"forever()"}}, nil)
+		done <- err
+	}()
+	waitFor(t, c.Busy)
+	c.Stop()
+	if err := <-done; !errors.Is(err, ErrStopped) {
+		t.Fatalf("a stopped job ends with %v, want ErrStopped", err)
+	}
+	r, err := c.Do(Job{Cells: []string{"print(1 + 1)"}}, nil)
+	if got := output(t, r, err); got != "2\n" {
+		t.Errorf("after Stop: %q", got)
+	}
+	if h.count() != 2 {
+		t.Errorf("%d runners started, want 2", h.count())
+	}
+}
+
+// A runner that dies of its job fails that job with the reason, and the
+// next job runs on a fresh runner: however often that happens, jobs never
+// move to the page.
+func TestClientReplacesARunnerThatDies(t *testing.T) {
+	h := &fakeHost{}
+	var n notices
+	c := NewClient(h, n.add)
+	for i := range 5 {
+		_, err := c.Do(Job{Cells: []string{"die()"}}, nil)
+		var died *DiedError
+		if !errors.As(err, &died) || died.Why != "fatal error: out of memory" {
+			t.Fatalf("death %d: %v", i+1, err)
+		}
+	}
+	r, err := c.Do(Job{Cells: []string{"print('alive')"}}, nil)
+	if got := output(t, r, err); got != "alive\n" {
+		t.Errorf("after five deaths: %q", got)
+	}
+	if c.OnPage() || len(n.all()) > 0 {
+		t.Errorf("on the page %v, notices %q", c.OnPage(), n.all())
+	}
+}
+
+// Runners that keep dying before they start give way to runs on the
+// page, with a notice that says why; those runs are short.
+func TestClientFallsBackToThePage(t *testing.T) {
+	h := &fakeHost{dieEarly: MaxEarlyDeaths + 1}
+	var n notices
+	c := NewClient(h, n.add)
+	r, err := c.Do(Job{Cells: []string{"print('here')"}}, nil)
+	if got := output(t, r, err); got != "here\n" {
+		t.Errorf("on the page: %q", got)
+	}
+	if !c.OnPage() {
+		t.Fatal("jobs do not run on the page")
+	}
+	said := n.all()
+	if len(said) != 1 || !strings.Contains(said[0], "the runner could not start") || !strings.Contains(said[0], "cells run on the page itself") {
+		t.Errorf("notices %q", said)
+	}
+	r, _ = c.Do(Job{Cells: []string{"while True:\n    pass"}}, nil)
+	if e := r.Cells[0].Err; e == nil || !strings.Contains(e.Msg, "stopped after 2 s") {
+		t.Errorf("a runaway loop on the page: %v", e)
+	}
+}
+
+func TestClientWithoutWorkers(t *testing.T) {
+	var n notices
+	c := NewClient(&fakeHost{failStart: errors.New("Worker is not defined")}, n.add)
+	r, err := c.Do(Job{Cells: []string{"print(3)"}}, nil)
+	if got := output(t, r, err); got != "3\n" {
+		t.Errorf("output %q", got)
+	}
+	if said := n.all(); len(said) != 1 || !strings.Contains(said[0], "no worker could start (Worker is not defined)") {
+		t.Errorf("notices %q", said)
+	}
+	if r := NewClient(nil, nil); !r.OnPage() {
+		waitFor(t, r.OnPage)
+	}
+}
+
+// A job sent while the learner stops another, over and over, never waits
+// for a runner that is gone.
+func TestClientStopWhileStarting(t *testing.T) {
+	h := &fakeHost{}
+	c := NewClient(h, nil)
+	for range 3 {
+		c.Stop()
+	}
+	r, err := c.Do(Job{Cells: []string{"print('ok')"}}, nil)
+	if got := output(t, r, err); got != "ok\n" {
+		t.Errorf("output %q", got)
+	}
+}
+
+// Lines and results of a stopped runner are dropped, not given to the
+// next job.
+func TestClientIgnoresAStaleRunner(t *testing.T) {
+	h := &fakeHost{}
+	c := NewClient(h, nil)
+	go c.Do(Job{Cells: []string{"forever()"}}, nil)
+	waitFor(t, c.Busy)
+	c.Stop()
+	h.mu.Lock()
+	old := h.workers[0]
+	h.mu.Unlock()
+	old.message(Message{ID: 1, Result: &Result{}}) // a late answer from the ended runner
+	old.died("late", true)
+	r, err := c.Do(Job{Cells: []string{"print(5)"}}, nil)
+	if got := output(t, r, err); got != "5\n" {
+		t.Errorf("output %q", got)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
