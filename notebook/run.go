@@ -3,7 +3,7 @@ package notebook
 import (
 	"errors"
 	"fmt"
-		"strconv"
+	"strconv"
 	"strings"
 	"time"
 
