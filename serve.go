@@ -106,7 +106,8 @@ func main() {
 	if err := b.prepare(); err != nil {
 		log.Fatalf("serve: the build failed, so nothing is served:\n%v", err)
 	}
-	problems, err := b.pages()
+	watcher := preview.NewWatcher(dirs...) // from the files the first build reads
+	problems, err := b.pages(b.preview.Gen())
 	if err != nil {
 		log.Fatalf("serve: the build failed, so nothing is served:\n%v", err)
 	}
@@ -138,7 +139,7 @@ func main() {
 	mux.Handle("/", handler(*siteDir))
 	b.preview.Routes(mux, ctx.Done())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go b.watch(ctx)
+	go b.watch(ctx, watcher)
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -172,10 +173,10 @@ type builder struct {
 
 // watch rebuilds the pages when a lesson file is saved and tells the open
 // pages, until ctx ends.
-func (b *builder) watch(ctx context.Context) {
-	preview.Watch(ctx, b.lessonDirs, 200*time.Millisecond, func(slugs []string) {
+func (b *builder) watch(ctx context.Context, w *preview.Watcher) {
+	w.Run(ctx, 200*time.Millisecond, func(slugs []string) {
 		start := time.Now()
-		problems, err := b.pages()
+		problems, err := b.pages(b.preview.Gen() + 1)
 		if err != nil {
 			log.Printf("serve: rebuilding the pages: %v", err)
 			return
@@ -236,14 +237,18 @@ func (b *builder) prepare() error {
 	return copyFile(filepath.Join(dir, "wasm_exec.js"), src)
 }
 
-// pages renders every page and the service worker, and returns the
-// lessons' problems: a lesson that does not parse gets a page that shows
-// its error. It returns an error only when the pages cannot be written.
-func (b *builder) pages() ([]*lesson.Error, error) {
+// pages renders every page and the service worker, as the live preview's
+// generation gen, and returns the lessons' problems: a lesson that does
+// not parse gets a page that shows its error. It returns an error only
+// when the pages cannot be written.
+func (b *builder) pages(gen int) ([]*lesson.Error, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	lessons, problems := lesson.Load(b.lessonDirs...)
-	if err := lesson.Build(b.dir, lessons, b.live); err != nil {
+	if !b.live {
+		gen = 0
+	}
+	if err := lesson.Build(b.dir, lessons, gen); err != nil {
 		return problems, err
 	}
 	fmt.Printf("Built %s.\n", plural(len(lessons), "lesson"))

@@ -6,17 +6,21 @@
 // Pages load /__gradbook/live.js (the build adds it when it builds for
 // serve.go), which listens to /__gradbook/events, a stream of server-sent
 // events. Each event's data is the file names, without .md, of the lessons
-// that changed, separated by spaces.
+// that changed, separated by spaces ("*" for all). The page says which
+// generation of the pages it is (?since=N): events it missed while it
+// loaded come first.
 package preview
 
 import (
 	"context"
 	_ "embed"
 	"fmt"
+	"hash/fnv"
 	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -25,10 +29,33 @@ import (
 //go:embed live.js
 var liveJS []byte
 
-// Hub sends change events to every page that listens.
+// Hub sends change events to every page that listens. Each build of the
+// pages has a generation, starting at 1; a page is built knowing its own
+// (Gen, then Next), and asks for the events since then when it starts
+// listening, so that a lesson saved while the page was loading is not
+// missed.
 type Hub struct {
 	mu   sync.Mutex
 	subs map[chan string]bool
+	gen  int
+	log  []change // the latest changes, oldest first
+}
+
+// change is one rebuild: its generation and the lessons it was for.
+type change struct {
+	gen   int
+	slugs []string
+}
+
+// maxLog is how many changes a Hub remembers for pages that start
+// listening late; a page further behind reloads.
+const maxLog = 64
+
+// Gen is the generation of the pages built last: 1 before any change.
+func (h *Hub) Gen() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.gen + 1
 }
 
 // Routes serves the script and the event stream on mux. The streams end
@@ -45,11 +72,18 @@ func (h *Hub) Routes(mux *http.ServeMux, done <-chan struct{}) {
 			http.Error(w, "streaming unsupported", http.StatusInternalServerError)
 			return
 		}
+		since, err := strconv.Atoi(r.URL.Query().Get("since"))
+		if err != nil {
+			since = 0
+		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.Header().Set("Cache-Control", "no-cache")
-		ch := h.subscribe()
+		ch, missed := h.subscribe(since)
 		defer h.unsubscribe(ch)
 		fmt.Fprint(w, ": live preview\n\n")
+		if missed != "" {
+			fmt.Fprintf(w, "event: change\ndata: %s\n\n", missed)
+		}
 		flusher.Flush()
 		for {
 			select {
@@ -65,7 +99,10 @@ func (h *Hub) Routes(mux *http.ServeMux, done <-chan struct{}) {
 	})
 }
 
-func (h *Hub) subscribe() chan string {
+// subscribe listens for changes, and returns the lessons that changed
+// after generation since ("*" for every lesson, if the Hub no longer
+// knows).
+func (h *Hub) subscribe(since int) (chan string, string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.subs == nil {
@@ -73,7 +110,19 @@ func (h *Hub) subscribe() chan string {
 	}
 	ch := make(chan string, 8)
 	h.subs[ch] = true
-	return ch
+	if since <= 0 || since > h.gen {
+		return ch, ""
+	}
+	if len(h.log) > 0 && h.log[0].gen > since+1 {
+		return ch, "*"
+	}
+	var missed []string
+	for _, c := range h.log {
+		if c.gen > since {
+			missed = append(missed, c.slugs...)
+		}
+	}
+	return ch, strings.Join(missed, " ")
 }
 
 func (h *Hub) unsubscribe(ch chan string) {
@@ -82,11 +131,17 @@ func (h *Hub) unsubscribe(ch chan string) {
 	delete(h.subs, ch)
 }
 
-// Publish tells every listening page which lessons changed.
+// Publish tells every listening page which lessons changed, once the
+// pages of the next generation are built.
 func (h *Hub) Publish(slugs []string) {
 	data := strings.Join(slugs, " ")
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.gen++
+	h.log = append(h.log, change{h.gen + 1, slugs})
+	if len(h.log) > maxLog {
+		h.log = h.log[1:]
+	}
 	for ch := range h.subs {
 		select {
 		case ch <- data:
@@ -102,30 +157,39 @@ func (h *Hub) Listeners() int {
 	return len(h.subs)
 }
 
-type stamp struct {
-	mod  time.Time
-	size int64
+// Watcher looks for saved, added and removed lesson files.
+type Watcher struct {
+	dirs []string
+	last map[string]uint64
 }
 
-// snapshot stamps every lesson file in dirs, by path.
-func snapshot(dirs []string) map[string]stamp {
-	m := map[string]stamp{}
+// NewWatcher reads the lesson files in dirs now: changes from now on are
+// seen.
+func NewWatcher(dirs ...string) *Watcher {
+	return &Watcher{dirs: dirs, last: snapshot(dirs)}
+}
+
+// snapshot hashes every lesson file in dirs, by path: a save is seen
+// even when it keeps the file's size and falls in its time stamp's tick.
+func snapshot(dirs []string) map[string]uint64 {
+	m := map[string]uint64{}
 	for _, d := range dirs {
 		files, _ := filepath.Glob(filepath.Join(d, "*.md"))
 		for _, f := range files {
-			if st, err := os.Stat(f); err == nil {
-				m[f] = stamp{st.ModTime(), st.Size()}
+			if b, err := os.ReadFile(f); err == nil {
+				h := fnv.New64a()
+				h.Write(b)
+				m[f] = h.Sum64()
 			}
 		}
 	}
 	return m
 }
 
-// Watch looks at the lesson files in dirs every interval until ctx ends,
-// and calls changed with the lessons whose files were saved, added or
-// removed since the last look.
-func Watch(ctx context.Context, dirs []string, every time.Duration, changed func(slugs []string)) {
-	last := snapshot(dirs)
+// Run looks at the lesson files every interval until ctx ends, and calls
+// changed with the lessons whose files were saved, added or removed since
+// the last look.
+func (w *Watcher) Run(ctx context.Context, every time.Duration, changed func(slugs []string)) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -134,19 +198,19 @@ func Watch(ctx context.Context, dirs []string, every time.Duration, changed func
 			return
 		case <-t.C:
 		}
-		now := snapshot(dirs)
+		now := snapshot(w.dirs)
 		set := map[string]bool{}
 		for f, s := range now {
-			if last[f] != s {
+			if old, ok := w.last[f]; !ok || old != s {
 				set[f] = true
 			}
 		}
-		for f := range last {
+		for f := range w.last {
 			if _, ok := now[f]; !ok {
 				set[f] = true
 			}
 		}
-		last = now
+		w.last = now
 		if len(set) == 0 {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -22,8 +23,8 @@ func TestWatch(t *testing.T) {
 	got := make(chan string, 10)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go Watch(ctx, []string{dir}, 10*time.Millisecond, func(slugs []string) { got <- strings.Join(slugs, " ") })
-	time.Sleep(30 * time.Millisecond)
+	w := NewWatcher(dir) // changes are seen from here on
+	go w.Run(ctx, 10*time.Millisecond, func(slugs []string) { got <- strings.Join(slugs, " ") })
 	expect := func(what, want string) {
 		t.Helper()
 		select {
@@ -37,6 +38,8 @@ func TestWatch(t *testing.T) {
 	}
 	os.WriteFile(a, []byte("# A, longer"), 0o644)
 	expect("a save", "a")
+	os.WriteFile(a, []byte("# A, LONGER"), 0o644) // the same size, at once
+	expect("a save of the same size", "a")
 	os.WriteFile(filepath.Join(dir, "b.md"), []byte("# B"), 0o644)
 	expect("a new file", "b")
 	os.Remove(a)
@@ -86,5 +89,62 @@ func TestHub(t *testing.T) {
 	}
 	if lines[0] != "event: change" || lines[1] != "data: intro two" {
 		t.Errorf("got %q", lines)
+	}
+}
+
+// A page that starts listening after a change it missed (it was loading)
+// hears it first; a page of the latest build hears nothing old.
+func TestHubTellsLatePages(t *testing.T) {
+	var h Hub
+	mux := http.NewServeMux()
+	done := make(chan struct{})
+	defer close(done)
+	h.Routes(mux, done)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	first := h.Gen()
+	h.Publish([]string{"intro"})
+	h.Publish([]string{"two"})
+	if h.Gen() != first+2 {
+		t.Fatalf("generation %d after two changes from %d", h.Gen(), first)
+	}
+	read := func(since int) string {
+		t.Helper()
+		res, err := http.Get(srv.URL + "/__gradbook/events?since=" + strconv.Itoa(since))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		r := bufio.NewReader(res.Body)
+		r.ReadString('\n') // the greeting
+		r.ReadString('\n')
+		go func() {
+			for h.Listeners() == 0 {
+				time.Sleep(time.Millisecond)
+			}
+			h.mu.Lock()
+			for ch := range h.subs {
+				ch <- "(now)"
+			}
+			h.mu.Unlock()
+		}()
+		for {
+			l, err := r.ReadString('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			if data, ok := strings.CutPrefix(strings.TrimSpace(l), "data: "); ok {
+				return data
+			}
+		}
+	}
+	if got := read(first); got != "intro two" {
+		t.Errorf("a page of the first build hears %q first", got)
+	}
+	if got := read(first + 1); got != "two" {
+		t.Errorf("a page of the second build hears %q first", got)
+	}
+	if got := read(h.Gen()); got != "(now)" {
+		t.Errorf("a page of the latest build hears %q first", got)
 	}
 }

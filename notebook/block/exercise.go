@@ -56,6 +56,16 @@ type Report struct {
 	Line int
 }
 
+// Text is the report as the page shows it: a well done and the tests
+// passed, or the tests up to the failure and why it failed.
+func (r Report) Text() string {
+	text := strings.Join(r.Lines, "\n")
+	if r.Passed {
+		return strings.TrimSpace("All tests pass. Well done!\n" + text)
+	}
+	return strings.TrimSpace(text + "\n" + r.Why)
+}
+
 // ParseExercise reads an exercise block.
 func ParseExercise(id, body string) (*Exercise, error) {
 	lead, sections := splitSections(body)

@@ -138,3 +138,17 @@ Make ∂L/∂b exactly −6.`)
 		t.Errorf("y=10 should meet the db task only: %v", done)
 	}
 }
+
+func TestReportText(t *testing.T) {
+	pass := Report{Passed: true, Lines: []string{"✓ a", "✓ b"}}
+	if got := pass.Text(); got != "All tests pass. Well done!\n✓ a\n✓ b" {
+		t.Errorf("passed: %q", got)
+	}
+	fail := Report{Lines: []string{"✓ a", "✗ b"}, Why: "On b: got 1, expected 2"}
+	if got := fail.Text(); got != "✓ a\n✗ b\nOn b: got 1, expected 2" {
+		t.Errorf("failed: %q", got)
+	}
+	if got := (Report{Why: "Your code stops before it can be checked"}).Text(); got != "Your code stops before it can be checked" {
+		t.Errorf("stopped: %q", got)
+	}
+}

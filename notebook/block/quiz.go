@@ -251,7 +251,11 @@ func (q *Quiz) HTML() string {
 			}
 			wrong[i] = ws
 		}
-		b.WriteString(dataScript(jsontext.Object{{Name: "expected", Value: expected}, {Name: "wrong", Value: wrong}}))
+		labels := make([]any, len(q.Answers))
+		for i, a := range q.Answers {
+			labels[i] = a.Label
+		}
+		b.WriteString(dataScript(jsontext.Object{{Name: "labels", Value: labels}, {Name: "expected", Value: expected}, {Name: "wrong", Value: wrong}}))
 	}
 	if q.Explain != "" {
 		fmt.Fprintf(&b, `<div class="explain" hidden><h4>Worked solution</h4>%s</div>`, paragraphs(q.Explain))
@@ -274,9 +278,10 @@ func paragraphs(text string) string {
 	return b.String()
 }
 
-// Numeric is a numeric quiz as the page has it: the expected numbers and
-// the typical wrong ones, from the quiz's data.
+// Numeric is a numeric quiz as the page has it: the answers' labels, the
+// expected numbers and the typical wrong ones, from the quiz's data.
 type Numeric struct {
+	Labels   []string
 	Expected []float64
 	Wrong    [][]Wrong
 }
@@ -292,6 +297,11 @@ func NumericOf(data any) (*Numeric, error) {
 			continue
 		}
 		switch m.Name {
+		case "labels":
+			for _, x := range list {
+				l, _ := x.(string)
+				n.Labels = append(n.Labels, l)
+			}
 		case "expected":
 			found = true
 			for _, x := range list {
@@ -342,4 +352,48 @@ func (n *Numeric) Judge(i int, got float64) (right bool, feedback string) {
 		}
 	}
 	return false, ""
+}
+
+// Feedback judges the answers a learner typed, one per answer in order,
+// and says so, answer by answer: right, not a number, or not right yet
+// (with what a typical wrong number means). right is whether all are.
+func (n *Numeric) Feedback(typed []string) (right bool, text string) {
+	right = len(typed) == len(n.Expected)
+	var lines []string
+	for i, s := range typed {
+		label := fmt.Sprintf("answer %d", i+1)
+		if i < len(n.Labels) && n.Labels[i] != "" {
+			label = n.Labels[i]
+		}
+		got, ok := ParseNumber(s)
+		if !ok {
+			right = false
+			lines = append(lines, label+": type a number.")
+			continue
+		}
+		switch good, why := n.Judge(i, got); {
+		case good:
+			lines = append(lines, label+": right.")
+		case why != "":
+			right = false
+			lines = append(lines, label+": not right yet. "+why)
+		default:
+			right = false
+			lines = append(lines, label+": not right yet.")
+		}
+	}
+	head := "Not quite."
+	if right {
+		head = "All right."
+	}
+	return right, strings.Join(append([]string{head}, lines...), " ")
+}
+
+// ChoiceFeedback is what a multiple-choice quiz says to the choice
+// picked: whether it is right, then that choice's feedback.
+func ChoiceFeedback(right bool, feedback string) string {
+	if right {
+		return "Right. " + feedback
+	}
+	return "Not quite. " + feedback
 }

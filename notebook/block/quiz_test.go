@@ -3,6 +3,8 @@ package block
 import (
 	"strings"
 	"testing"
+
+	"gradbook/internal/jsontext"
 )
 
 func TestNumericWrongAnswers(t *testing.T) {
@@ -19,6 +21,32 @@ func TestNumericWrongAnswers(t *testing.T) {
 		if right, says := n.Judge(0, tc.got); right != tc.right || says != tc.says {
 			t.Errorf("Judge(%v) = %v %q, want %v %q", tc.got, right, says, tc.right, tc.says)
 		}
+	}
+	// The page's feedback, from the data the page carries.
+	data, err := jsontext.DecodeOrdered([]byte(strings.TrimSuffix(strings.Split(q.HTML(), `class="block-data">`)[1], "</script></section>")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := NumericOf(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		typed string
+		right bool
+		says  string
+	}{
+		{"−3", true, "All right. dL/dw: right."},
+		{"-6", false, "Not quite. dL/dw: not right yet. The half was dropped."},
+		{"7", false, "Not quite. dL/dw: not right yet."},
+		{"seven", false, "Not quite. dL/dw: type a number."},
+	} {
+		if right, says := page.Feedback([]string{tc.typed}); right != tc.right || says != tc.says {
+			t.Errorf("Feedback(%q) = %v %q, want %v %q", tc.typed, right, says, tc.right, tc.says)
+		}
+	}
+	if got := ChoiceFeedback(false, "Each use sends back 1."); got != "Not quite. Each use sends back 1." {
+		t.Errorf("ChoiceFeedback: %q", got)
 	}
 	if _, err := ParseQuiz("q", "?\n--- given\ng = 1\n--- answer g\ng\n--- wrong 1\nBut that is right.\n"); err == nil || !strings.Contains(err.Error(), "is the right answer") {
 		t.Errorf("a wrong value equal to the answer: %v", err)

@@ -26,10 +26,11 @@ const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src
 
 // Build renders the site's pages into dir from lessons: index.html,
 // scratch.html, embed.html, cells.json and lessons/<slug>.html for each
-// lesson, and removes the pages of lessons no longer built. live makes the
-// index and the lesson pages load serve.go's live preview, which reloads
-// them when their file is saved; an exported site never has it.
-func Build(dir string, lessons []*Lesson, live bool) error {
+// lesson, and removes the pages of lessons no longer built. live, if not
+// 0, is the live preview's generation of these pages (preview.Hub): the
+// index and the lesson pages then load serve.go's live preview, which
+// reloads them when their file is saved; an exported site never has it.
+func Build(dir string, lessons []*Lesson, live int) error {
 	write := func(name, tmpl string, data any) error { return writePage(dir, name, tmpl, data) }
 	if err := write("index.html", "index.html", map[string]any{"Lessons": lessons, "Live": live}); err != nil {
 		return err
@@ -113,7 +114,7 @@ func BuildFixtures(dir, src string) ([]*Lesson, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "fixtures"), 0o755); err != nil {
 		return nil, err
 	}
-	return lessons, writeLessons(dir, "fixtures", lessons, false)
+	return lessons, writeLessons(dir, "fixtures", lessons, 0)
 }
 
 // writePage renders template tmpl with data into dir/name.
@@ -126,7 +127,7 @@ func writePage(dir, name, tmpl string, data any) error {
 }
 
 // writeLessons renders each lesson into dir/sub/<slug>.html.
-func writeLessons(dir, sub string, lessons []*Lesson, live bool) error {
+func writeLessons(dir, sub string, lessons []*Lesson, live int) error {
 	for i, l := range lessons {
 		data := map[string]any{
 			"Root":   "../",

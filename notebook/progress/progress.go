@@ -12,6 +12,7 @@
 package progress
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -590,4 +591,10 @@ func (s *MemStore) Save(_ context.Context, key string, value []byte) error {
 	}
 	s.m[key] = append([]byte(nil), value...)
 	return nil
+}
+
+// SortByOrder sorts scratch records by their Order, keeping the order of
+// records with the same Order.
+func SortByOrder(recs []*Record) {
+	slices.SortStableFunc(recs, func(a, b *Record) int { return cmp.Compare(a.Order, b.Order) })
 }

@@ -5,12 +5,13 @@ package web
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"honnef.co/go/js/dom/v2"
 
 	"gradbook/notebook"
+	"gradbook/notebook/block"
+	"gradbook/notebook/page"
 	"gradbook/notebook/runner"
 )
 
@@ -19,15 +20,15 @@ func (p *Page) wire(el dom.Element) *Cell {
 	if p.keep != nil {
 		c.lesson = p.keep.lesson
 	}
-	if m, ok := p.placed[el.GetAttribute("data-cell-id")]; ok {
+	if m, ok := p.placed[el.GetAttribute(block.AttrCellID)]; ok {
 		c.lesson, c.group, c.prefix, c.record = m.lesson, m.group, m.prefix, m.record
 	}
-	c.run = el.QuerySelector("button.run").(*dom.HTMLButtonElement)
-	c.reset = el.QuerySelector("button.reset").(*dom.HTMLButtonElement)
-	c.out = el.QuerySelector("output.out")
-	c.drawings = el.QuerySelector("div.drawings")
+	c.run = el.QuerySelector(block.Sel("button", block.ClassRun)).(*dom.HTMLButtonElement)
+	c.reset = el.QuerySelector(block.Sel("button", block.ClassReset)).(*dom.HTMLButtonElement)
+	c.out = el.QuerySelector(block.Sel("output", block.ClassOut))
+	c.drawings = el.QuerySelector(block.Sel("div", block.ClassDrawings))
 	c.timer = p.doc.CreateElement("span")
-	c.timer.SetAttribute("class", "elapsed")
+	c.timer.SetAttribute("class", classElapsed)
 	c.timer.SetAttribute("role", "timer")
 	c.timer.SetAttribute("hidden", "")
 	c.run.ParentElement().InsertBefore(c.timer, c.run)
@@ -39,12 +40,12 @@ func (p *Page) wire(el dom.Element) *Cell {
 		spawn(func() { p.Run(c) })
 	})
 	c.on.listen(c.reset, "click", func(dom.Event) { spawn(func() { p.askReset(c) }) })
-	if b := button(el, "button.share"); b != nil {
+	if b := button(el, block.Sel("button", block.ClassShare)); b != nil {
 		c.on.listen(b, "click", func(dom.Event) { spawn(func() { p.share(c) }) })
 		b.SetDisabled(false)
 	}
-	area := el.QuerySelector("textarea.editor").(*dom.HTMLTextAreaElement)
-	c.editor = p.newEditor(&c.on, area, "Code of "+el.QuerySelector(".cell-label").TextContent(), func() { p.edited(c) }, func() {
+	area := el.QuerySelector(block.Sel("textarea", block.ClassEditor)).(*dom.HTMLTextAreaElement)
+	c.editor = p.newEditor(&c.on, area, "Code of "+el.QuerySelector(block.Of(block.ClassCellLabel)).TextContent(), func() { p.edited(c) }, func() {
 		if c.running == nil {
 			p.Run(c)
 		}
@@ -67,21 +68,13 @@ func (p *Page) index(c *Cell) int {
 	return -1
 }
 
-// chain returns the cells c runs after, with c last: the cells above it in
-// its group, after the group's hidden prefix.
-func (p *Page) chain(c *Cell) (srcs []string, cells []*Cell) {
-	srcs = append(srcs, c.prefix...)
-	for _, d := range p.cells {
-		if d.group != c.group {
-			continue
-		}
-		srcs = append(srcs, d.editor.Value())
-		cells = append(cells, d)
-		if d == c {
-			break
-		}
+// members are the page's cells as a run plans them (page.Member).
+func (p *Page) members() []page.Member {
+	ms := make([]page.Member, len(p.cells))
+	for i, c := range p.cells {
+		ms[i] = page.Member{Group: c.group, Prefix: c.prefix, Source: c.editor.Value()}
 	}
-	return srcs, cells
+	return ms
 }
 
 // Run runs c with the cells above it, as they are written now, and shows
@@ -92,7 +85,7 @@ func (p *Page) Run(c *Cell) {
 		return
 	}
 	p.flushSaves()
-	srcs, _ := p.chain(c)
+	srcs, _ := page.Chain(p.members(), i)
 	last := len(srcs) - 1
 	c.startRun()
 	res, err := p.runner.Do(runner.Job{Cells: srcs}, func(cell int, text string) {
@@ -101,41 +94,11 @@ func (p *Page) Run(c *Cell) {
 		}
 	})
 	ms := c.endRun()
-	r := c.outcome(res, 0, last, err, ms)
-	c.show(r)
-	c.markError(r, last)
-	c.root.SetAttribute("data-ms", strconv.FormatFloat(ms, 'f', 1, 64))
-	p.say(fmt.Sprintf("Cell %d %s in %s.", i+1, verdict(r), duration(ms)))
+	r := page.Outcome(res, 0, last, err, c.streamed.String(), ms)
+	c.show(r, last)
+	c.root.SetAttribute(block.AttrMS, strconv.FormatFloat(ms, 'f', 1, 64))
+	p.say(fmt.Sprintf("Cell %d %s in %s.", i+1, page.Verdict(r), page.Duration(ms)))
 	p.ran(c, r.Passed()) // saving comes after the learner sees the result
-}
-
-// outcome is cell k's result in res, or what to show if the job ended
-// without one: stopped by the learner, or its runner died. cell is the
-// cell's index in the job's sources.
-func (c *Cell) outcome(res runner.Result, k, cell int, err error, ms float64) *notebook.CellResult {
-	if err == nil && k < len(res.Cells) {
-		return &res.Cells[k]
-	}
-	return &notebook.CellResult{Ran: true, Output: c.streamed.String(), Err: &notebook.CellError{Cell: cell, Msg: endedWithout(err, ms)}}
-}
-
-// markError marks, in the editor, the line of c's code that r's error
-// names, if the error is in c's own code (cell is c's index in the run),
-// and otherwise clears the mark.
-func (c *Cell) markError(r *notebook.CellResult, cell int) {
-	line := 0
-	if e := r.Err; e != nil && !e.Above && e.Where == "" && e.Cell == cell {
-		line = e.Line
-	}
-	c.editor.Mark(line)
-}
-
-// duration writes milliseconds for a learner: "42 ms", "3.2 s".
-func duration(ms float64) string {
-	if ms < 1000 {
-		return fmt.Sprintf("%.0f ms", ms)
-	}
-	return fmt.Sprintf("%.1f s", ms/1000)
 }
 
 // startRun shows that c runs: its Run button becomes Stop, and the time
@@ -147,8 +110,8 @@ func (c *Cell) startRun() {
 	c.streamed.Reset()
 	c.root.SetAttribute("aria-busy", "true")
 	c.run.SetTextContent("Stop")
-	c.run.Class().Add("stop")
-	c.out.Class().Remove("error")
+	c.run.Class().Add(classStop)
+	c.out.Class().Remove(classError)
 	c.out.SetTextContent("")
 	c.timer.SetTextContent("Running…")
 	c.timer.RemoveAttribute("hidden")
@@ -166,11 +129,12 @@ func (c *Cell) startRun() {
 	}()
 }
 
-// stream shows a line the running cell printed.
+// stream shows a line the running cell printed, appended to what it
+// printed before.
 func (c *Cell) stream(text string) {
 	c.streamed.WriteString(text)
 	c.streamed.WriteString("\n")
-	c.out.SetTextContent(c.streamed.String())
+	c.out.AppendChild(c.page.doc.CreateTextNode(text + "\n"))
 }
 
 // endRun puts c back at rest and returns how long it ran, in ms.
@@ -181,7 +145,7 @@ func (c *Cell) endRun() float64 {
 	}
 	c.root.RemoveAttribute("aria-busy")
 	c.run.SetTextContent("Run")
-	c.run.Class().Remove("stop")
+	c.run.Class().Remove(classStop)
 	c.timer.SetAttribute("hidden", "")
 	c.timer.SetTextContent("")
 	return time.Since(c.started).Seconds() * 1000
@@ -204,45 +168,31 @@ func (p *Page) RunAll() {
 	start := time.Now()
 	passed := 0
 	results := map[*Cell]*notebook.CellResult{}
-	for _, c := range p.cells {
-		if results[c] != nil {
-			continue
+	for _, job := range page.PlanRunAll(p.members()) {
+		cells := make([]*Cell, len(job.Members))
+		for j, k := range job.Members {
+			cells[j] = p.cells[k]
+			cells[j].startRun()
 		}
-		// The last cell of c's group runs the whole group.
-		var lastOfGroup *Cell
-		for _, d := range p.cells {
-			if d.group == c.group {
-				lastOfGroup = d
-			}
-		}
-		srcs, cells := p.chain(lastOfGroup)
-		skip := len(lastOfGroup.prefix)
-		for _, d := range cells {
-			d.startRun()
-		}
-		res, err := p.runner.Do(runner.Job{Cells: srcs, All: true}, func(cell int, text string) {
-			if k := cell - skip; k >= 0 && k < len(cells) {
+		res, err := p.runner.Do(runner.Job{Cells: job.Srcs, All: true}, func(cell int, text string) {
+			if k := cell - job.Skip; k >= 0 && k < len(cells) {
 				cells[k].stream(text)
 			}
 		})
 		for j, d := range cells {
 			ms := d.endRun()
-			results[d] = d.outcome(res, skip+j, skip+j, err, ms)
+			results[d] = page.Outcome(res, job.Skip+j, job.Skip+j, err, d.streamed.String(), ms)
 		}
 		if err != nil {
 			break // stopped, or the runner died: the cells below wait
 		}
 	}
 	for _, c := range p.cells {
-		if results[c] == nil {
-			continue
-		}
-		c.show(results[c])
-		if results[c].Err != nil {
-			c.markError(results[c], results[c].Err.Cell)
-		}
-		if results[c].Passed() {
-			passed++
+		if r := results[c]; r != nil {
+			c.show(r, -1)
+			if r.Passed() {
+				passed++
+			}
 		}
 	}
 	for _, c := range p.cells {
@@ -257,17 +207,7 @@ func (p *Page) RunAll() {
 		}
 		p.ran(c, results[c].Passed())
 	}
-	p.say(fmt.Sprintf("Ran all %d cells in %s: %d ran clean.", len(results), duration(time.Since(start).Seconds()*1000), passed))
-}
-
-func verdict(r *notebook.CellResult) string {
-	switch {
-	case r.Err != nil:
-		return "stopped with an error"
-	case !r.Passed():
-		return "ran, with failed checks"
-	}
-	return "ran"
+	p.say(fmt.Sprintf("Ran all %d cells in %s: %d ran clean.", len(results), page.Duration(time.Since(start).Seconds()*1000), passed))
 }
 
 // askReset resets the cell, asking first if the learner changed its code.
@@ -301,20 +241,21 @@ func (p *Page) confirmBox(root dom.Element, before dom.Element, question, yesLab
 // nil) once the learner picks one. The box owns its handlers and releases
 // them when it goes.
 func (p *Page) ask(root dom.Element, before dom.Element, question, yesLabel, noLabel string, yes, no func()) {
-	if old := root.QuerySelector(".confirm"); old != nil {
+	if old := root.QuerySelector(block.Of(classConfirm)); old != nil {
 		old.Remove()
 	}
 	box := p.doc.CreateElement("div")
-	box.SetAttribute("class", "confirm")
+	box.SetAttribute("class", classConfirm)
 	box.SetAttribute("role", "alertdialog")
 	box.SetAttribute("aria-label", question)
-	box.SetInnerHTML(fmt.Sprintf(`<p>%s</p><button type="button" class="confirm-yes">%s</button> <button type="button" class="confirm-no">%s</button>`, escape(question), escape(yesLabel), escape(noLabel)))
+	box.SetInnerHTML(fmt.Sprintf(`<p>%s</p><button type="button" class="%s">%s</button> <button type="button" class="%s">%s</button>`, escape(question), classConfirmYes, escape(yesLabel), classConfirmNo, escape(noLabel)))
 	if before != nil {
 		root.InsertBefore(box, before)
 	} else {
 		root.AppendChild(box)
 	}
-	box.QuerySelector(".confirm-no").(*dom.HTMLButtonElement).Focus()
+	noButton, yesButton := box.QuerySelector(block.Of(classConfirmNo)), box.QuerySelector(block.Of(classConfirmYes))
+	noButton.(*dom.HTMLButtonElement).Focus()
 	on := &handlers{}
 	answer := func(f func()) func(dom.Event) {
 		return func(dom.Event) {
@@ -327,53 +268,52 @@ func (p *Page) ask(root dom.Element, before dom.Element, question, yesLabel, noL
 			})
 		}
 	}
-	on.listen(box.QuerySelector(".confirm-no"), "click", answer(no))
-	on.listen(box.QuerySelector(".confirm-yes"), "click", answer(yes))
+	on.listen(noButton, "click", answer(no))
+	on.listen(yesButton, "click", answer(yes))
 }
 
 // Reset puts the authored source back and clears the output.
 func (c *Cell) Reset() {
 	c.editor.SetValue(c.editor.DefaultValue())
 	c.out.SetTextContent("")
-	c.out.Class().Remove("error")
+	c.out.Class().Remove(classError)
 	c.drawn.release()
 	c.drawings.SetInnerHTML("")
-	c.root.RemoveAttribute("data-state")
-	if s := c.root.QuerySelector(".cell-state"); s != nil {
+	c.root.RemoveAttribute(block.AttrState)
+	if s := c.root.QuerySelector(block.Of(block.ClassCellState)); s != nil {
 		s.SetTextContent("")
 	}
 	c.page.say("The cell is back to its original code.")
 }
 
-// show displays a cell's result: its output, its error, and its drawings.
-func (c *Cell) show(r *notebook.CellResult) {
-	text := r.Output
-	state := "passed"
-	switch {
-	case r.Err != nil:
-		if text != "" && !strings.HasSuffix(text, "\n") {
-			text += "\n"
-		}
-		text += r.Err.Error()
-		state = "error"
-		c.out.Class().Add("error")
-	case !r.Passed():
-		state = "failed"
-		c.out.Class().Remove("error")
-	default:
-		c.out.Class().Remove("error")
+// show displays a cell's result: its output, its error, and its drawings;
+// cell is the cell's index in its run (-1: the error's own).
+func (c *Cell) show(r *notebook.CellResult, cell int) {
+	if cell < 0 && r.Err != nil {
+		cell = r.Err.Cell
 	}
-	if text == "" {
-		text = "(ran; nothing printed)"
+	s := page.Show(r, cell)
+	c.root.SetAttribute(block.AttrState, s.State)
+	c.page.showResult(r, s, c.root.GetAttribute(block.AttrCellID), c.out, c.drawings, &c.drawn, c.editor)
+}
+
+// showResult shows a run's result in a cell or an exercise (id): the
+// text page.Show gives, the error's line marked in the editor, and the
+// plots and drawings. It is the one place a result reaches the page.
+func (p *Page) showResult(r *notebook.CellResult, s page.Shown, id string, out, drawings dom.Element, drawn *handlers, editor *codeEditor) {
+	out.SetTextContent(s.Text)
+	if s.State == page.Error {
+		out.Class().Add(classError)
+	} else {
+		out.Class().Remove(classError)
 	}
-	c.out.SetTextContent(text)
-	c.root.SetAttribute("data-state", state)
-	c.drawn.release()
-	c.drawings.SetInnerHTML("")
+	editor.Mark(s.Mark)
+	drawn.release()
+	drawings.SetInnerHTML("")
 	for _, pl := range r.Plots {
-		c.page.showPlot(c.drawings, pl)
+		p.showPlot(drawings, pl)
 	}
 	for k, d := range r.Drawings {
-		newDrawingView(c.page, c.drawings, &c.drawn, d, fmt.Sprintf("%s-d%d", c.root.GetAttribute("data-cell-id"), k+1))
+		newDrawingView(p, drawings, drawn, d, fmt.Sprintf("%s-d%d", id, k+1))
 	}
 }

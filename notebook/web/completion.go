@@ -4,6 +4,7 @@ package web
 
 import (
 	"fmt"
+	"gradbook/notebook/block"
 	"html"
 	"strings"
 )
@@ -16,20 +17,20 @@ func (p *Page) showCompletion() {
 	if p.keep == nil {
 		return
 	}
-	for _, li := range p.doc.QuerySelectorAll("li[data-items]") {
-		items := strings.Fields(li.GetAttribute("data-items"))
-		lesson := li.GetAttribute("data-lesson")
+	for _, li := range p.doc.QuerySelectorAll(block.With("li", block.AttrItems)) {
+		items := strings.Fields(li.GetAttribute(block.AttrItems))
+		lesson := li.GetAttribute(block.AttrLesson)
 		p.keep.mu.Lock()
 		done := p.keep.prog.Completion(lesson, items)
 		p.keep.mu.Unlock()
-		if el := li.QuerySelector(".completion"); el != nil {
+		if el := li.QuerySelector(block.Of(block.ClassCompletion)); el != nil {
 			el.SetTextContent(fmt.Sprintf("%d of %d done", done, len(items)))
 			if done == len(items) && done > 0 {
-				li.Class().Add("complete")
+				li.Class().Add(classComplete)
 			}
 		}
 	}
-	cont := p.doc.GetElementByID("continue")
+	cont := p.doc.GetElementByID(block.IDContinue)
 	if cont == nil {
 		return
 	}
@@ -41,11 +42,11 @@ func (p *Page) showCompletion() {
 	}
 	// Only a lesson the index lists: a visit record is data, and names no
 	// page of its own.
-	li := withAttr(p.doc.QuerySelectorAll("li[data-lesson]"), "data-lesson", last.Lesson)
+	li := withAttr(p.doc.QuerySelectorAll(block.With("li", block.AttrLesson)), block.AttrLesson, last.Lesson)
 	if li == nil {
 		return
 	}
-	link := li.QuerySelector("a")
+	link := li.QuerySelector(anchor)
 	if link == nil {
 		return
 	}

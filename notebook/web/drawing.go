@@ -9,6 +9,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"gradbook/notebook/block"
 	"gradbook/notebook/draw"
 )
 
@@ -21,44 +22,56 @@ type drawingView struct {
 	box       dom.Element
 	text      dom.Element
 	paths     dom.Element
+	table     dom.Element
+	back, all *dom.HTMLButtonElement
+	next      *dom.HTMLButtonElement
+	from      *dom.HTMLSelectElement
 	step      int
 	overwrite bool
 	path      []int
 }
+
+// details selects the drawing's table.
+const details = "details"
 
 // newDrawingView adds a drawing with its controls to box; on owns their
 // handlers.
 func newDrawingView(p *Page, box dom.Element, on *handlers, d *draw.Drawing, id string) *drawingView {
 	v := &drawingView{d: d, id: id}
 	fig := p.doc.CreateElement("figure")
-	fig.SetAttribute("class", "drawing")
+	fig.SetAttribute("class", classDrawing)
 	fig.SetID(id)
-	fig.SetInnerHTML(fmt.Sprintf(`<figcaption>%s</figcaption><div class="svg-box" tabindex="0" role="group" aria-label="Drawing (scrolls sideways)"></div>%s<p class="step-text" aria-live="polite"></p><div class="paths" aria-live="polite"></div><details><summary>The graph as a table</summary>%s</details>`,
-		html.EscapeString(d.Title), d.ControlsHTML(id), d.TableHTML()))
+	fig.SetInnerHTML(fmt.Sprintf(`<figcaption>%s</figcaption><div class="%s" tabindex="0" role="group" aria-label="Drawing (scrolls sideways)"></div>%s<p class="%s" aria-live="polite"></p><div class="%s" aria-live="polite"></div><details><summary>The graph as a table</summary>%s</details>`,
+		html.EscapeString(d.Title), classSVGBox, d.ControlsHTML(id), classStepText, classPaths, d.TableHTML()))
 	box.AppendChild(fig)
 	v.root = fig
-	v.box = fig.QuerySelector(".svg-box")
-	v.text = fig.QuerySelector(".step-text")
-	v.paths = fig.QuerySelector(".paths")
+	v.box = fig.QuerySelector(block.Of(classSVGBox))
+	v.text = fig.QuerySelector(block.Of(classStepText))
+	v.paths = fig.QuerySelector(block.Of(classPaths))
+	v.table = fig.QuerySelector(details)
+	v.back, _ = fig.QuerySelector(block.Of(draw.ClassStepBack)).(*dom.HTMLButtonElement)
+	v.all, _ = fig.QuerySelector(block.Of(draw.ClassStepAll)).(*dom.HTMLButtonElement)
+	v.next, _ = fig.QuerySelector(block.Sel("button", draw.ClassStep)).(*dom.HTMLButtonElement)
+	v.from, _ = fig.QuerySelector(block.Sel("select", draw.ClassPathsFrom)).(*dom.HTMLSelectElement)
 	v.text.SetTextContent(d.StepText(0))
 	on.listen(fig, "click", func(ev dom.Event) {
 		t := ev.Target()
 		switch {
-		case t.Class().Contains("step"):
+		case t.Class().Contains(draw.ClassStep):
 			spawn(func() { v.setStep(v.step + 1) })
-		case t.Class().Contains("step-back"):
+		case t.Class().Contains(draw.ClassStepBack):
 			spawn(func() { v.setStep(v.step - 1) })
-		case t.Class().Contains("step-all"):
+		case t.Class().Contains(draw.ClassStepAll):
 			spawn(func() { v.setStep(0) })
 		}
 	})
 	on.listen(fig, "change", func(ev dom.Event) {
 		t := ev.Target()
 		switch {
-		case t.Class().Contains("overwrite"):
+		case t.Class().Contains(draw.ClassOverwrite):
 			on := t.(*dom.HTMLInputElement).Checked()
 			spawn(func() { v.overwrite = on; v.redraw() })
-		case t.Class().Contains("paths-from"):
+		case t.Class().Contains(draw.ClassPathsFrom):
 			val := t.(*dom.HTMLSelectElement).Value()
 			spawn(func() { v.showPaths(val) })
 		}
@@ -71,11 +84,11 @@ func newDrawingView(p *Page, box dom.Element, on *handlers, d *draw.Drawing, id 
 // toggle and chosen path.
 func (v *drawingView) setDrawing(d *draw.Drawing) {
 	v.d = d
-	v.root.QuerySelector("details").SetInnerHTML("<summary>The graph as a table</summary>" + d.TableHTML())
+	v.table.SetInnerHTML("<summary>The graph as a table</summary>" + d.TableHTML())
 	v.step = min(v.step, len(d.Steps))
 	v.text.SetTextContent(d.StepText(v.step))
-	if sel, ok := v.root.QuerySelector("select.paths-from").(*dom.HTMLSelectElement); ok && sel.Value() != "" {
-		v.showPaths(sel.Value())
+	if v.from != nil && v.from.Value() != "" {
+		v.showPaths(v.from.Value())
 		return
 	}
 	v.redraw()
@@ -83,15 +96,15 @@ func (v *drawingView) setDrawing(d *draw.Drawing) {
 
 func (v *drawingView) redraw() {
 	v.box.SetInnerHTML(v.d.SVG(draw.View{ID: v.id, Step: v.step, Overwrite: v.overwrite, Path: v.path}))
-	v.root.SetAttribute("data-step", strconv.Itoa(v.step))
-	if back, ok := v.root.QuerySelector(".step-back").(*dom.HTMLButtonElement); ok {
-		back.SetDisabled(v.step == 0)
+	v.root.SetAttribute(block.AttrStep, strconv.Itoa(v.step))
+	if v.back != nil {
+		v.back.SetDisabled(v.step == 0)
 	}
-	if all, ok := v.root.QuerySelector(".step-all").(*dom.HTMLButtonElement); ok {
-		all.SetDisabled(v.step == 0)
+	if v.all != nil {
+		v.all.SetDisabled(v.step == 0)
 	}
-	if next, ok := v.root.QuerySelector("button.step").(*dom.HTMLButtonElement); ok {
-		next.SetDisabled(v.step >= len(v.d.Steps))
+	if v.next != nil {
+		v.next.SetDisabled(v.step >= len(v.d.Steps))
 	}
 }
 

@@ -64,7 +64,7 @@ func (p *Page) newEditor(on *handlers, area *dom.HTMLTextAreaElement, label stri
 		return e
 	}
 	e.box = p.doc.CreateElement("div")
-	e.box.SetAttribute("class", "code-editor")
+	e.box.SetAttribute("class", classCodeEditor)
 	// As tall as the textarea it replaces: the page does not jump. (Set
 	// through the CSSOM: the CSP refuses style attributes.)
 	if h := area.Get("offsetHeight").Int(); h > 0 {

@@ -59,8 +59,8 @@ func (p *Page) embed(base string) {
 	var sc *notebook.SiteCells
 	var scErr error
 	inline := 0
-	for _, el := range p.doc.QuerySelectorAll(".gradbook-cell") {
-		lesson, ref := el.GetAttribute("data-lesson"), el.GetAttribute("data-cell")
+	for _, el := range p.doc.QuerySelectorAll(block.Of(block.ClassEmbedCell)) {
+		lesson, ref := el.GetAttribute(block.AttrLesson), el.GetAttribute(block.AttrCell)
 		var id, src string
 		var m placement
 		if lesson != "" && ref != "" {
@@ -80,7 +80,7 @@ func (p *Page) embed(base string) {
 			m = placement{lesson: lesson, group: "ref:" + lesson + "/" + ref, record: ref, prefix: above}
 		} else {
 			inline++
-			id = el.GetAttribute("data-id")
+			id = el.GetAttribute(block.AttrID)
 			if id == "" {
 				id = fmt.Sprintf("inline-%d", inline)
 			}
@@ -97,7 +97,7 @@ func (p *Page) frame() {
 	p.placed = map[string]placement{}
 	q := js.Global().Get("URLSearchParams").New(js.Global().Get("location").Get("search"))
 	lesson, ref := q.Call("get", "lesson"), q.Call("get", "cell")
-	box := p.doc.GetElementByID("cells")
+	box := p.doc.GetElementByID(block.IDCells)
 	box.SetInnerHTML("")
 	if lesson.IsNull() {
 		p.notice("Say which lesson to show: embed.html?lesson=…&cell=…")
@@ -140,7 +140,7 @@ func (p *Page) frame() {
 // placeCell replaces el with a live cell.
 func (p *Page) placeCell(el dom.Element, id, src string, m placement) {
 	wrap := p.doc.CreateElement("div")
-	wrap.SetAttribute("class", "gradbook-embed")
+	wrap.SetAttribute("class", block.ClassEmbed)
 	wrap.SetInnerHTML(block.CodeCellHTML(id, len(p.placed)+1, src))
 	el.ParentNode().InsertBefore(wrap, el)
 	el.Remove()
@@ -149,7 +149,7 @@ func (p *Page) placeCell(el dom.Element, id, src string, m placement) {
 
 func (p *Page) embedError(el dom.Element, err error) {
 	note := p.doc.CreateElement("p")
-	note.SetAttribute("class", "gradbook-error")
+	note.SetAttribute("class", block.ClassEmbedErr)
 	note.SetAttribute("role", "alert")
 	note.SetTextContent("Gradbook: " + err.Error() + ".")
 	el.ParentNode().InsertBefore(note, el)

@@ -3,36 +3,34 @@
 package web
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 	"time"
 
 	"honnef.co/go/js/dom/v2"
 
-	"gradbook/notebook"
 	"gradbook/notebook/block"
+	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
 	"gradbook/notebook/runner"
 )
 
 func (p *Page) wireExercise(el dom.Element) {
-	area := el.QuerySelector("textarea.editor").(*dom.HTMLTextAreaElement)
-	out := el.QuerySelector("output.out")
-	report := el.QuerySelector(".report")
-	drawings := el.QuerySelector(".drawings")
-	check := el.GetAttribute("data-check")
+	area := el.QuerySelector(block.Sel("textarea", block.ClassEditor)).(*dom.HTMLTextAreaElement)
+	out := el.QuerySelector(block.Sel("output", block.ClassOut))
+	report := el.QuerySelector(block.Of(block.ClassReport))
+	drawings := el.QuerySelector(block.Sel("div", block.ClassDrawings))
+	check := el.GetAttribute(block.AttrCheck)
 	var tests []block.Test
-	for _, t := range el.QuerySelectorAll("template.test") {
+	for _, t := range el.QuerySelectorAll(block.Sel("template", block.ClassTest)) {
 		if tpl, ok := t.(*dom.HTMLTemplateElement); ok {
-			tests = append(tests, block.Test{Name: t.GetAttribute("data-name"), Code: tpl.Content().TextContent()})
+			tests = append(tests, block.Test{Name: t.GetAttribute(block.AttrName), Code: tpl.Content().TextContent()})
 		}
 	}
-	id := el.GetAttribute("data-cell-id")
+	id := el.GetAttribute(block.AttrCellID)
 	var drawn handlers // the handlers of the drawings shown now
 	var run func()
 	var save func(passed bool)
-	editor := p.newEditor(&p.on, area, el.QuerySelector(".cell-label").TextContent(), func() { p.keep.later(id, func() { save(false) }) }, func() { run() })
+	editor := p.newEditor(&p.on, area, el.QuerySelector(block.Of(block.ClassCellLabel)).TextContent(), func() { p.keep.later(id, func() { save(false) }) }, func() { run() })
 	save = func(passed bool) {
 		r := p.keep.get(progress.KindExercise, id)
 		r.Source = editor.Value()
@@ -45,16 +43,17 @@ func (p *Page) wireExercise(el dom.Element) {
 			editor.SetValue(r.Source)
 		}
 		if r.Passed {
-			el.SetAttribute("data-state", "passed")
+			el.SetAttribute(block.AttrState, page.Passed)
 			report.SetTextContent("You passed this exercise before. Press Check to run the tests again.")
 		}
 		if r.Authored != "" && r.Authored != progress.Hash(editor.DefaultValue()) && r.Source != editor.DefaultValue() {
 			p.offerNewVersion(el, editor, progress.KindExercise, p.keep.lesson, id)
 		}
 	}
-	runButton, checkButton := button(el, "button.run"), button(el, "button.check")
-	// job runs a job for the exercise, with its buttons off meanwhile.
-	job := func(j runner.Job, lines func(int, string)) (runner.Result, error) {
+	runButton, checkButton := button(el, block.Sel("button", block.ClassRun)), button(el, block.Sel("button", block.ClassCheck))
+	// job runs a job for the exercise, with its buttons off meanwhile, and
+	// says how long it ran.
+	job := func(j runner.Job, lines func(int, string)) (runner.Result, float64, error) {
 		runButton.SetDisabled(true)
 		checkButton.SetDisabled(true)
 		el.SetAttribute("aria-busy", "true")
@@ -65,68 +64,40 @@ func (p *Page) wireExercise(el dom.Element) {
 		}()
 		start := time.Now()
 		r, err := p.runner.Do(j, lines)
-		if err != nil {
-			err = errors.New(endedWithout(err, time.Since(start).Seconds()*1000))
-		}
-		return r, err
+		return r, time.Since(start).Seconds() * 1000, err
 	}
 	run = func() {
 		var streamed strings.Builder
 		out.SetTextContent("Running…")
-		r, err := job(runner.Job{Cells: []string{editor.Value()}}, func(_ int, text string) {
-			streamed.WriteString(text + "\n")
-			out.SetTextContent(streamed.String())
-		})
-		var res notebook.CellResult
-		if err == nil && len(r.Cells) == 1 {
-			res = r.Cells[0]
-		} else {
-			res.Output = streamed.String()
-			res.Err = &notebook.CellError{Msg: endedWithout(err, 0)}
-		}
-		text, line := res.Output, 0
-		if res.Err != nil {
-			text += res.Err.Error()
-			if res.Err.Where == "" {
-				line = res.Err.Line
+		res, ms, err := job(runner.Job{Cells: []string{editor.Value()}}, func(_ int, text string) {
+			if streamed.Len() == 0 {
+				out.SetTextContent("")
 			}
-		}
-		editor.Mark(line)
-		if text == "" {
-			text = "(ran; nothing printed)"
-		}
-		out.SetTextContent(text)
-		drawn.release()
-		drawings.SetInnerHTML("")
-		for _, pl := range res.Plots {
-			p.showPlot(drawings, pl)
-		}
-		for k, d := range res.Drawings {
-			newDrawingView(p, drawings, &drawn, d, fmt.Sprintf("%s-d%d", el.GetAttribute("data-cell-id"), k+1))
-		}
+			streamed.WriteString(text + "\n")
+			out.AppendChild(p.doc.CreateTextNode(text + "\n"))
+		})
+		r := page.Outcome(res, 0, 0, err, streamed.String(), ms)
+		p.showResult(r, page.Show(r, 0), id, out, drawings, &drawn, editor)
 	}
 	checkIt := func() {
 		report.SetTextContent("Checking…")
-		res, err := job(runner.Job{Check: check, Tests: tests, Source: editor.Value()}, nil)
+		res, ms, err := job(runner.Job{Check: check, Tests: tests, Source: editor.Value()}, nil)
 		if err != nil || res.Report == nil {
-			report.SetTextContent("The check did not finish: " + endedWithout(err, 0) + ".")
+			report.SetTextContent("The check did not finish: " + page.Why(err, ms) + ".")
 			return
 		}
 		r := *res.Report
 		save(r.Passed)
-		text := strings.Join(r.Lines, "\n")
 		if r.Passed {
-			text = "All tests pass. Well done!\n" + text
-			el.SetAttribute("data-state", "passed")
+			el.SetAttribute(block.AttrState, page.Passed)
 		} else {
-			text += "\n" + r.Why
-			el.SetAttribute("data-state", "failed")
+			el.SetAttribute(block.AttrState, page.Failed)
 		}
-		report.SetTextContent(strings.TrimSpace(text))
+		report.SetTextContent(r.Text())
 	}
 	p.listen(runButton, "click", func(dom.Event) { spawn(func() { run() }) })
 	p.listen(checkButton, "click", func(dom.Event) { spawn(func() { checkIt() }) })
-	p.listen(button(el, "button.reset"), "click", func(dom.Event) {
+	p.listen(button(el, block.Sel("button", block.ClassReset)), "click", func(dom.Event) {
 		spawn(func() {
 			if editor.Value() == editor.DefaultValue() {
 				return
@@ -135,15 +106,20 @@ func (p *Page) wireExercise(el dom.Element) {
 				editor.SetValue(editor.DefaultValue())
 				out.SetTextContent("")
 				report.SetTextContent("")
-				el.RemoveAttribute("data-state")
+				el.RemoveAttribute(block.AttrState)
 				p.forget(progress.KindExercise, p.keep.lesson, id)
 			})
 		})
 	})
-	if hint := button(el, "button.hint"); hint != nil {
+	if hint := button(el, block.Sel("button", block.ClassHint)); hint != nil {
 		p.listen(hint, "click", func(dom.Event) {
 			spawn(func() {
-				hidden := el.QuerySelectorAll(".hint-list li[hidden]")
+				var hidden []dom.Element
+				for _, li := range el.QuerySelectorAll(block.Of(block.ClassHintList) + " li") {
+					if li.HasAttribute("hidden") {
+						hidden = append(hidden, li)
+					}
+				}
 				if len(hidden) > 0 {
 					hidden[0].RemoveAttribute("hidden")
 				}
@@ -155,7 +131,7 @@ func (p *Page) wireExercise(el dom.Element) {
 		})
 		hint.SetDisabled(false)
 	}
-	for _, b := range []string{"button.run", "button.check", "button.reset"} {
-		button(el, b).SetDisabled(false)
+	for _, b := range []string{block.ClassRun, block.ClassCheck, block.ClassReset} {
+		button(el, block.Sel("button", b)).SetDisabled(false)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"gradbook/notebook/block"
+	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
 )
 
@@ -23,24 +24,24 @@ type exploreView struct {
 }
 
 func (p *Page) wireExplore(el dom.Element) {
-	e, err := block.ExploreOf(el.GetAttribute("data-cell-id"), blockData(el))
-	state := el.QuerySelector(".explore-state")
+	e, err := block.ExploreOf(el.GetAttribute(block.AttrCellID), blockData(el))
+	state := el.QuerySelector(block.Of(block.ClassExploreSt))
 	if err != nil {
 		state.SetTextContent("This graph cannot be explored: " + err.Error())
 		return
 	}
-	e.Caption = el.QuerySelector(".explore-caption").TextContent()
-	v := &exploreView{p: p, el: el, e: e, vals: e.Start(), state: state, box: el.QuerySelector(".drawings"), done: make([]bool, len(e.Tasks))}
-	for i, t := range el.QuerySelectorAll("li.task") {
+	e.Caption = el.QuerySelector(block.Of(block.ClassExploreCap)).TextContent()
+	v := &exploreView{p: p, el: el, e: e, vals: e.Start(), state: state, box: el.QuerySelector(block.Sel("div", block.ClassDrawings)), done: make([]bool, len(e.Tasks))}
+	for i, t := range el.QuerySelectorAll(block.Sel("li", block.ClassTask)) {
 		if r := p.keep.get(progress.KindTask, v.taskID(t)); r.Passed {
 			v.done[i] = true
 			tick(t)
 		}
 	}
-	for _, l := range el.QuerySelectorAll(".leaf") {
-		name := l.GetAttribute("data-leaf")
-		r := l.QuerySelector("input[type=range]").(*dom.HTMLInputElement)
-		n := l.QuerySelector("input[type=number]").(*dom.HTMLInputElement)
+	for _, l := range el.QuerySelectorAll(block.Of(block.ClassLeaf)) {
+		name := l.GetAttribute(block.AttrLeaf)
+		r := l.QuerySelector(block.SelRange).(*dom.HTMLInputElement)
+		n := l.QuerySelector(block.SelNumber).(*dom.HTMLInputElement)
 		p.listen(r, "input", func(dom.Event) {
 			s := r.Value()
 			spawn(func() {
@@ -75,18 +76,18 @@ func (v *exploreView) update() {
 	vals, grads, met, err := v.e.State(v.vals)
 	if err != nil {
 		v.state.SetTextContent(err.Error())
-		v.el.SetAttribute("data-state", "error")
+		v.el.SetAttribute(block.AttrState, page.Error)
 		return
 	}
-	v.el.RemoveAttribute("data-state")
+	v.el.RemoveAttribute(block.AttrState)
 	v.state.SetInnerHTML(v.e.StateHTML(vals, grads))
 	d := v.e.Drawing(vals)
 	if v.view == nil {
-		v.view = newDrawingView(v.p, v.box, &v.p.on, d, v.el.GetAttribute("data-cell-id")+"-d")
+		v.view = newDrawingView(v.p, v.box, &v.p.on, d, v.el.GetAttribute(block.AttrCellID)+"-d")
 	} else {
 		v.view.setDrawing(d)
 	}
-	for i, t := range v.el.QuerySelectorAll("li.task") {
+	for i, t := range v.el.QuerySelectorAll(block.Sel("li", block.ClassTask)) {
 		if met[i] && !v.done[i] {
 			v.done[i] = true
 			tick(t)
@@ -100,12 +101,12 @@ func (v *exploreView) update() {
 
 // taskID names a task for its progress record: explore id and task id.
 func (v *exploreView) taskID(t dom.Element) string {
-	return v.el.GetAttribute("data-cell-id") + ":" + t.GetAttribute("data-task")
+	return v.el.GetAttribute(block.AttrCellID) + ":" + t.GetAttribute(block.AttrTask)
 }
 
 // tick shows a task as done.
 func tick(t dom.Element) {
-	t.Class().Add("done")
-	t.QuerySelector(".tick").SetTextContent("✓")
-	t.QuerySelector(".task-state").SetTextContent("(done)")
+	t.Class().Add(classDone)
+	t.QuerySelector(block.Of(block.ClassTick)).SetTextContent("✓")
+	t.QuerySelector(block.Of(block.ClassTaskState)).SetTextContent("(done)")
 }

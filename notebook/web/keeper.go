@@ -10,6 +10,8 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"gradbook/notebook/block"
+	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
 )
 
@@ -20,22 +22,17 @@ type keeper struct {
 	lesson string
 	kept   bool // false when progress cannot be kept in this browser
 	status dom.Element
-	panel  dom.Element
-	tmu    sync.Mutex // guards timers and fns
-	timers map[string]*time.Timer
-	fns    map[string]func() // the saves waiting for a pause, by key
-	saving sync.WaitGroup    // the saves under way
+	saves  *page.Debouncer // the saves waiting for a pause, by key
 }
 
 // startProgress opens the learner's progress, or falls back to memory with
 // a notice that it will not be kept.
 func (p *Page) startProgress() {
-	k := &keeper{lesson: p.body.GetAttribute("data-lesson"), timers: map[string]*time.Timer{}, fns: map[string]func(){}}
+	k := &keeper{lesson: p.body.GetAttribute(block.AttrLesson), saves: page.NewDebouncer(400*time.Millisecond, safely)}
 	if p.scratch {
 		k.lesson = "scratch"
 	}
-	k.status = p.doc.GetElementByID("save-status")
-	k.panel = p.doc.GetElementByID("progress-panel")
+	k.status = p.doc.GetElementByID(block.IDSaveStatus)
 	p.keep = k
 	ctx := context.Background()
 	var store progress.Store
@@ -87,13 +84,13 @@ func (p *Page) notice(msg string) {
 		p.unshown = append(p.unshown, msg)
 		return
 	}
-	for _, old := range box.QuerySelectorAll("p.notice") {
+	for _, old := range box.QuerySelectorAll(block.Sel("p", classNotice)) {
 		if old.TextContent() == msg {
 			return // said already
 		}
 	}
 	el := p.doc.CreateElement("p")
-	el.SetAttribute("class", "notice")
+	el.SetAttribute("class", classNotice)
 	el.SetTextContent(msg)
 	box.AppendChild(el)
 	box.RemoveAttribute("hidden")
@@ -103,18 +100,18 @@ func (p *Page) notice(msg string) {
 // page (which has none, and whose ids are its own) a box made at the top
 // of its first embedded cell.
 func (p *Page) noticeBox() dom.Element {
-	if box := p.doc.GetElementByID("notices"); box != nil {
+	if box := p.doc.GetElementByID(block.IDNotices); box != nil {
 		return box
 	}
-	if box := p.doc.QuerySelector(".gradbook-embed > .notices"); box != nil {
+	if box := p.doc.QuerySelector(block.Of(block.ClassEmbed) + " > " + block.Of(classNotices)); box != nil {
 		return box
 	}
-	first := p.doc.QuerySelector(".gradbook-embed")
+	first := p.doc.QuerySelector(block.Of(block.ClassEmbed))
 	if first == nil {
 		return nil
 	}
 	box := p.doc.CreateElement("div")
-	box.SetAttribute("class", "notices")
+	box.SetAttribute("class", classNotices)
 	box.SetAttribute("role", "alert")
 	if top := first.FirstChild(); top != nil {
 		first.InsertBefore(box, top)
@@ -153,7 +150,7 @@ func (p *Page) put(r progress.Record) {
 func (p *Page) saved(err error) {
 	k := p.keep
 	switch {
-	case err == nil && k.kept && k.waiting():
+	case err == nil && k.kept && k.saves.Waiting():
 		// Another change is still waiting: say so, not "Saved".
 	case err == nil && k.kept:
 		k.setStatus("Saved.")
@@ -168,71 +165,27 @@ func (p *Page) saved(err error) {
 // later runs f after a pause, once: typing saves when it stops. Until
 // then the status says that a change is waiting to be saved.
 func (k *keeper) later(key string, f func()) {
-	k.tmu.Lock()
-	defer k.tmu.Unlock()
-	if t := k.timers[key]; t != nil {
-		t.Stop()
-	}
 	k.setStatus("Editing: saved when you pause.")
-	k.timers[key] = time.AfterFunc(400*time.Millisecond, func() { k.save(key) })
-	k.fns[key] = f
-}
-
-// save runs the save waiting under key, if it is still waiting: from its
-// timer or from flush, whichever comes first, and once.
-func (k *keeper) save(key string) {
-	k.tmu.Lock()
-	f, ok := k.fns[key]
-	if ok {
-		delete(k.fns, key)
-		if t := k.timers[key]; t != nil {
-			t.Stop()
-		}
-		delete(k.timers, key)
-		k.saving.Add(1)
-	}
-	k.tmu.Unlock()
-	if ok {
-		defer k.saving.Done()
-		safely(f)
-	}
+	k.saves.Later(key, f)
 }
 
 // flush saves every change still waiting for a pause, and waits for the
 // saves already under way: the page is going away, or a run is about to
 // start that might never come back.
-func (k *keeper) flush() {
-	k.tmu.Lock()
-	keys := make([]string, 0, len(k.fns))
-	for key := range k.fns {
-		keys = append(keys, key)
-	}
-	k.tmu.Unlock()
-	for _, key := range keys {
-		k.save(key)
-	}
-	k.saving.Wait()
-}
-
-// waiting reports whether a change is waiting for a pause.
-func (k *keeper) waiting() bool {
-	k.tmu.Lock()
-	defer k.tmu.Unlock()
-	return len(k.fns) > 0
-}
+func (k *keeper) flush() { k.saves.Flush() }
 
 // moveProgress brings the saved progress of cells that moved into a lesson
 // from another (data-moved-from: a lesson split in two) to their new
 // lesson, on its page and on the index, before anything is restored.
 func (p *Page) moveProgress() {
 	k := p.keep
-	lessons := p.doc.QuerySelectorAll("li[data-moved-from]")
-	if p.body.HasAttribute("data-moved-from") {
+	lessons := p.doc.QuerySelectorAll(block.With("li", block.AttrMovedFrom))
+	if p.body.HasAttribute(block.AttrMovedFrom) {
 		lessons = append(lessons, p.body)
 	}
 	for _, el := range lessons {
-		to := el.GetAttribute("data-lesson")
-		_, err := k.prog.Move(context.Background(), el.GetAttribute("data-moved-from"), to, strings.Fields(el.GetAttribute("data-items")))
+		to := el.GetAttribute(block.AttrLesson)
+		_, err := k.prog.Move(context.Background(), el.GetAttribute(block.AttrMovedFrom), to, strings.Fields(el.GetAttribute(block.AttrItems)))
 		if err != nil {
 			p.notice("Your saved progress could not all be moved to its new lesson: " + err.Error() + ". It is still kept where it was.")
 		}

@@ -6,17 +6,18 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"gradbook/internal/jsontext"
+	"gradbook/notebook/block"
 )
 
 // wireKinds brings the page's quizzes, explore blocks and exercises to life.
 func (p *Page) wireKinds() {
-	for _, el := range p.doc.QuerySelectorAll(`section[data-kind="quiz"]`) {
+	for _, el := range p.doc.QuerySelectorAll(block.Kind("quiz")) {
 		p.wireQuiz(el)
 	}
-	for _, el := range p.doc.QuerySelectorAll(`section[data-kind="explore"]`) {
+	for _, el := range p.doc.QuerySelectorAll(block.Kind("explore")) {
 		p.wireExplore(el)
 	}
-	for _, el := range p.doc.QuerySelectorAll(`section[data-kind="exercise"]`) {
+	for _, el := range p.doc.QuerySelectorAll(block.Kind("exercise")) {
 		p.wireExercise(el)
 	}
 }
@@ -29,7 +30,7 @@ func button(el dom.Element, sel string) *dom.HTMLButtonElement {
 // blockData decodes the data the build put next to a block (see
 // notebook.dataScript), or returns nil.
 func blockData(el dom.Element) any {
-	script := el.QuerySelector("script.block-data")
+	script := el.QuerySelector(block.Sel("script", block.ClassBlockData))
 	if script == nil {
 		return nil
 	}

@@ -12,14 +12,15 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"gradbook/internal/words"
+	"gradbook/notebook/block"
 	"gradbook/notebook/progress"
 )
 
 func (p *Page) wirePanel() {
-	if b := p.doc.GetElementByID("export-progress"); b != nil {
+	if b := p.doc.GetElementByID(block.IDExport); b != nil {
 		p.listen(b, "click", func(dom.Event) { spawn(func() { p.exportProgress() }) })
 	}
-	if in := p.doc.GetElementByID("import-progress"); in != nil {
+	if in := p.doc.GetElementByID(block.IDImport); in != nil {
 		p.listen(in, "change", func(dom.Event) {
 			files := in.Underlying().Get("files")
 			if files.Length() == 0 {
@@ -29,7 +30,7 @@ func (p *Page) wirePanel() {
 			spawn(func() { p.importProgress(in, file) })
 		})
 	}
-	if b := p.doc.GetElementByID("reset-lesson"); b != nil {
+	if b := p.doc.GetElementByID(block.IDResetLesson); b != nil {
 		p.listen(b, "click", func(dom.Event) {
 			spawn(func() {
 				p.confirm(b, "Reset this lesson? Your code, answers and ticks in it are deleted.", "Reset the lesson", func() error {
@@ -38,7 +39,7 @@ func (p *Page) wirePanel() {
 			})
 		})
 	}
-	if b := p.doc.GetElementByID("reset-all"); b != nil {
+	if b := p.doc.GetElementByID(block.IDResetAll); b != nil {
 		p.listen(b, "click", func(dom.Event) {
 			spawn(func() {
 				p.confirm(b, "Reset everything? All your progress in every lesson is deleted. Export it first if you may want it back.", "Reset everything", func() error {
@@ -51,20 +52,21 @@ func (p *Page) wirePanel() {
 
 // confirm asks before a reset, next to the button that asked for it.
 func (p *Page) confirm(near dom.Element, question, yes string, do func() error, done string) {
-	if old := p.doc.GetElementByID("confirm-box"); old != nil {
+	if old := p.doc.GetElementByID(block.IDConfirmBox); old != nil {
 		old.Remove()
 	}
 	box := p.doc.CreateElement("div")
-	box.SetID("confirm-box")
-	box.SetAttribute("class", "confirm")
+	box.SetID(block.IDConfirmBox)
+	box.SetAttribute("class", classConfirm)
 	box.SetAttribute("role", "alertdialog")
 	box.SetAttribute("aria-label", question)
-	box.SetInnerHTML(fmt.Sprintf(`<p>%s</p><button type="button" class="confirm-yes">%s</button> <button type="button" class="confirm-no">Cancel</button>`, escape(question), escape(yes)))
+	box.SetInnerHTML(fmt.Sprintf(`<p>%s</p><button type="button" class="%s">%s</button> <button type="button" class="%s">Cancel</button>`, escape(question), classConfirmYes, escape(yes), classConfirmNo))
 	near.ParentElement().AppendChild(box)
-	box.QuerySelector(".confirm-no").(*dom.HTMLButtonElement).Focus()
+	no, yesButton := box.QuerySelector(block.Of(classConfirmNo)), box.QuerySelector(block.Of(classConfirmYes))
+	no.(*dom.HTMLButtonElement).Focus()
 	on := &handlers{} // the box's, released when it goes
-	on.listen(box.QuerySelector(".confirm-no"), "click", func(dom.Event) { spawn(func() { on.release(); box.Remove() }) })
-	on.listen(box.QuerySelector(".confirm-yes"), "click", func(dom.Event) {
+	on.listen(no, "click", func(dom.Event) { spawn(func() { on.release(); box.Remove() }) })
+	on.listen(yesButton, "click", func(dom.Event) {
 		spawn(func() {
 			on.release()
 			p.keep.mu.Lock()
@@ -157,7 +159,7 @@ func (p *Page) persistAndEstimate() {
 			persisted = v.Truthy()
 		}
 	}
-	el := p.doc.GetElementByID("storage-estimate")
+	el := p.doc.GetElementByID(block.IDStorage)
 	if el == nil || storage.Get("estimate").IsUndefined() {
 		return
 	}

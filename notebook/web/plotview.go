@@ -13,18 +13,18 @@ import (
 // whose cells are set as text.
 func (p *Page) showPlot(box dom.Element, pl *plot.Plot) {
 	fig := p.doc.CreateElement("figure")
-	fig.SetAttribute("class", "plot")
+	fig.SetAttribute("class", classPlot)
 	if pl.Title != "" {
 		cap := p.doc.CreateElement("figcaption")
 		cap.SetTextContent(pl.Title)
 		fig.AppendChild(cap)
 	}
 	svg := p.doc.CreateElement("div")
-	svg.SetAttribute("class", "plot-box")
+	svg.SetAttribute("class", classPlotBox)
 	svg.SetInnerHTML(pl.SVG)
 	fig.AppendChild(svg)
 	sum := p.doc.CreateElement("p")
-	sum.SetAttribute("class", "plot-summary")
+	sum.SetAttribute("class", classPlotSummary)
 	sum.SetTextContent(pl.Summary)
 	fig.AppendChild(sum)
 	if len(pl.Table) > 1 {

@@ -12,17 +12,33 @@ import (
 	"gradbook/notebook/progress"
 )
 
+// The states a quiz shows once answered (its data-state).
+const (
+	stateRight    = "right"
+	stateWrong    = "wrong"
+	stateAnswered = "answered"
+)
+
+func rightOrWrong(right bool) string {
+	if right {
+		return stateRight
+	}
+	return stateWrong
+}
+
 func (p *Page) wireQuiz(el dom.Element) {
-	check := button(el, "button.answer")
-	feedback := el.QuerySelector(".feedback")
-	kind := el.GetAttribute("data-quiz")
+	check := button(el, block.Sel("button", block.ClassAnswer))
+	feedback := el.QuerySelector(block.Of(block.ClassFeedback))
+	kind := el.GetAttribute(block.AttrQuiz)
 	tries := 0
 	var numeric *block.Numeric
 	var expErr error
 	if kind == "numeric" {
 		numeric, expErr = block.NumericOf(blockData(el))
 	}
-	id := el.GetAttribute("data-cell-id")
+	inputs := el.QuerySelectorAll(block.Sel("input", block.ClassAnswerInput))
+	radios := el.QuerySelectorAll(block.SelRadio)
+	id := el.GetAttribute(block.AttrCellID)
 	// answer checks the learner's answer, shows feedback, and, if save is
 	// set, keeps it.
 	answer := func(save bool) {
@@ -36,70 +52,42 @@ func (p *Page) wireQuiz(el dom.Element) {
 		}()
 		switch kind {
 		case "choice":
-			picked := el.QuerySelector("input[type=radio]:checked")
-			if picked == nil {
-				feedback.SetTextContent("Choose an answer first.")
-				return
+			for _, r := range radios {
+				if in := r.(*dom.HTMLInputElement); in.Checked() {
+					given = in.Value()
+				}
 			}
-			given = picked.(*dom.HTMLInputElement).Value()
-			fb := withAttr(el.QuerySelectorAll(".choice-feedback"), "data-choice", given)
+			fb := withAttr(el.QuerySelectorAll(block.Of(block.ClassChoiceFB)), block.AttrChoice, given)
 			if fb == nil {
+				given = ""
 				feedback.SetTextContent("Choose an answer first.")
 				return
 			}
-			right = fb.GetAttribute("data-correct") == "true"
-			verdictText := "Not quite. "
-			if right {
-				verdictText = "Right. "
-			}
-			feedback.SetTextContent(verdictText + fb.TextContent())
-			el.SetAttribute("data-state", map[bool]string{true: "right", false: "wrong"}[right])
+			right = fb.GetAttribute(block.AttrCorrect) == "true"
+			feedback.SetTextContent(block.ChoiceFeedback(right, fb.TextContent()))
+			el.SetAttribute(block.AttrState, rightOrWrong(right))
 		case "numeric":
 			if expErr != nil {
 				feedback.SetTextContent("This question cannot be checked: " + expErr.Error())
 				return
 			}
-			var lines, typed []string
-			right = true
-			for i, in := range el.QuerySelectorAll("input.answer-input") {
+			var typed []string
+			for _, in := range inputs {
 				typed = append(typed, in.(*dom.HTMLInputElement).Value())
-				label := in.ID()
-				if l := withAttr(el.QuerySelectorAll("label"), "for", in.ID()); l != nil {
-					label = l.TextContent()
-				}
-				got, ok := block.ParseNumber(in.(*dom.HTMLInputElement).Value())
-				if !ok {
-					right = false
-					lines = append(lines, label+": type a number.")
-					continue
-				}
-				switch good, why := numeric.Judge(i, got); {
-				case good:
-					lines = append(lines, label+": right.")
-				case why != "":
-					right = false
-					lines = append(lines, label+": not right yet. "+why)
-				default:
-					right = false
-					lines = append(lines, label+": not right yet.")
-				}
 			}
+			var text string
+			right, text = numeric.Feedback(typed)
 			given = string(jsontext.Encode(typed))
-			if right {
-				lines = append([]string{"All right."}, lines...)
-			} else {
-				lines = append([]string{"Not quite."}, lines...)
-			}
-			feedback.SetTextContent(strings.Join(lines, " "))
-			el.SetAttribute("data-state", map[bool]string{true: "right", false: "wrong"}[right])
-			if ex := el.QuerySelector(".explain"); ex != nil && (right || tries >= 2) {
+			feedback.SetTextContent(text)
+			el.SetAttribute(block.AttrState, rightOrWrong(right))
+			if ex := el.QuerySelector(block.Of(block.ClassExplain)); ex != nil && (right || tries >= 2) {
 				ex.RemoveAttribute("hidden")
 			}
 		case "open":
-			el.QuerySelector(".model").RemoveAttribute("hidden")
+			el.QuerySelector(block.Of(block.ClassModel)).RemoveAttribute("hidden")
 			feedback.SetTextContent("Compare your answer with the model answer below.")
-			el.SetAttribute("data-state", "answered")
-			given = el.QuerySelector("textarea").(*dom.HTMLTextAreaElement).Value()
+			el.SetAttribute(block.AttrState, stateAnswered)
+			given = el.QuerySelector(block.Sel("textarea", block.ClassOpenAnswer)).(*dom.HTMLTextAreaElement).Value()
 			right = strings.TrimSpace(given) != ""
 		}
 	}
@@ -108,13 +96,13 @@ func (p *Page) wireQuiz(el dom.Element) {
 	if r := p.keep.get(progress.KindQuiz, id); r.Updated != 0 && r.Answer != "" {
 		switch kind {
 		case "choice":
-			if in, ok := withAttr(el.QuerySelectorAll("input[type=radio]"), "value", r.Answer).(*dom.HTMLInputElement); ok {
+			if in, ok := withAttr(radios, "value", r.Answer).(*dom.HTMLInputElement); ok {
 				in.SetChecked(true)
 			}
 		case "numeric":
 			v, _ := jsontext.Decode([]byte(r.Answer))
 			typed, _ := v.([]any)
-			for i, in := range el.QuerySelectorAll("input.answer-input") {
+			for i, in := range inputs {
 				if i < len(typed) {
 					if s, ok := typed[i].(string); ok {
 						in.(*dom.HTMLInputElement).SetValue(s)
@@ -122,13 +110,13 @@ func (p *Page) wireQuiz(el dom.Element) {
 				}
 			}
 		case "open":
-			el.QuerySelector("textarea").(*dom.HTMLTextAreaElement).SetValue(r.Answer)
+			el.QuerySelector(block.Sel("textarea", block.ClassOpenAnswer)).(*dom.HTMLTextAreaElement).SetValue(r.Answer)
 		}
 		answer(false)
 		tries = 0
 	}
 	if kind == "open" {
-		text := el.QuerySelector("textarea").(*dom.HTMLTextAreaElement)
+		text := el.QuerySelector(block.Sel("textarea", block.ClassOpenAnswer)).(*dom.HTMLTextAreaElement)
 		p.listen(text, "input", func(dom.Event) {
 			tried := strings.TrimSpace(text.Value()) != ""
 			spawn(func() { check.SetDisabled(!tried) })

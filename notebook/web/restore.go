@@ -7,6 +7,8 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"gradbook/notebook/block"
+	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
 )
 
@@ -14,7 +16,7 @@ func (p *Page) cellID(c *Cell) string {
 	if c.record != "" {
 		return c.record
 	}
-	return c.root.GetAttribute("data-cell-id")
+	return c.root.GetAttribute(block.AttrCellID)
 }
 
 // restoreCell puts a cell's saved source and state back.
@@ -31,11 +33,11 @@ func (p *Page) restoreCell(c *Cell) {
 		c.editor.SetValue(r.Source)
 	}
 	if r.Ran {
-		state := "failed"
+		state := page.Failed
 		if r.Clean {
-			state = "passed"
+			state = page.Passed
 		}
-		c.root.SetAttribute("data-state", state)
+		c.root.SetAttribute(block.AttrState, state)
 		c.mark(r.Clean)
 	}
 	if r.Authored != "" && r.Authored != progress.Hash(authored) && r.Source != authored {
@@ -45,7 +47,7 @@ func (p *Page) restoreCell(c *Cell) {
 
 // mark shows in the cell's bar whether its last run was clean.
 func (c *Cell) mark(clean bool) {
-	s := c.root.QuerySelector(".cell-state")
+	s := c.root.QuerySelector(block.Of(block.ClassCellState))
 	if s == nil {
 		return
 	}
@@ -60,12 +62,12 @@ func (c *Cell) mark(clean bool) {
 // changed since they edited it, and lets them keep theirs or take the new.
 func (p *Page) offerNewVersion(root dom.Element, editor *codeEditor, kind, lesson, id string) {
 	box := p.doc.CreateElement("div")
-	box.SetAttribute("class", "changed")
+	box.SetAttribute("class", classChanged)
 	box.SetAttribute("role", "alert")
-	box.SetInnerHTML(`<p>The lesson's code for this cell has changed since you edited it. Your version is in the editor.</p><button type="button" class="keep-mine">Keep mine</button> <button type="button" class="take-new">Use the new version</button>`)
+	box.SetInnerHTML(`<p>The lesson's code for this cell has changed since you edited it. Your version is in the editor.</p><button type="button" class="` + classKeepMine + `">Keep mine</button> <button type="button" class="` + classTakeNew + `">Use the new version</button>`)
 	root.InsertBefore(box, editor.elem())
 	on := &handlers{} // the box's, released when it goes
-	on.listen(box.QuerySelector(".keep-mine"), "click", func(dom.Event) {
+	on.listen(box.QuerySelector(block.Of(classKeepMine)), "click", func(dom.Event) {
 		spawn(func() {
 			on.release()
 			r := p.keep.getIn(kind, lesson, id)
@@ -74,7 +76,7 @@ func (p *Page) offerNewVersion(root dom.Element, editor *codeEditor, kind, lesso
 			p.put(r)
 		})
 	})
-	on.listen(box.QuerySelector(".take-new"), "click", func(dom.Event) {
+	on.listen(box.QuerySelector(block.Of(classTakeNew)), "click", func(dom.Event) {
 		spawn(func() {
 			on.release()
 			editor.SetValue(editor.DefaultValue())

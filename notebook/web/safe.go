@@ -4,6 +4,7 @@ package web
 
 import (
 	"fmt"
+	"gradbook/notebook/block"
 	"runtime/debug"
 	"syscall/js"
 )
@@ -32,12 +33,12 @@ func safely(f func()) {
 func report(msg string) {
 	defer func() { recover() }()
 	doc := js.Global().Get("document")
-	box := doc.Call("getElementById", "notices")
+	box := doc.Call("getElementById", block.IDNotices)
 	if box.IsNull() || box.IsUndefined() {
 		return
 	}
 	p := doc.Call("createElement", "p")
-	p.Set("className", "notice")
+	p.Set("className", classNotice)
 	p.Set("textContent", "Something went wrong inside Gradbook ("+msg+"). Your work is safe; the page keeps working.")
 	box.Call("appendChild", p)
 	box.Call("removeAttribute", "hidden")

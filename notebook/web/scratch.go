@@ -5,12 +5,12 @@ package web
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"honnef.co/go/js/dom/v2"
 
 	"gradbook/notebook/block"
+	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
 )
 
@@ -56,28 +56,18 @@ func (p *Page) restoreScratch() {
 		c.root.Remove()
 	}
 	p.cells = nil
-	sortByOrder(recs)
-	for _, r := range recs {
-		if s, ok := strings.CutPrefix(r.ID, "scratch-"); ok {
-			if n, err := strconv.Atoi(s); err == nil && n >= p.nextID {
-				p.nextID = n + 1
-			}
-		}
+	progress.SortByOrder(recs)
+	ids := make([]string, len(recs))
+	for i, r := range recs {
+		ids[i] = r.ID
 		p.addCellWithID(r.ID, r.Source)
 	}
-}
-
-func sortByOrder(recs []*progress.Record) {
-	for i := 1; i < len(recs); i++ {
-		for j := i; j > 0 && recs[j].Order < recs[j-1].Order; j-- {
-			recs[j], recs[j-1] = recs[j-1], recs[j]
-		}
-	}
+	p.nextID = page.NextID(ids, len(recs))
 }
 
 // addCell appends a new scratch cell holding source.
 func (p *Page) addCell(source string) *Cell {
-	id := fmt.Sprintf("scratch-%d", p.nextID)
+	id := page.ScratchID(p.nextID)
 	p.nextID++
 	c := p.addCellWithID(id, source)
 	c.editor.Focus()
@@ -87,10 +77,10 @@ func (p *Page) addCell(source string) *Cell {
 
 // addCellWithID appends a scratch cell.
 func (p *Page) addCellWithID(id, source string) *Cell {
-	box := p.doc.GetElementByID("cells")
+	box := p.doc.GetElementByID(block.IDCells)
 	tmp := p.doc.CreateElement("div")
 	tmp.SetInnerHTML(block.CodeCellHTML(id, len(p.cells)+1, source))
-	el := tmp.QuerySelector("section")
+	el := tmp.FirstChild().(dom.Element)
 	box.AppendChild(el)
 	c := p.wire(el)
 	p.cells = append(p.cells, c)
@@ -99,19 +89,20 @@ func (p *Page) addCellWithID(id, source string) *Cell {
 }
 
 func (p *Page) addScratchControls(c *Cell) {
-	bar := c.root.QuerySelector(".cell-bar")
-	for _, spec := range []struct{ class, text string }{{"move-up", "Move up"}, {"move-down", "Move down"}, {"delete", "Delete"}} {
+	bar := c.root.QuerySelector(block.Of(block.ClassCellBar))
+	for _, spec := range []struct{ class, text string }{{classMoveUp, "Move up"}, {classMoveDown, "Move down"}, {classDelete, "Delete"}} {
 		b := p.doc.CreateElement("button").(*dom.HTMLButtonElement)
 		b.SetType("button")
 		b.SetAttribute("class", spec.class)
 		b.SetTextContent(spec.text)
 		bar.AppendChild(b)
+		c.controls = append(c.controls, b)
 		switch spec.class {
-		case "move-up":
+		case classMoveUp:
 			c.on.listen(b, "click", func(dom.Event) { spawn(func() { p.move(c, -1) }) })
-		case "move-down":
+		case classMoveDown:
 			c.on.listen(b, "click", func(dom.Event) { spawn(func() { p.move(c, +1) }) })
-		case "delete":
+		case classDelete:
 			c.on.listen(b, "click", func(dom.Event) {
 				spawn(func() {
 					if strings.TrimSpace(c.editor.Value()) == "" {
@@ -132,7 +123,7 @@ func (p *Page) move(c *Cell, by int) {
 		return
 	}
 	p.cells[i], p.cells[j] = p.cells[j], p.cells[i]
-	box := p.doc.GetElementByID("cells")
+	box := p.doc.GetElementByID(block.IDCells)
 	for _, d := range p.cells {
 		box.AppendChild(d.root) // appending moves it: this reorders
 	}
@@ -160,9 +151,9 @@ func (p *Page) remove(c *Cell) {
 // after it.
 func (p *Page) renumber() {
 	for i, c := range p.cells {
-		c.root.QuerySelector(".cell-label").SetTextContent(fmt.Sprintf("Cell %d", i+1))
+		c.root.QuerySelector(block.Of(block.ClassCellLabel)).SetTextContent(fmt.Sprintf("Cell %d", i+1))
 		c.editor.Label(fmt.Sprintf("Code of Cell %d", i+1))
-		for _, b := range c.root.QuerySelectorAll(".move-up, .move-down, .delete") {
+		for _, b := range c.controls {
 			b.SetAttribute("aria-label", fmt.Sprintf("%s cell %d", b.TextContent(), i+1))
 		}
 	}

@@ -3,44 +3,51 @@
 package web
 
 import (
-	"encoding/base64"
-	"strings"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
+
+	"gradbook/notebook/block"
+	"gradbook/notebook/page"
 )
 
-// Sharing: a cell's code travels in the address's fragment,
-// #share=<cell id>:<code in base64url>, so it never reaches a server.
-// Opening such a link shows that code in the cell without touching the
-// learner's saved version until they run it or keep it.
-
-const sharePrefix = "#share="
-
-// shareLink returns the address that opens c with its current code.
-func (p *Page) shareLink(c *Cell) string {
-	loc := js.Global().Get("location")
-	base := strings.SplitN(loc.Get("href").String(), "#", 2)[0]
-	return base + sharePrefix + c.root.GetAttribute("data-cell-id") + ":" + base64.RawURLEncoding.EncodeToString([]byte(c.editor.Value()))
-}
+// Sharing: a cell's code travels in the address's fragment (page.ShareLink),
+// so it never reaches a server. Opening such a link shows that code in the
+// cell without touching the learner's saved version until they run it or
+// keep it.
 
 // share puts the link on the clipboard, and shows it to copy by hand.
 func (p *Page) share(c *Cell) {
-	link := p.shareLink(c)
-	box := c.root.QuerySelector(".share-box")
+	id := c.root.GetAttribute(block.AttrCellID)
+	link := page.ShareLink(js.Global().Get("location").Get("href").String(), id, c.editor.Value())
+	box := c.root.QuerySelector(block.Of(classShareBox))
 	if box == nil {
 		box = p.doc.CreateElement("div")
-		box.SetAttribute("class", "share-box")
-		c.root.InsertBefore(box, c.root.QuerySelector("output.out"))
+		box.SetAttribute("class", classShareBox)
+		c.root.InsertBefore(box, c.out)
 	}
-	id := c.root.GetAttribute("data-cell-id") + "-link"
-	box.SetInnerHTML(`<label for="` + escape(id) + `">Link to this code</label> <input type="text" readonly id="` + escape(id) + `" value="` + escape(link) + `"> <span class="share-state" role="status"></span>`)
-	in := box.QuerySelector("input").(*dom.HTMLInputElement)
+	box.SetInnerHTML("")
+	label := p.doc.CreateElement("label")
+	label.SetAttribute("for", id+"-link")
+	label.SetTextContent("Link to this code")
+	in := p.doc.CreateElement("input").(*dom.HTMLInputElement)
+	in.SetType("text")
+	in.SetReadOnly(true)
+	in.SetID(id + "-link")
+	in.SetValue(link)
+	state := p.doc.CreateElement("span")
+	state.SetAttribute("class", classShareState)
+	state.SetAttribute("role", "status")
+	box.AppendChild(label)
+	box.AppendChild(p.doc.CreateTextNode(" "))
+	box.AppendChild(in)
+	box.AppendChild(p.doc.CreateTextNode(" "))
+	box.AppendChild(state)
 	in.Focus()
 	in.Select()
 	if clip := js.Global().Get("navigator").Get("clipboard"); !clip.IsUndefined() {
 		if _, err := await(clip.Call("writeText", link)); err == nil {
-			box.QuerySelector(".share-state").SetTextContent("Copied.")
+			state.SetTextContent("Copied.")
 		}
 	}
 }
@@ -48,32 +55,25 @@ func (p *Page) share(c *Cell) {
 // openShared shows code shared through the address, if any.
 func (p *Page) openShared() {
 	hash := js.Global().Get("location").Get("hash").String()
-	rest, ok := strings.CutPrefix(hash, sharePrefix)
+	id, src, ok := page.ParseShare(hash)
 	if !ok {
-		return
-	}
-	id, code, ok := strings.Cut(rest, ":")
-	if !ok {
-		return
-	}
-	src, err := base64.RawURLEncoding.DecodeString(code)
-	var c *Cell
-	for _, d := range p.cells {
-		if d.root.GetAttribute("data-cell-id") == id {
-			c = d
+		if len(hash) > len(page.SharePrefix) && hash[:len(page.SharePrefix)] == page.SharePrefix {
+			p.notice("The shared link does not match a cell on this page.")
 		}
+		return
 	}
-	if c == nil || err != nil {
+	c := p.cellByID(id)
+	if c == nil {
 		p.notice("The shared link does not match a cell on this page.")
 		return
 	}
 	mine := c.editor.Value()
-	c.editor.SetValue(string(src))
+	c.editor.SetValue(src)
 	c.shared = true
 	box := p.doc.CreateElement("div")
-	box.SetAttribute("class", "changed shared")
+	box.SetAttribute("class", classChanged+" shared")
 	box.SetAttribute("role", "status")
-	box.SetInnerHTML(`<p>This cell shows code shared with you through a link. Your own version is kept until you run this code or keep it.</p><button type="button" class="keep-shared">Keep the shared code</button> <button type="button" class="back-to-mine">Back to my version</button>`)
+	box.SetInnerHTML(`<p>This cell shows code shared with you through a link. Your own version is kept until you run this code or keep it.</p><button type="button" class="` + classKeepShared + `">Keep the shared code</button> <button type="button" class="` + classBackToMine + `">Back to my version</button>`)
 	c.root.InsertBefore(box, c.editor.elem())
 	c.root.(dom.HTMLElement).Focus()
 	on := &handlers{} // the box's, released when it goes
@@ -84,16 +84,27 @@ func (p *Page) openShared() {
 		box.Remove()
 	}
 	c.keepShared = done
-	on.listen(box.QuerySelector(".keep-shared"), "click", func(dom.Event) {
+	on.listen(box.QuerySelector(block.Of(classKeepShared)), "click", func(dom.Event) {
 		spawn(func() {
 			done()
 			p.edited(c)
 		})
 	})
-	on.listen(box.QuerySelector(".back-to-mine"), "click", func(dom.Event) {
+	on.listen(box.QuerySelector(block.Of(classBackToMine)), "click", func(dom.Event) {
 		spawn(func() {
 			done()
 			c.editor.SetValue(mine)
 		})
 	})
+}
+
+// cellByID returns the page's cell with id, or nil. The id is data (from
+// an address or storage): it is compared in Go, never put in a selector.
+func (p *Page) cellByID(id string) *Cell {
+	for _, c := range p.cells {
+		if c.root.GetAttribute(block.AttrCellID) == id {
+			return c
+		}
+	}
+	return nil
 }

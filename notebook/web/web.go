@@ -33,6 +33,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"gradbook/notebook/block"
 	"gradbook/notebook/runner"
 )
 
@@ -79,6 +80,7 @@ type Cell struct {
 	started  time.Time
 	timer    dom.Element
 	streamed strings.Builder
+	controls []dom.Element // a scratch cell's Move up, Move down and Delete
 }
 
 // Run starts the page, reporting a failure on the page rather than
@@ -89,8 +91,8 @@ func Run() { safely(func() { Start() }) }
 // ready; handlers run on their own goroutines.
 func Start() *Page {
 	doc := dom.GetWindow().Document()
-	p := &Page{doc: doc, body: doc.QuerySelector("body")}
-	p.status = doc.GetElementByID("notebook-status")
+	p := &Page{doc: doc, body: doc.(dom.HTMLDocument).Body()}
+	p.status = doc.GetElementByID(block.IDStatus)
 	p.runner = newRunnerClient(p.notice)
 	p.editors = loadEditors()
 	// Escape stops whatever runs, as the Stop button of a running cell does.
@@ -99,14 +101,15 @@ func Start() *Page {
 			p.runner.Stop()
 		}
 	})
-	p.scratch = p.body.GetAttribute("data-page") == "scratch"
+	kind := p.body.GetAttribute(block.AttrPage)
+	p.scratch = kind == "scratch"
 	p.startProgress()
-	if base := doc.DocumentElement().GetAttribute("data-gradbook-base"); base != "" {
+	if base := doc.DocumentElement().GetAttribute(block.AttrBase); base != "" {
 		p.embed(base)
-	} else if p.body.GetAttribute("data-page") == "frame" {
+	} else if kind == "frame" {
 		p.frame()
 	}
-	for _, el := range doc.QuerySelectorAll("section.code-cell") {
+	for _, el := range doc.QuerySelectorAll(block.Sel("section", block.ClassCodeCell)) {
 		c := p.wire(el)
 		p.cells = append(p.cells, c)
 		p.restoreCell(c)
@@ -119,14 +122,14 @@ func Start() *Page {
 	p.wireKinds()
 	p.wirePanel()
 	p.showCompletion()
-	if p.body.GetAttribute("data-page") == "lesson" {
+	if kind == "lesson" {
 		spawn(func() { p.visit(p.keep.get("visit", "last").Anchor) })
 	}
-	if b, ok := doc.GetElementByID("run-all").(*dom.HTMLButtonElement); ok {
+	if b, ok := doc.GetElementByID(block.IDRunAll).(*dom.HTMLButtonElement); ok {
 		p.listen(b, "click", func(dom.Event) { spawn(func() { p.RunAll() }) })
 		b.SetDisabled(false)
 	}
-	if b, ok := doc.GetElementByID("add-cell").(*dom.HTMLButtonElement); ok {
+	if b, ok := doc.GetElementByID(block.IDAddCell).(*dom.HTMLButtonElement); ok {
 		p.listen(b, "click", func(dom.Event) { spawn(func() { p.addCell("") }) })
 		b.SetDisabled(false)
 	}
@@ -137,8 +140,8 @@ func Start() *Page {
 	p.say("Ready: Run a cell, or Run all.")
 	// When the cells became runnable, in ms since navigation, for figures.
 	at := js.Global().Get("performance").Call("now").Float()
-	p.body.SetAttribute("data-ready-at", strconv.FormatFloat(at, 'f', 1, 64))
-	p.body.SetAttribute("data-notebook", "ready")
+	p.body.SetAttribute(block.AttrReadyAt, strconv.FormatFloat(at, 'f', 1, 64))
+	p.body.SetAttribute(block.AttrNotebook, "ready")
 	return p
 }
 

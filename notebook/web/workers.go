@@ -3,7 +3,6 @@
 package web
 
 import (
-	"errors"
 	"syscall/js"
 
 	"gradbook/internal/jsvalue"
@@ -102,19 +101,4 @@ func (w *worker) Stop() {
 func (w *worker) release() {
 	w.on.Release()
 	w.died.Release()
-}
-
-// endedWithout says why a job that ran for ms gave no result: the learner
-// stopped it, or its runner died.
-func endedWithout(err error, ms float64) string {
-	var died *runner.DiedError
-	switch {
-	case errors.Is(err, runner.ErrStopped):
-		return "stopped after " + duration(ms) + ", as you asked"
-	case errors.As(err, &died):
-		return "the runner stopped (" + died.Why + ") and was started again. Your code is kept: change it, then run it again"
-	case err != nil:
-		return err.Error()
-	}
-	return "the run gave no result (please report it)"
 }

@@ -1,0 +1,179 @@
+package block
+
+// This file declares the page contract: every class, id and data
+// attribute that the build writes (this package's blocks and
+// notebook/lesson's page templates) and the page reads (notebook/web and
+// site/notebook.js), once. Writers and readers use these names; a native
+// test (notebook/lesson's markup_test.go) renders every block kind and
+// page and finds every selector in Selectors there, and another fails on
+// a selector written out as a string in notebook/web.
+
+// Classes.
+const (
+	ClassCell        = "cell"      // every block: code cells, quizzes, explore blocks, exercises
+	ClassCodeCell    = "code-cell" // a code cell
+	ClassCellBar     = "cell-bar"
+	ClassCellLabel   = "cell-label"
+	ClassCellState   = "cell-state"
+	ClassRun         = "run"
+	ClassReset       = "reset"
+	ClassShare       = "share"
+	ClassCheck       = "check"
+	ClassEditor      = "editor" // the textarea that holds a cell's code
+	ClassOut         = "out"    // the output of a cell or exercise
+	ClassDrawings    = "drawings"
+	ClassBlockData   = "block-data"
+	ClassReport      = "report"
+	ClassTest        = "test"
+	ClassHint        = "hint"
+	ClassHintList    = "hint-list"
+	ClassAnswer      = "answer"
+	ClassAnswerInput = "answer-input"
+	ClassFeedback    = "feedback"
+	ClassChoiceFB    = "choice-feedback"
+	ClassExplain     = "explain"
+	ClassModel       = "model"
+	ClassOpenAnswer  = "open-answer"
+	ClassLeaf        = "leaf"
+	ClassTask        = "task"
+	ClassTick        = "tick"
+	ClassTaskState   = "task-state"
+	ClassExploreCap  = "explore-caption"
+	ClassExploreSt   = "explore-state"
+	ClassCompletion  = "completion"
+	// On a course page: the author's cells, and the boxes Gradbook puts
+	// them in.
+	ClassEmbedCell = "gradbook-cell"
+	ClassEmbed     = "gradbook-embed"
+	ClassEmbedErr  = "gradbook-error"
+)
+
+// Ids of a page's parts (notebook/lesson's templates).
+const (
+	IDNotices       = "notices"
+	IDStatus        = "notebook-status"
+	IDSaveStatus    = "save-status"
+	IDRunAll        = "run-all"
+	IDAddCell       = "add-cell"
+	IDCells         = "cells"
+	IDContinue      = "continue"
+	IDProgressPanel = "progress-panel"
+	IDStorage       = "storage-estimate"
+	IDExport        = "export-progress"
+	IDImport        = "import-progress"
+	IDResetLesson   = "reset-lesson"
+	IDResetAll      = "reset-all"
+	IDConfirmBox    = "confirm-box"
+)
+
+// Data attributes.
+const (
+	AttrPage      = "data-page"   // on <body>: lesson, index, scratch, frame
+	AttrLesson    = "data-lesson" // on <body> and the index's items; on a course page's cell, the lesson it takes
+	AttrItems     = "data-items"  // what counts towards a lesson's completion
+	AttrMovedFrom = "data-moved-from"
+	AttrCellID    = "data-cell-id"
+	AttrKind      = "data-kind" // python, quiz, explore, exercise
+	AttrQuiz      = "data-quiz" // choice, numeric, open
+	AttrCheck     = "data-check"
+	AttrName      = "data-name"
+	AttrChoice    = "data-choice"
+	AttrCorrect   = "data-correct"
+	AttrLeaf      = "data-leaf"
+	AttrTask      = "data-task"
+	// Set by the page for styles, tests and the learner's tools.
+	AttrState    = "data-state"    // passed, failed, error; right, wrong, answered
+	AttrNotebook = "data-notebook" // on <body>: ready, failed, stopped
+	AttrReadyAt  = "data-ready-at"
+	AttrMS       = "data-ms"
+	AttrStep     = "data-step"
+	// On a course page: the author's cell attributes (README), and the
+	// Gradbook site's address, which embed.js sets on <html>.
+	AttrCell = "data-cell"
+	AttrID   = "data-id"
+	AttrBase = "data-gradbook-base"
+)
+
+// Selectors of HTML's own inputs that the page reads.
+const (
+	SelRadio  = "input[type=radio]"
+	SelRange  = "input[type=range]"
+	SelNumber = "input[type=number]"
+)
+
+// Sel is a CSS selector of an element with a class: Sel("button",
+// ClassRun) is "button.run".
+func Sel(tag, class string) string { return tag + "." + class }
+
+// Of is a selector of any element with a class: ".run".
+func Of(class string) string { return "." + class }
+
+// Kind is the selector of the blocks of a kind: section[data-kind="quiz"].
+func Kind(kind string) string { return `section[` + AttrKind + `="` + kind + `"]` }
+
+// With is the selector of elements with an attribute: li[data-items].
+func With(tag, attr string) string { return tag + "[" + attr + "]" }
+
+// Where each selector the page uses must be found: the renders the test
+// makes ("cell", "quiz choice", "quiz numeric", "quiz open", "explore",
+// "exercise", and the pages "lesson", "index", "scratch", "frame").
+var Selectors = []struct {
+	Sel string
+	In  []string
+}{
+	{Sel("section", ClassCodeCell), []string{"cell", "lesson", "scratch"}},
+	{Sel("button", ClassRun), []string{"cell", "exercise"}},
+	{Sel("button", ClassReset), []string{"cell", "exercise"}},
+	{Sel("button", ClassShare), []string{"cell"}},
+	{Sel("button", ClassCheck), []string{"exercise"}},
+	{Sel("button", ClassHint), []string{"exercise"}},
+	{Sel("textarea", ClassEditor), []string{"cell", "exercise"}},
+	{Sel("output", ClassOut), []string{"cell", "exercise"}},
+	{Sel("div", ClassDrawings), []string{"cell", "exercise", "explore"}},
+	{Of(ClassCellLabel), []string{"cell", "exercise"}},
+	{Of(ClassCellState), []string{"cell"}},
+	{Of(ClassCellBar), []string{"cell", "exercise"}},
+	{Sel("script", ClassBlockData), []string{"quiz numeric", "explore"}},
+	{Of(ClassReport), []string{"exercise"}},
+	{Sel("template", ClassTest), []string{"exercise"}},
+	{Of(ClassHintList) + " li", []string{"exercise"}},
+	{Sel("button", ClassAnswer), []string{"quiz choice", "quiz numeric", "quiz open"}},
+	{Sel("input", ClassAnswerInput), []string{"quiz numeric"}},
+	{SelRadio, []string{"quiz choice"}},
+	{Of(ClassFeedback), []string{"quiz choice", "quiz numeric", "quiz open"}},
+	{Of(ClassChoiceFB), []string{"quiz choice"}},
+	{Of(ClassExplain), []string{"quiz numeric"}},
+	{Of(ClassModel), []string{"quiz open"}},
+	{Sel("textarea", ClassOpenAnswer), []string{"quiz open"}},
+	{Of(ClassLeaf), []string{"explore"}},
+	{SelRange, []string{"explore"}},
+	{SelNumber, []string{"explore"}},
+	{Sel("li", ClassTask), []string{"explore"}},
+	{Of(ClassTick), []string{"explore"}},
+	{Of(ClassTaskState), []string{"explore"}},
+	{Of(ClassExploreCap), []string{"explore"}},
+	{Of(ClassExploreSt), []string{"explore"}},
+	{Kind("quiz"), []string{"quiz choice", "quiz numeric", "quiz open"}},
+	{Kind("explore"), []string{"explore"}},
+	{Kind("exercise"), []string{"exercise"}},
+	{With("li", AttrItems), []string{"index"}},
+	{With("li", AttrLesson), []string{"index"}},
+	{Of(ClassCompletion), []string{"index"}},
+	{"#" + IDNotices, []string{"lesson", "index", "scratch", "frame"}},
+	{"#" + IDStatus, []string{"lesson", "scratch", "frame"}},
+	{"#" + IDSaveStatus, []string{"lesson", "index", "scratch", "frame"}},
+	{"#" + IDRunAll, []string{"lesson", "scratch"}},
+	{"#" + IDAddCell, []string{"scratch"}},
+	{"#" + IDCells, []string{"scratch", "frame"}},
+	{"#" + IDContinue, []string{"index"}},
+	{"#" + IDProgressPanel, []string{"lesson", "index", "scratch"}},
+	{"#" + IDStorage, []string{"lesson", "index", "scratch"}},
+	{"#" + IDExport, []string{"lesson", "index", "scratch"}},
+	{"#" + IDImport, []string{"lesson", "index", "scratch"}},
+	{"#" + IDResetLesson, []string{"lesson"}},
+	{"#" + IDResetAll, []string{"lesson", "index", "scratch"}},
+	{"body[" + AttrPage + "=lesson]", []string{"lesson"}},
+	{"body[" + AttrPage + "=scratch]", []string{"scratch"}},
+	{"body[" + AttrPage + "=frame]", []string{"frame"}},
+	{"body[" + AttrLesson + "]", []string{"lesson"}},
+}

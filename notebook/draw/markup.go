@@ -1,0 +1,11 @@
+package draw
+
+// The classes of a drawing's controls (ControlsHTML), which the page's
+// drawing view reads; markup_test.go finds each in the controls.
+const (
+	ClassStep      = "step"
+	ClassStepBack  = "step-back"
+	ClassStepAll   = "step-all"
+	ClassOverwrite = "overwrite"
+	ClassPathsFrom = "paths-from"
+)

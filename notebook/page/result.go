@@ -1,0 +1,94 @@
+package page
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"gradbook/notebook"
+	"gradbook/notebook/runner"
+)
+
+// Shown is a cell's result as the page shows it: the output's text, the
+// cell's state (passed, failed or error) and the line of its own code to
+// mark in the editor (0: none).
+type Shown struct {
+	Text  string
+	State string
+	Mark  int
+}
+
+// The states a cell shows after a run (its data-state).
+const (
+	Passed = "passed" // it ran clean and every check passed
+	Failed = "failed" // it ran, with failed checks
+	Error  = "error"  // it stopped with an error
+)
+
+// Show is how a lesson cell, a scratch cell or an exercise shows r; cell
+// is the cell's index in its run, so that an error in another cell's
+// code (a function defined above) marks no line here.
+func Show(r *notebook.CellResult, cell int) Shown {
+	s := Shown{Text: r.Output, State: Passed}
+	switch {
+	case r.Err != nil:
+		if s.Text != "" && !strings.HasSuffix(s.Text, "\n") {
+			s.Text += "\n"
+		}
+		s.Text += r.Err.Error()
+		s.State = Error
+		if e := r.Err; !e.Above && e.Where == "" && e.Cell == cell {
+			s.Mark = e.Line
+		}
+	case !r.Passed():
+		s.State = Failed
+	}
+	if s.Text == "" {
+		s.Text = "(ran; nothing printed)"
+	}
+	return s
+}
+
+// Verdict says how a run went, for the page's status line.
+func Verdict(r *notebook.CellResult) string {
+	switch {
+	case r.Err != nil:
+		return "stopped with an error"
+	case !r.Passed():
+		return "ran, with failed checks"
+	}
+	return "ran"
+}
+
+// Outcome is the result of cell k of a job (cell is its index among the
+// job's cells), or what to show if the job ended without one: what it
+// printed (streamed) and why it ended, after ms.
+func Outcome(res runner.Result, k, cell int, err error, streamed string, ms float64) *notebook.CellResult {
+	if err == nil && k < len(res.Cells) {
+		return &res.Cells[k]
+	}
+	return &notebook.CellResult{Ran: true, Output: streamed, Err: &notebook.CellError{Cell: cell, Msg: Why(err, ms)}}
+}
+
+// Why says why a job that ran for ms gave no result: the learner stopped
+// it, or its runner died.
+func Why(err error, ms float64) string {
+	var died *runner.DiedError
+	switch {
+	case errors.Is(err, runner.ErrStopped):
+		return fmt.Sprintf("stopped after %s, as you asked", Duration(ms))
+	case errors.As(err, &died):
+		return fmt.Sprintf("the runner stopped (%s) and was started again. Your code is kept: change it, then run it again", died.Why)
+	case err != nil:
+		return err.Error()
+	}
+	return "the run gave no result (please report it)"
+}
+
+// Duration writes milliseconds for a learner: "42 ms", "3.2 s".
+func Duration(ms float64) string {
+	if ms < 1000 {
+		return fmt.Sprintf("%.0f ms", ms)
+	}
+	return fmt.Sprintf("%.1f s", ms/1000)
+}

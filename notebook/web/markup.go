@@ -1,0 +1,40 @@
+//go:build js && wasm
+
+package web
+
+// The classes of what the page makes itself, and reads back itself. What
+// the build writes and the page reads is declared in notebook/block
+// (markup.go), and a drawing's controls in notebook/draw.
+const (
+	classElapsed     = "elapsed"
+	classStop        = "stop" // a Run button while its cell runs
+	classError       = "error"
+	classConfirm     = "confirm"
+	classConfirmYes  = "confirm-yes"
+	classConfirmNo   = "confirm-no"
+	classChanged     = "changed"
+	classKeepMine    = "keep-mine"
+	classTakeNew     = "take-new"
+	classKeepShared  = "keep-shared"
+	classBackToMine  = "back-to-mine"
+	classShareBox    = "share-box"
+	classShareState  = "share-state"
+	classNotice      = "notice"
+	classNotices     = "notices"
+	classDrawing     = "drawing"
+	classSVGBox      = "svg-box"
+	classStepText    = "step-text"
+	classPaths       = "paths"
+	classCodeEditor  = "code-editor"
+	classMoveUp      = "move-up"
+	classMoveDown    = "move-down"
+	classDelete      = "delete"
+	classDone        = "done"
+	classComplete    = "complete"
+	classPlot        = "plot"
+	classPlotBox     = "plot-box"
+	classPlotSummary = "plot-summary"
+)
+
+// anchor selects a link.
+const anchor = "a"
