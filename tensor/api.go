@@ -7,6 +7,8 @@ package tensor
 import (
 	"math"
 	"strconv"
+
+	"gradbook/internal/words"
 )
 
 // run computes the output y of n, records n in y when an input requires a
@@ -43,8 +45,7 @@ func (t *Tensor) binary(op opcode, u *Tensor) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &node{op: op, in: []*Tensor{t, u}}
-	n.bc[0], n.bc[1] = offsets(t.shape, shape), offsets(u.shape, shape)
+	n := &node{op: op, in: []*Tensor{t, u}, bc: newBcast(t.shape, u.shape, shape)}
 	return run(n, newTensor(shape)), nil
 }
 
@@ -173,11 +174,11 @@ func (t *Tensor) SumAll() *Tensor {
 // Mean returns the mean of t along axis, as Sum does the sum. It is
 // derived: Sum divided by the axis's length.
 func (t *Tensor) Mean(axis int, keepdims bool) (*Tensor, error) {
-	s, err := t.Sum(axis, keepdims)
+	d, err := t.axis("mean", axis)
 	if err != nil {
 		return nil, err
 	}
-	d, _ := t.axis("mean", axis)
+	s, _ := t.Sum(d, keepdims)
 	return s.divBy(t.shape[d]), nil
 }
 
@@ -280,7 +281,7 @@ func (t *Tensor) Reshape(shape ...int) (*Tensor, error) {
 			return nil, errorf("reshape", ErrShape, "negative dimension %d in %s", d, ShapeString(shape))
 		default:
 			if d > 0 && known > MaxSize/d {
-				return nil, errorf("reshape", ErrShape, "cannot reshape a tensor of shape %s (%d elements) into %s", ShapeString(t.shape), len(t.data), ShapeString(shape))
+				return nil, errorf("reshape", ErrShape, "cannot reshape a tensor of shape %s (%s) into %s", ShapeString(t.shape), words.Count(len(t.data), "element"), ShapeString(shape))
 			}
 			known *= d
 		}
@@ -288,11 +289,11 @@ func (t *Tensor) Reshape(shape ...int) (*Tensor, error) {
 	out := append([]int(nil), shape...)
 	if infer >= 0 {
 		if known == 0 || len(t.data)%known != 0 {
-			return nil, errorf("reshape", ErrShape, "cannot reshape a tensor of shape %s (%d elements) into %s: %d is not a multiple of %d", ShapeString(t.shape), len(t.data), ShapeString(shape), len(t.data), known)
+			return nil, errorf("reshape", ErrShape, "cannot reshape a tensor of shape %s (%s) into %s: %d is not a multiple of %d", ShapeString(t.shape), words.Count(len(t.data), "element"), ShapeString(shape), len(t.data), known)
 		}
 		out[infer] = len(t.data) / known
 	} else if known != len(t.data) {
-		return nil, errorf("reshape", ErrShape, "cannot reshape a tensor of shape %s (%d elements) into %s (%d elements)", ShapeString(t.shape), len(t.data), ShapeString(shape), known)
+		return nil, errorf("reshape", ErrShape, "cannot reshape a tensor of shape %s (%s) into %s (%s)", ShapeString(t.shape), words.Count(len(t.data), "element"), ShapeString(shape), words.Count(known, "element"))
 	}
 	return run(&node{op: opReshape, in: []*Tensor{t}}, &Tensor{shape: out, data: t.data}), nil
 }
@@ -356,9 +357,16 @@ func (ix Index) positions(d, n int) ([]int, error) {
 		return min(b, upper)
 	}
 	start, stop := bound(ix.start, first), bound(ix.stop, last)
-	var ps []int
-	for p := start; step > 0 && p < stop || step < 0 && p > stop; p += step {
-		ps = append(ps, p)
+	count := 0
+	switch { // step's size may be anything: count without overflowing
+	case step > 0 && start < stop:
+		count = 1 + (stop-start-1)/min(step, n+1)
+	case step < 0 && start > stop:
+		count = 1 + (start-stop-1)/min(-max(step, -n-1), n+1)
+	}
+	ps := make([]int, count)
+	for i := range ps {
+		ps[i] = start + i*max(min(step, n+1), -n-1)
 	}
 	return ps, nil
 }
@@ -369,7 +377,7 @@ func (ix Index) positions(d, n int) ([]int, error) {
 // t[:, 1].
 func (t *Tensor) Index(ix ...Index) (*Tensor, error) {
 	if len(ix) > len(t.shape) {
-		return nil, errorf("index", ErrIndex, "%d indices for a tensor of shape %s", len(ix), ShapeString(t.shape))
+		return nil, errorf("index", ErrIndex, "%s for a tensor of shape %s", indices(len(ix)), ShapeString(t.shape))
 	}
 	pos := make([][]int, len(ix))
 	var shape []int
@@ -413,7 +421,7 @@ func (t *Tensor) Index(ix ...Index) (*Tensor, error) {
 // sum of both.
 func (t *Tensor) Take(idx ...*Tensor) (*Tensor, error) {
 	if len(idx) == 0 || len(idx) > len(t.shape) {
-		return nil, errorf("take", ErrIndex, "%d index tensors for a tensor of shape %s: give 1 to %d", len(idx), ShapeString(t.shape), len(t.shape))
+		return nil, errorf("take", ErrIndex, "%s for a tensor of shape %s: give 1 to %d", words.Count(len(idx), "index tensor"), ShapeString(t.shape), len(t.shape))
 	}
 	ishape := idx[0].shape
 	for i, x := range idx[1:] {
@@ -451,14 +459,14 @@ func (t *Tensor) Take(idx ...*Tensor) (*Tensor, error) {
 // and resolves it; a negative v counts from the end when negative is set.
 func indexValue(op string, v float64, shape []int, p, n int, negative bool, what string) (int, error) {
 	if v != math.Trunc(v) || math.IsInf(v, 0) {
-		return 0, errorf(op, ErrIndex, "index %v at %s of the index tensor is not a whole number", v, position(shape, p))
+		return 0, errorf(op, ErrIndex, "index %s at %s of the index tensor is not a whole number", words.Number(v), position(shape, p))
 	}
 	lo := 0.0
 	if negative {
 		lo = -float64(n)
 	}
 	if v < lo || v >= float64(n) {
-		return 0, errorf(op, ErrIndex, "index %v at %s of the index tensor is out of range for %s", v, position(shape, p), what)
+		return 0, errorf(op, ErrIndex, "index %s at %s of the index tensor is out of range for %s", words.Number(v), position(shape, p), what)
 	}
 	j := int(v)
 	if j < 0 {

@@ -5,7 +5,8 @@ import "strconv"
 // This file holds NumPy's broadcasting: which shapes combine, and where
 // each element of the result comes from. The backward rule that goes with
 // it, summing a gradient over the dimensions an input was stretched along,
-// is the scatter-add through those same offsets in binary's vjp (ops.go).
+// is binary's vjp (ops.go): it adds each contribution in where the element
+// came from.
 
 // broadcastShapes returns the shape of an elementwise op on shapes a and
 // b, NumPy's way: align the shapes at their last dimension; each pair of
@@ -49,16 +50,42 @@ func ordinal(i int) string {
 	return strconv.Itoa(i) + "th"
 }
 
-// offsets returns, for each element of a tensor of shape out in row-major
-// order, the offset of the element of a tensor of shape in (broadcast to
-// out) that it comes from; nil when in is out, where the offset is the
-// index itself.
-func offsets(in, out []int) []int32 {
-	if sameShape(in, out) {
-		return nil
+// A bcast walks the output of an elementwise op on inputs a and b row by
+// row, a row being the output's last dimension: for each row, where it
+// starts in the output and in each input, and for all rows, how far each
+// input moves per element (0 when stretched along the last dimension).
+type bcast struct {
+	out    []int
+	sa, sb []int // strides of a and b along each dimension of out: 0 where stretched or missing
+	n      int   // the length of a row
+	da, db int   // the strides of a and b along a row
+}
+
+func newBcast(a, b, out []int) bcast {
+	c := bcast{out: out, sa: strides(a, out), sb: strides(b, out), n: 1}
+	full := func(s []int) int { // the stride of one long row: 1, or 0 for a single element
+		if sameShape(s, out) {
+			return 1
+		}
+		if numel(s) == 1 {
+			return 0
+		}
+		return -1
 	}
-	// stride[d]: how far one step along out's dimension d moves in in:
-	// 0 along a stretched or missing dimension.
+	if fa, fb := full(a), full(b); fa >= 0 && fb >= 0 { // one long row
+		c.n, c.da, c.db = numel(out), fa, fb
+		c.out = nil
+	} else if len(out) > 0 {
+		last := len(out) - 1
+		c.n, c.da, c.db = out[last], c.sa[last], c.sb[last]
+	}
+	return c
+}
+
+// strides returns how far one step along each dimension of out moves in a
+// tensor of shape in broadcast to out: 0 along a stretched or missing
+// dimension.
+func strides(in, out []int) []int {
 	nd := len(out)
 	stride := make([]int, nd)
 	s := 1
@@ -70,7 +97,35 @@ func offsets(in, out []int) []int32 {
 			s *= in[k]
 		}
 	}
-	return walk(out, stride)
+	return stride
+}
+
+// rows calls fn with the start of each row in the output, a and b.
+func (c *bcast) rows(fn func(i, ja, jb int)) {
+	if c.out == nil {
+		fn(0, 0, 0)
+		return
+	}
+	nd := len(c.out) - 1 // the dimensions that count rows
+	if numel(c.out) == 0 {
+		return
+	}
+	idx := make([]int, nd)
+	ja, jb := 0, 0
+	for i := 0; i < numel(c.out); i += c.n {
+		fn(i, ja, jb)
+		for d := nd - 1; d >= 0; d-- { // step the counter idx and carry
+			idx[d]++
+			ja += c.sa[d]
+			jb += c.sb[d]
+			if idx[d] < c.out[d] {
+				break
+			}
+			ja -= c.sa[d] * idx[d]
+			jb -= c.sb[d] * idx[d]
+			idx[d] = 0
+		}
+	}
 }
 
 // walk returns the offset of each element of a row-major walk over shape
@@ -96,12 +151,4 @@ func walk(shape, stride []int) []int32 {
 		}
 	}
 	return res
-}
-
-// pick returns the offset of element i through offs (from offsets).
-func pick(offs []int32, i int) int {
-	if offs == nil {
-		return i
-	}
-	return int(offs[i])
 }

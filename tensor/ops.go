@@ -41,13 +41,13 @@ const (
 type node struct {
 	op    opcode
 	in    []*Tensor
-	k     float64    // pow: the exponent
-	bc    [2][]int32 // binary ops: each input's offset for each output element; nil where an input has the output's shape
-	src   []int32    // gathers (max, transpose, index, take): the input offset of each output element
-	dim   [3]int     // sum: outer, n, inner; matmul: m, k, n; cat: outer; cross_entropy: rows, classes
-	sizes []int      // cat: the size of each input's block, its length along the axis times the inner size
-	aux   []float64  // cross_entropy: the softmax of the logits
-	tgt   []int32    // cross_entropy: the targets
+	k     float64   // pow: the exponent
+	bc    bcast     // binary ops: where each output element comes from
+	src   []int32   // gathers (max, transpose, index, take): the input offset of each output element
+	dim   [3]int    // sum: outer, n, inner; matmul: m, k, n; cat: outer; cross_entropy: rows, classes
+	sizes []int     // cat: the size of each input's block, its length along the axis times the inner size
+	aux   []float64 // cross_entropy: the softmax of the logits
+	tgt   []int32   // cross_entropy: the targets
 }
 
 // An op is one tensor operation, written as engine/ops.go writes a scalar
@@ -97,10 +97,18 @@ var ops = [numOps]op{
 		func(_, _, _ float64) float64 { return -1 },
 		func(v *engine.Value, _ float64) *engine.Value { return v.Neg() }),
 	opPow: unary("pow", // by a constant k: BatchNorm's (var+eps)^-0.5, softmax's sum^-1
-		func(a, k float64) float64 { return math.Pow(a, k) },
+		func(a, k float64) float64 {
+			if k == 2 {
+				return a * a // what math.Pow gives, faster
+			}
+			return math.Pow(a, k)
+		},
 		func(a, k, _ float64) float64 {
-			if k == 0 {
+			switch k {
+			case 0:
 				return 0
+			case 2:
+				return 2 * a
 			}
 			return k * math.Pow(a, k-1)
 		},
@@ -308,38 +316,47 @@ var ops = [numOps]op{
 func binary(name string, f func(a, b float64) float64, d func(a, b, y float64) (da, db float64), v func(a, b *engine.Value) *engine.Value) op {
 	return op{name, 2,
 		func(n *node, y *Tensor) {
-			a, b, ia, ib := n.in[0].data, n.in[1].data, n.bc[0], n.bc[1]
-			for i := range y.data {
-				y.data[i] = f(a[pick(ia, i)], b[pick(ib, i)])
-			}
+			a, b, c := n.in[0].data, n.in[1].data, &n.bc
+			c.rows(func(i, ja, jb int) {
+				for k, yk := 0, y.data[i:i+c.n]; k < len(yk); k++ {
+					yk[k] = f(a[ja+k*c.da], b[jb+k*c.db])
+				}
+			})
 		},
 		func(n *node, y *Tensor, gy []float64, gx [][]float64) {
-			a, b, ia, ib := n.in[0].data, n.in[1].data, n.bc[0], n.bc[1]
+			a, b, c := n.in[0].data, n.in[1].data, &n.bc
 			ga, gb := gx[0], gx[1]
-			for i, g := range gy {
-				ja, jb := pick(ia, i), pick(ib, i)
-				da, db := d(a[ja], b[jb], y.data[i])
-				if ga != nil {
-					ga[ja] += g * da
+			c.rows(func(i, ja, jb int) {
+				for k := range c.n {
+					ka, kb := ja+k*c.da, jb+k*c.db
+					da, db := d(a[ka], b[kb], y.data[i+k])
+					if ga != nil {
+						ga[ka] += gy[i+k] * da
+					}
+					if gb != nil {
+						gb[kb] += gy[i+k] * db
+					}
 				}
-				if gb != nil {
-					gb[jb] += g * db
-				}
-			}
+			})
 		},
 		func(n *node, y *Tensor, tx [][]float64, ty []float64) {
-			a, b, ia, ib := n.in[0].data, n.in[1].data, n.bc[0], n.bc[1]
-			for i := range ty {
-				ja, jb := pick(ia, i), pick(ib, i)
-				da, db := d(a[ja], b[jb], y.data[i])
-				ty[i] = tx[0][ja]*da + tx[1][jb]*db
-			}
+			a, b, c := n.in[0].data, n.in[1].data, &n.bc
+			c.rows(func(i, ja, jb int) {
+				for k := range c.n {
+					ka, kb := ja+k*c.da, jb+k*c.db
+					da, db := d(a[ka], b[kb], y.data[i+k])
+					ty[i+k] = tx[0][ka]*da + tx[1][kb]*db
+				}
+			})
 		},
 		func(n *node, y *Tensor, xs [][]*engine.Value) []*engine.Value {
 			out := make([]*engine.Value, len(y.data))
-			for i := range out {
-				out[i] = v(xs[0][pick(n.bc[0], i)], xs[1][pick(n.bc[1], i)])
-			}
+			c := &n.bc
+			c.rows(func(i, ja, jb int) {
+				for k := range c.n {
+					out[i+k] = v(xs[0][ja+k*c.da], xs[1][jb+k*c.db])
+				}
+			})
 			return out
 		}}
 }
@@ -412,6 +429,7 @@ func matmul(y, a, b []float64, dim [3]int) {
 		yi := y[i*n : (i+1)*n]
 		for p, aip := range a[i*k : (i+1)*k] {
 			bp := b[p*n : (p+1)*n]
+			bp = bp[:len(yi)]
 			for j := range yi {
 				yi[j] += aip * bp[j]
 			}
@@ -426,6 +444,7 @@ func matmulBT(ga, g, b []float64, dim [3]int) {
 		gi := g[i*n : (i+1)*n]
 		for p := range k {
 			bp := b[p*n : (p+1)*n]
+			bp = bp[:len(gi)]
 			s := 0.0
 			for j, v := range gi {
 				s += v * bp[j]
@@ -442,6 +461,7 @@ func matmulAT(gb, a, g []float64, dim [3]int) {
 		gi := g[i*n : (i+1)*n]
 		for p, aip := range a[i*k : (i+1)*k] {
 			bp := gb[p*n : (p+1)*n]
+			bp = bp[:len(gi)]
 			for j, v := range gi {
 				bp[j] += aip * v
 			}

@@ -50,4 +50,3 @@ func elementLabel(t *Tensor, i int) string {
 	p = strings.ReplaceAll(strings.TrimSuffix(p[1:len(p)-1], ","), ", ", ",")
 	return t.Label + "[" + p + "]"
 }
-

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"gradbook/internal/words"
 )
 
 // MaxSize is the largest number of elements a tensor may hold (256 MiB of
@@ -91,12 +93,12 @@ func sizeOf(op string, shape []int) (int, error) {
 			return 0, errorf(op, ErrValue, "negative dimension %d in shape %s", d, ShapeString(shape))
 		}
 		if d > 0 && n > MaxSize/d {
-			return 0, errorf(op, ErrTooLarge, "shape %s has more than %d elements", ShapeString(shape), MaxSize)
+			return 0, errorf(op, ErrTooLarge, "shape %s has more than %s elements", ShapeString(shape), words.Int(MaxSize))
 		}
 		n *= d
 	}
 	if n > MaxSize {
-		return 0, errorf(op, ErrTooLarge, "shape %s has more than %d elements", ShapeString(shape), MaxSize)
+		return 0, errorf(op, ErrTooLarge, "shape %s has more than %s elements", ShapeString(shape), words.Int(MaxSize))
 	}
 	return n, nil
 }
@@ -135,7 +137,7 @@ func New(data []float64, shape ...int) (*Tensor, error) {
 		return nil, err
 	}
 	if n != len(data) {
-		return nil, errorf("new", ErrShape, "%d values do not fill shape %s (%d elements)", len(data), ShapeString(shape), n)
+		return nil, errorf("new", ErrShape, "%s do not fill shape %s (%s)", words.Count(len(data), "value"), ShapeString(shape), words.Count(n, "element"))
 	}
 	t := newTensor(append([]int(nil), shape...))
 	copy(t.data, data)
@@ -182,14 +184,14 @@ func OnesLike(t *Tensor) *Tensor {
 // is Python's range(n).
 func Arange(start, stop, step float64) (*Tensor, error) {
 	if step == 0 || math.IsNaN(step) || math.IsInf(step, 0) || math.IsNaN(start) || math.IsInf(start, 0) || math.IsNaN(stop) || math.IsInf(stop, 0) {
-		return nil, errorf("arange", ErrValue, "start, stop and step must be finite and step not 0, got %v, %v, %v", start, stop, step)
+		return nil, errorf("arange", ErrValue, "start, stop and step must be finite and step not 0, got %s, %s, %s", words.Number(start), words.Number(stop), words.Number(step))
 	}
 	count := math.Ceil((stop - start) / step)
 	if count < 0 {
 		count = 0
 	}
 	if count > MaxSize {
-		return nil, errorf("arange", ErrTooLarge, "%v elements are more than %d", count, MaxSize)
+		return nil, errorf("arange", ErrTooLarge, "%s elements are more than %s", words.Number(count), words.Int(MaxSize))
 	}
 	t := newTensor([]int{int(count)})
 	for i := range t.data {
@@ -291,7 +293,7 @@ func (f *filler) fill(v any, depth int, path []int) error {
 		return errorf("from_nested", ErrValue, "%s is a %T, not a number or a list", where(), v)
 	}
 	if n != shape[depth] {
-		return errorf("from_nested", ErrShape, "ragged list: %s has %d elements where the first has %d (every row must have the same shape)", where(), n, shape[depth])
+		return errorf("from_nested", ErrShape, "ragged list: %s has %s where the first has %d (every row must have the same shape)", where(), words.Count(n, "element"), shape[depth])
 	}
 	switch v := v.(type) {
 	case []any:
@@ -345,7 +347,7 @@ func (t *Tensor) Data() []float64 { return t.data }
 // Item returns the one element of a tensor of size 1.
 func (t *Tensor) Item() (float64, error) {
 	if len(t.data) != 1 {
-		return 0, errorf("item", ErrShape, "a tensor of shape %s has %d elements, not 1", ShapeString(t.shape), len(t.data))
+		return 0, errorf("item", ErrShape, "a tensor of shape %s has %s, not 1", ShapeString(t.shape), words.Count(len(t.data), "element"))
 	}
 	return t.data[0], nil
 }
@@ -354,7 +356,7 @@ func (t *Tensor) Item() (float64, error) {
 // a negative index counts from the end.
 func (t *Tensor) At(idx ...int) (float64, error) {
 	if len(idx) != len(t.shape) {
-		return 0, errorf("at", ErrIndex, "%d indices for a tensor of shape %s", len(idx), ShapeString(t.shape))
+		return 0, errorf("at", ErrIndex, "%s for a tensor of shape %s", indices(len(idx)), ShapeString(t.shape))
 	}
 	off := 0
 	for d, i := range idx {
@@ -365,6 +367,13 @@ func (t *Tensor) At(idx ...int) (float64, error) {
 		off = off*t.shape[d] + j
 	}
 	return t.data[off], nil
+}
+
+func indices(n int) string {
+	if n == 1 {
+		return "1 index"
+	}
+	return words.Int(n) + " indices"
 }
 
 // wrapIndex resolves a possibly negative index i along axis d of size n.
