@@ -141,90 +141,98 @@ func (t *Tensor) axis(op string, axis int) (int, error) {
 	return axis, nil
 }
 
-// split reads shape as (outer, shape[d], inner) around axis d.
-func split(shape []int, d int) [3]int {
-	return [3]int{numel(shape[:d]), shape[d], numel(shape[d+1:])}
-}
+// AllAxes, as the axis of Sum, Mean or Max, reduces over every axis at
+// once, as axis=None does in NumPy.
+const AllAxes = math.MaxInt
 
-// reduced returns shape without axis d, or with it as 1 for keepdims.
-func reduced(shape []int, d int, keepdims bool) []int {
-	out := append([]int(nil), shape[:d]...)
-	if keepdims {
-		out = append(out, 1)
+// reduction works out a reduction of t for op along axis: t read as
+// (outer, n, inner) to be reduced over n, and the result's shape.
+func (t *Tensor) reduction(op string, axis int, keepdims bool) (dim [3]int, shape []int, err error) {
+	if axis == AllAxes {
+		shape = []int{}
+		if keepdims {
+			shape = make([]int, len(t.shape))
+			for i := range shape {
+				shape[i] = 1
+			}
+		}
+		return [3]int{1, len(t.data), 1}, shape, nil
 	}
-	return append(out, shape[d+1:]...)
+	d, err := t.axis(op, axis)
+	if err != nil {
+		return dim, nil, err
+	}
+	shape = append([]int(nil), t.shape[:d]...)
+	if keepdims {
+		shape = append(shape, 1)
+	}
+	shape = append(shape, t.shape[d+1:]...)
+	return [3]int{numel(t.shape[:d]), t.shape[d], numel(t.shape[d+1:])}, shape, nil
 }
 
-// Sum returns the sum of t along axis (negative counts from the end), as
-// t.sum(axis, keepdims=keepdims) in NumPy: the axis is dropped, or kept
-// as 1 with keepdims, so that the result broadcasts against t.
+// Sum returns the sum of t along axis (negative counts from the end; or
+// AllAxes), as t.sum(axis, keepdims=keepdims) in NumPy: the axis is
+// dropped, or kept as 1 with keepdims, so that the result broadcasts
+// against t.
 func (t *Tensor) Sum(axis int, keepdims bool) (*Tensor, error) {
-	d, err := t.axis("sum", axis)
+	dim, shape, err := t.reduction("sum", axis, keepdims)
 	if err != nil {
 		return nil, err
 	}
-	return run(&node{op: opSum, in: []*Tensor{t}, dim: split(t.shape, d)}, newTensor(reduced(t.shape, d, keepdims))), nil
+	return run(&node{op: opSum, in: []*Tensor{t}, dim: dim}, newTensor(shape)), nil
 }
 
 // SumAll returns the sum of every element of t, a scalar.
-func (t *Tensor) SumAll() *Tensor {
-	return run(&node{op: opSum, in: []*Tensor{t}, dim: [3]int{1, len(t.data), 1}}, newTensor([]int{}))
-}
+func (t *Tensor) SumAll() *Tensor { return Must(t.Sum(AllAxes, false)) }
 
-// Mean returns the mean of t along axis, as Sum does the sum. It is
-// derived: Sum divided by the axis's length.
+// Mean returns the mean of t along axis (or AllAxes), as Sum does the
+// sum; the mean of nothing is NaN. It is derived: Sum divided by the
+// count.
 func (t *Tensor) Mean(axis int, keepdims bool) (*Tensor, error) {
-	d, err := t.axis("mean", axis)
+	dim, shape, err := t.reduction("mean", axis, keepdims)
 	if err != nil {
 		return nil, err
 	}
-	s, _ := t.Sum(d, keepdims)
-	return s.divBy(t.shape[d]), nil
+	s := run(&node{op: opSum, in: []*Tensor{t}, dim: dim}, newTensor(shape))
+	return s.divBy(dim[1]), nil
 }
 
-// MeanAll returns the mean of every element of t, a scalar (NaN when t is
-// empty). It is derived: SumAll divided by the size.
-func (t *Tensor) MeanAll() *Tensor { return t.SumAll().divBy(len(t.data)) }
+// MeanAll returns the mean of every element of t, a scalar.
+func (t *Tensor) MeanAll() *Tensor { return Must(t.Mean(AllAxes, false)) }
 
 // divBy returns t / n, the constant labelled with its value.
 func (t *Tensor) divBy(n int) *Tensor {
 	c := Scalar(float64(n))
 	c.Label = strconv.Itoa(n)
-	y, err := t.Div(c)
-	if err != nil {
-		panic("tensor: a scalar does not broadcast: " + err.Error())
-	}
-	return y
+	return Must(t.Div(c))
 }
 
 // Max returns the largest elements of t along axis and their positions
 // along it (the first of equals), as PyTorch's t.max(axis, keepdim):
 // values and indices have t's shape without the axis, or with it as 1
-// with keepdims. The gradient of values goes to the largest elements.
-// The indices are whole numbers (float64) that Take and OneHot accept.
+// with keepdims. Along AllAxes the index is the position among all the
+// elements in row-major order, as NumPy's argmax. The gradient of values
+// goes to the largest elements. The indices are whole numbers (float64)
+// that Take and OneHot accept.
 func (t *Tensor) Max(axis int, keepdims bool) (values, indices *Tensor, err error) {
-	d, err := t.axis("max", axis)
+	dim, shape, err := t.reduction("max", axis, keepdims)
 	if err != nil {
 		return nil, nil, err
 	}
-	if t.shape[d] == 0 {
+	if dim[1] == 0 {
+		if axis == AllAxes {
+			return nil, nil, errorf("max", ErrShape, "a tensor of shape %s is empty: it has no max", ShapeString(t.shape))
+		}
 		return nil, nil, errorf("max", ErrShape, "axis %d of shape %s is empty: an empty axis has no max", axis, ShapeString(t.shape))
 	}
-	shape := reduced(t.shape, d, keepdims)
-	values, indices = t.max(split(t.shape, d), shape)
+	values, indices = t.max(dim, shape)
 	return values, indices, nil
 }
 
-// MaxAll returns the largest element of t, a scalar, and its position in
-// t's elements in row-major order (the first of equals). t must not be
-// empty.
-func (t *Tensor) MaxAll() (value, index *Tensor, err error) {
-	if len(t.data) == 0 {
-		return nil, nil, errorf("max", ErrShape, "a tensor of shape %s is empty: it has no max", ShapeString(t.shape))
-	}
-	value, index = t.max([3]int{1, len(t.data), 1}, []int{})
-	return value, index, nil
-}
+// MaxAll returns the largest element of t, a scalar, and its position
+// among t's elements in row-major order (the first of equals). t must not
+// be empty.
+func (t *Tensor) MaxAll() (value, index *Tensor, err error) { return t.Max(AllAxes, false) }
 
 func (t *Tensor) max(dim [3]int, shape []int) (values, indices *Tensor) {
 	outer, k, inner := dim[0], dim[1], dim[2]

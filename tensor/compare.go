@@ -4,7 +4,9 @@ import "math"
 
 // The tolerances of Compare's approx, torch.allclose's defaults.
 const (
+	// RTol is the relative tolerance.
 	RTol = 1e-5
+	// ATol is the absolute tolerance.
 	ATol = 1e-8
 )
 

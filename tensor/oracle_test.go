@@ -305,12 +305,22 @@ func reduceCases(r *rand.Rand) []gradCase {
 	var cases []gradCase
 	shapes := [][]int{{2, 3, 4}, {5}, {3, 1}, {3, 0}, randShape(r, 3), randShape(r, 2)}
 	for _, s := range shapes {
+		axes := []int{AllAxes}
 		for axis := -1; axis < len(s); axis++ {
+			axes = append(axes, axis)
+		}
+		for _, axis := range axes {
 			for _, keep := range []bool{false, true} {
 				name := fmt.Sprintf("%s axis %d keepdims %v", ShapeString(s), axis, keep)
+				size := numel(s)
+				if axis == AllAxes {
+					name = fmt.Sprintf("%s all axes keepdims %v", ShapeString(s), keep)
+				} else {
+					size = s[(axis+len(s))%len(s)]
+				}
 				cases = append(cases, gradCase{"sum " + name, []input{in(normal, s...)},
 					func(x []*Tensor) (*Tensor, error) { return x[0].Sum(axis, keep) }})
-				if s[(axis+len(s))%len(s)] > 0 { // the mean and max of nothing are not numbers
+				if size > 0 { // the mean and max of nothing are not numbers
 					cases = append(cases, gradCase{"mean " + name, []input{in(normal, s...)},
 						func(x []*Tensor) (*Tensor, error) { return x[0].Mean(axis, keep) }})
 					cases = append(cases, gradCase{"max " + name, []input{in(normal, s...)},

@@ -19,6 +19,10 @@ import (
 // element i of W.Grad. And m[loss][0] is a root that can be drawn. Only
 // recorded ops are expanded: without a tensor that requires a gradient
 // there is no graph, and t's own elements are leaves.
+//
+// The expansion is as large as the computation is long, a Value for every
+// addition and product: a matmul (m, k) @ (k, n) makes about 2·m·k·n.
+// Keep it to small tensors, or count first with Topo.
 func Scalars(t *Tensor) map[*Tensor][]*engine.Value {
 	m := make(map[*Tensor][]*engine.Value)
 	for _, u := range Topo(t) {

@@ -43,11 +43,20 @@ type Tensor struct {
 // Errors returned by the package, matched with errors.Is. Every one comes
 // as an *Error that names the op and says what is wrong.
 var (
-	ErrShape    = errors.New("shapes do not fit")
-	ErrAxis     = errors.New("axis out of range")
-	ErrIndex    = errors.New("bad index")
-	ErrValue    = errors.New("bad value")
-	ErrGrad     = errors.New("no gradient")
+	// ErrShape is the kind of error of shapes that do not fit an op.
+	ErrShape = errors.New("shapes do not fit")
+	// ErrAxis is the kind of error of an axis that a tensor does not have.
+	ErrAxis = errors.New("axis out of range")
+	// ErrIndex is the kind of error of an index out of range, or not a
+	// whole number.
+	ErrIndex = errors.New("bad index")
+	// ErrValue is the kind of error of an argument that makes no sense: a
+	// negative dimension, a step of 0, something that is not a number.
+	ErrValue = errors.New("bad value")
+	// ErrGrad is the kind of error of a backward pass that cannot start.
+	ErrGrad = errors.New("no gradient")
+	// ErrTooLarge is the kind of error of a tensor of more than MaxSize
+	// elements.
 	ErrTooLarge = errors.New("tensor too large")
 )
 
@@ -124,7 +133,7 @@ func sameShape(a, b []int) bool {
 	return true
 }
 
-// make returns a new zero tensor of a valid shape, which it keeps.
+// newTensor returns a zero tensor of a valid shape, which it keeps.
 func newTensor(shape []int) *Tensor {
 	return &Tensor{shape: shape, data: make([]float64, numel(shape))}
 }

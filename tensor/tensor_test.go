@@ -159,6 +159,10 @@ func TestIndexing(t *testing.T) {
 		{"m[[3, 0, 3]]", Must(m.Take(ints([]int{3}, 3, 0, -1))), []int{3, 5}, []float64{15, 16, 17, 18, 19, 0, 1, 2, 3, 4, 15, 16, 17, 18, 19}},
 		{"m[range(4), [4, 0, 1, 2]]", Must(m.Take(Must(Arange(0, 4, 1)), ints([]int{4}, 4, 0, 1, 2))), []int{4}, []float64{4, 5, 11, 17}},
 		{"m.T", m.T(), []int{5, 4}, []float64{0, 5, 10, 15, 1, 6, 11, 16, 2, 7, 12, 17, 3, 8, 13, 18, 4, 9, 14, 19}},
+		{"m.sum(keepdims=True)", Must(m.Sum(AllAxes, true)), []int{1, 1}, []float64{190}},
+		{"m.mean(axis=None, keepdims=True)", Must(m.Mean(AllAxes, true)), []int{1, 1}, []float64{9.5}},
+		{"m.sum(0)", Must(m.Sum(0, false)), []int{5}, []float64{30, 34, 38, 42, 46}},
+		{"m.mean(-1, keepdims=True)", Must(m.Mean(-1, true)), []int{4, 1}, []float64{2, 7, 12, 17}},
 		{"one_hot", Must(OneHot(ints([]int{2}, 2, 0), 3)), []int{2, 3}, []float64{0, 0, 1, 1, 0, 0}},
 		{"cat", Must(Cat(1, m.T(), Must(Zeros(5, 1)))), []int{5, 5}, []float64{0, 5, 10, 15, 0, 1, 6, 11, 16, 0, 2, 7, 12, 17, 0, 3, 8, 13, 18, 0, 4, 9, 14, 19, 0}},
 	}
