@@ -277,31 +277,34 @@ func (t *Tensor) T() *Tensor {
 // the same size, as PyTorch's view: one dimension may be −1, to be worked
 // out from the others. The result shares t's storage.
 func (t *Tensor) Reshape(shape ...int) (*Tensor, error) {
+	fail := func(why string) error {
+		return errorf("reshape", ErrShape, "cannot reshape a tensor of shape %s (%s) into %s%s",
+			ShapeString(t.shape), words.Count(len(t.data), "element"), ShapeString(shape), why)
+	}
 	infer := -1
 	known := 1
 	for i, d := range shape {
 		switch {
 		case d == -1 && infer >= 0:
-			return nil, errorf("reshape", ErrShape, "only one dimension can be -1, in %s", ShapeString(shape))
+			return nil, fail(": only one dimension can be -1")
 		case d == -1:
 			infer = i
 		case d < 0:
-			return nil, errorf("reshape", ErrShape, "negative dimension %d in %s", d, ShapeString(shape))
+			return nil, fail(": a dimension is negative")
+		case d > 0 && known > MaxSize/d:
+			return nil, fail("")
 		default:
-			if d > 0 && known > MaxSize/d {
-				return nil, errorf("reshape", ErrShape, "cannot reshape a tensor of shape %s (%s) into %s", ShapeString(t.shape), words.Count(len(t.data), "element"), ShapeString(shape))
-			}
 			known *= d
 		}
 	}
 	out := append([]int(nil), shape...)
 	if infer >= 0 {
 		if known == 0 || len(t.data)%known != 0 {
-			return nil, errorf("reshape", ErrShape, "cannot reshape a tensor of shape %s (%s) into %s: %d is not a multiple of %d", ShapeString(t.shape), words.Count(len(t.data), "element"), ShapeString(shape), len(t.data), known)
+			return nil, fail(": " + strconv.Itoa(len(t.data)) + " is not a multiple of " + strconv.Itoa(known))
 		}
 		out[infer] = len(t.data) / known
 	} else if known != len(t.data) {
-		return nil, errorf("reshape", ErrShape, "cannot reshape a tensor of shape %s (%s) into %s (%s)", ShapeString(t.shape), words.Count(len(t.data), "element"), ShapeString(shape), words.Count(known, "element"))
+		return nil, fail(" (" + words.Count(known, "element") + ")")
 	}
 	return run(&node{op: opReshape, in: []*Tensor{t}}, &Tensor{shape: out, data: t.data}), nil
 }
@@ -446,9 +449,9 @@ func (t *Tensor) Take(idx ...*Tensor) (*Tensor, error) {
 	rows := make([]int, len(idx[0].data))
 	for d, x := range idx {
 		for p, v := range x.data {
-			j, err := indexValue("take", v, x.shape, p, t.shape[d], true, axisText(d, t.shape[d]))
-			if err != nil {
-				return nil, err
+			j := wholeIndex(v, t.shape[d], true)
+			if j < 0 {
+				return nil, badIndex("take", v, x.shape, p, axisText(d, t.shape[d]))
 			}
 			rows[p] = rows[p]*t.shape[d] + j
 		}
@@ -462,28 +465,35 @@ func (t *Tensor) Take(idx ...*Tensor) (*Tensor, error) {
 	return run(&node{op: opTake, in: []*Tensor{t}, src: src}, newTensor(shape)), nil
 }
 
-// indexValue checks v, element p of an index tensor of shape shape, as
-// an index into n things (what describes them: "axis 0 of size 27"),
-// and resolves it; a negative v counts from the end when negative is set.
-func indexValue(op string, v float64, shape []int, p, n int, negative bool, what string) (int, error) {
-	if v != math.Trunc(v) || math.IsInf(v, 0) {
-		return 0, errorf(op, ErrIndex, "index %s at %s of the index tensor is not a whole number", words.Number(v), position(shape, p))
-	}
-	lo := 0.0
-	if negative {
-		lo = -float64(n)
-	}
-	if v < lo || v >= float64(n) {
-		return 0, errorf(op, ErrIndex, "index %s at %s of the index tensor is out of range for %s", words.Number(v), position(shape, p), what)
+// wholeIndex resolves v as an index into n things, negative ones
+// counting from the end when negative is set, or returns -1 if it is not
+// one (badIndex says why).
+func wholeIndex(v float64, n int, negative bool) int {
+	if v != math.Trunc(v) || v >= float64(n) || v < -float64(n) || !negative && v < 0 {
+		return -1
 	}
 	j := int(v)
 	if j < 0 {
 		j += n
 	}
-	return j, nil
+	return j
+}
+
+// badIndex is the error of v, element p of an index tensor of shape shape,
+// that wholeIndex refused; what names the things it indexes.
+func badIndex(op string, v float64, shape []int, p int, what string) error {
+	why := "is out of range for " + what
+	if v != math.Trunc(v) || math.IsInf(v, 0) {
+		why = "is not a whole number"
+	}
+	return errorf(op, ErrIndex, "index %s at %s of the index tensor %s", words.Number(v), position(shape, p), why)
 }
 
 func axisText(d, n int) string { return "axis " + strconv.Itoa(d) + " of size " + strconv.Itoa(n) }
+
+func classesText(n int) string {
+	return strconv.Itoa(n) + " classes (0 to " + strconv.Itoa(n-1) + ")"
+}
 
 // position formats the multi-index of element p of a tensor of shape
 // shape: (3, 1).
@@ -549,9 +559,9 @@ func OneHot(indices *Tensor, classes int) (*Tensor, error) {
 	}
 	y := newTensor(shape)
 	for p, v := range indices.data {
-		j, err := indexValue("one_hot", v, indices.shape, p, classes, false, strconv.Itoa(classes)+" classes (0 to "+strconv.Itoa(classes-1)+")")
-		if err != nil {
-			return nil, err
+		j := wholeIndex(v, classes, false)
+		if j < 0 {
+			return nil, badIndex("one_hot", v, indices.shape, p, classesText(classes))
 		}
 		y.data[p*classes+j] = 1
 	}
@@ -573,9 +583,9 @@ func CrossEntropy(logits, targets *Tensor) (*Tensor, error) {
 	}
 	tgt := make([]int32, rows)
 	for p, v := range targets.data {
-		j, err := indexValue("cross_entropy", v, targets.shape, p, c, false, strconv.Itoa(c)+" classes (0 to "+strconv.Itoa(c-1)+")")
-		if err != nil {
-			return nil, err
+		j := wholeIndex(v, c, false)
+		if j < 0 {
+			return nil, badIndex("cross_entropy", v, targets.shape, p, classesText(c))
 		}
 		tgt[p] = int32(j)
 	}

@@ -104,68 +104,60 @@ func (t *Tensor) BackwardWith(grad *Tensor, mode engine.Mode) error {
 	}
 	order := Topo(t)
 
-	// Every tensor that requires a gradient gets a slice of one buffer.
-	slot := make(map[*Tensor]int, len(order))
+	// Every tensor that requires a gradient gets a slice of one buffer:
+	// grads[i] is the gradient of order[i], nil for one that needs none.
+	pos := make(map[*Tensor]int, len(order))
 	total := 0
-	for _, u := range order {
+	for i, u := range order {
+		pos[u] = i
 		if u.requiresGrad {
-			slot[u] = total
 			total += len(u.data)
 		}
 	}
 	buf := make([]float64, total)
-	g := func(u *Tensor) []float64 {
-		s, ok := slot[u]
-		if !ok {
-			return nil
+	grads := make([][]float64, len(order))
+	for i, u := range order {
+		if u.requiresGrad {
+			n := len(u.data)
+			grads[i], buf = buf[:n:n], buf[n:]
 		}
-		return buf[s : s+len(u.data) : s+len(u.data)]
 	}
 	if grad == nil {
-		g(t)[0] = 1
+		grads[len(order)-1][0] = 1
 	} else {
-		copy(g(t), grad.data)
+		copy(grads[len(order)-1], grad.data)
 	}
 
 	var gx [][]float64
 	for i := len(order) - 1; i >= 0; i-- {
-		u := order[i]
-		n := u.node
+		n := order[i].node
 		if n == nil {
 			continue
 		}
 		gx = gx[:0]
 		for _, x := range n.in {
-			gx = append(gx, g(x))
-		}
-		if mode != engine.OverwriteBug {
-			ops[n.op].vjp(n, u, g(u), gx)
-			continue
-		}
-		// The bug: '=' where '+=' belongs. Each input's contribution is
-		// worked out on its own, then replaces what the input had.
-		for j, gj := range gx {
-			if gj != nil {
-				gx[j] = make([]float64, len(gj))
+			g := grads[pos[x]]
+			if g != nil && mode == engine.OverwriteBug {
+				g = make([]float64, len(g)) // this contribution alone
 			}
+			gx = append(gx, g)
 		}
-		ops[n.op].vjp(n, u, g(u), gx)
-		for j, x := range n.in {
-			if gx[j] != nil {
-				copy(g(x), gx[j])
+		ops[n.op].vjp(n, order[i], grads[i], gx)
+		if mode == engine.OverwriteBug { // the bug: '=' where '+=' belongs
+			for j, x := range n.in {
+				copy(grads[pos[x]], gx[j])
 			}
 		}
 	}
 
-	for _, u := range order {
+	for i, u := range order {
 		if !u.requiresGrad || u.node != nil && !u.retainGrad {
 			continue
 		}
-		gu := g(u)
 		if u.Grad == nil || mode == engine.OverwriteBug || !sameShape(u.Grad.shape, u.shape) {
-			u.Grad = &Tensor{shape: u.shape, data: gu}
+			u.Grad = &Tensor{shape: u.shape, data: grads[i]}
 		} else {
-			addTo(u.Grad.data, gu)
+			addTo(u.Grad.data, grads[i])
 		}
 	}
 	return nil

@@ -313,6 +313,12 @@ var ops = [numOps]op{
 // gradient of an input that was stretched along a dimension is the sum of
 // the contributions along it, which is what adding each contribution in
 // at the input's offset does.
+//
+// binary, unary and gather are not inlined, so that the closures they
+// return are compiled once each, not once for every op (code size counts
+// in WebAssembly).
+//
+//go:noinline
 func binary(name string, f func(a, b float64) float64, d func(a, b, y float64) (da, db float64), v func(a, b *engine.Value) *engine.Value) op {
 	return op{name, 2,
 		func(n *node, y *Tensor) {
@@ -363,6 +369,8 @@ func binary(name string, f func(a, b float64) float64, d func(a, b, y float64) (
 
 // unary makes the op of an elementwise rule f of one input and the
 // constant k with local derivative d, which may use the output y.
+//
+//go:noinline
 func unary(name string, f func(a, k float64) float64, d func(a, k, y float64) float64, v func(a *engine.Value, k float64) *engine.Value) op {
 	return op{name, 1,
 		func(n *node, y *Tensor) {
@@ -393,6 +401,8 @@ func unary(name string, f func(a, k float64) float64, d func(a, k, y float64) fl
 // same gather of the input's tangent, and its vjp adds each gradient back
 // where the element came from, so that an element used twice (a row of an
 // embedding picked by two indices) gets the sum.
+//
+//go:noinline
 func gather(name string) op {
 	return op{name, 1,
 		func(n *node, y *Tensor) {

@@ -263,69 +263,66 @@ type filler struct {
 	n int
 }
 
+// fill copies the numbers of v, found at depth and path in the nesting,
+// into f.t, or says why it cannot.
 func (f *filler) fill(v any, depth int, path []int) error {
 	shape := f.t.shape
-	where := func() string {
-		if len(path) == 0 {
-			return "the outer list"
+	why, kind := "", ErrShape
+	switch x := v.(type) {
+	case float64, int:
+		if depth < len(shape) {
+			why = "is a number where the others are lists of " + strconv.Itoa(shape[depth])
+			break
 		}
-		var b strings.Builder
-		b.WriteString("element ")
-		for _, p := range path {
-			b.WriteString("[" + strconv.Itoa(p) + "]")
+		if i, ok := x.(int); ok {
+			f.t.data[f.n] = float64(i)
+		} else {
+			f.t.data[f.n] = x.(float64)
 		}
-		return b.String()
-	}
-	n, _, isList := listOf(v)
-	if depth == len(shape) {
-		var x float64
-		switch v := v.(type) {
-		case float64:
-			x = v
-		case int:
-			x = float64(v)
-		default:
-			if isList {
-				return errorf("from_nested", ErrShape, "ragged list: %s is a list where the others hold numbers (every row must have the same shape)", where())
-			}
-			return errorf("from_nested", ErrValue, "%s is a %T, not a number", where(), v)
-		}
-		f.t.data[f.n] = x
 		f.n++
+	case []any, []float64, []int:
+		n, _, _ := listOf(v)
+		_, nested := x.([]any)
+		switch {
+		case depth == len(shape):
+			why = "is a list where the others hold numbers"
+		case n != shape[depth]:
+			why = "has " + words.Count(n, "element") + " where the first has " + strconv.Itoa(shape[depth])
+		case !nested && depth+1 != len(shape):
+			why = "holds numbers where the others hold lists"
+		case nested:
+			for i, e := range x.([]any) {
+				if err := f.fill(e, depth+1, append(path, i)); err != nil {
+					return err
+				}
+			}
+		default:
+			if fs, ok := x.([]float64); ok {
+				f.n += copy(f.t.data[f.n:], fs)
+				break
+			}
+			for _, i := range x.([]int) {
+				f.t.data[f.n] = float64(i)
+				f.n++
+			}
+		}
+	default:
+		why, kind = fmt.Sprintf("is a %T, not a number or a list", v), ErrValue
+	}
+	if why == "" {
 		return nil
 	}
-	if !isList {
-		switch v.(type) {
-		case float64, int:
-			return errorf("from_nested", ErrShape, "ragged list: %s is a number where the others are lists of %d (every row must have the same shape)", where(), shape[depth])
-		}
-		return errorf("from_nested", ErrValue, "%s is a %T, not a number or a list", where(), v)
-	}
-	if n != shape[depth] {
-		return errorf("from_nested", ErrShape, "ragged list: %s has %s where the first has %d (every row must have the same shape)", where(), words.Count(n, "element"), shape[depth])
-	}
-	switch v := v.(type) {
-	case []any:
-		for i, e := range v {
-			if err := f.fill(e, depth+1, append(path, i)); err != nil {
-				return err
-			}
-		}
-	case []float64:
-		if depth+1 != len(shape) {
-			return errorf("from_nested", ErrShape, "ragged list: %s holds numbers where the others hold lists (every row must have the same shape)", where())
-		}
-		f.n += copy(f.t.data[f.n:], v)
-	case []int:
-		if depth+1 != len(shape) {
-			return errorf("from_nested", ErrShape, "ragged list: %s holds numbers where the others hold lists (every row must have the same shape)", where())
-		}
-		for _, x := range v {
-			f.t.data[f.n] = float64(x)
-			f.n++
+	where := "the outer list"
+	if len(path) > 0 {
+		where = "element "
+		for _, p := range path {
+			where += "[" + strconv.Itoa(p) + "]"
 		}
 	}
-	return nil
+	if kind == ErrShape {
+		return errorf("from_nested", kind, "ragged list: %s %s (every row must have the same shape)", where, why)
+	}
+	return errorf("from_nested", kind, "%s %s", where, why)
 }
 
 // Must returns t, or panics if err is not nil. It is for Go code whose
