@@ -15,6 +15,9 @@ import (
 // gradient, and carries tangents forward (forward mode).
 func run(n *node, y *Tensor) *Tensor {
 	o := &ops[n.op]
+	if o.arity != 0 && len(n.in) != o.arity {
+		panic("tensor: internal error: " + o.name + " given " + strconv.Itoa(len(n.in)) + " inputs")
+	}
 	o.forward(n, y)
 	tangents := false
 	for _, x := range n.in {
