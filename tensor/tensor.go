@@ -67,6 +67,7 @@ type Error struct {
 	Why string // what exactly is wrong, for people
 }
 
+// Error returns the message: the op, then what is wrong.
 func (e *Error) Error() string { return e.Op + ": " + e.Why }
 
 // Unwrap returns the kind of error, for errors.Is.
