@@ -455,26 +455,36 @@ func lossCases() []gradCase {
 
 // TestOpsAgainstScalarEngine is the oracle for every op of the table.
 func TestOpsAgainstScalarEngine(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 5))
-	var cases []gradCase
-	cases = append(cases, binaryCases(r)...)
-	cases = append(cases, unaryCases(r)...)
-	cases = append(cases, matmulCases(r)...)
-	cases = append(cases, reduceCases(r)...)
-	cases = append(cases, shapeCases(r)...)
-	cases = append(cases, lossCases()...)
-	seen := map[string]int{}
-	for _, c := range cases {
-		for _, op := range checkCase(t, r, c) {
-			seen[op]++
+	seen := map[string]int{} // the cases that use each op
+	shapes := map[string]bool{}
+	total := 0
+	for seed := range uint64(3) { // new random shapes and values each time
+		r := rand.New(rand.NewPCG(3, 5+seed))
+		var cases []gradCase
+		cases = append(cases, binaryCases(r)...)
+		cases = append(cases, unaryCases(r)...)
+		cases = append(cases, matmulCases(r)...)
+		cases = append(cases, reduceCases(r)...)
+		cases = append(cases, shapeCases(r)...)
+		cases = append(cases, lossCases()...)
+		for _, c := range cases {
+			ops := map[string]bool{}
+			for _, op := range checkCase(t, r, c) {
+				ops[op] = true
+			}
+			for op := range ops {
+				seen[op]++
+			}
+			shapes[c.name] = true
 		}
+		total += len(cases)
 	}
 	for _, op := range OpNames() {
 		if seen[op] == 0 {
 			t.Errorf("no case uses op %s", op)
 		}
 	}
-	t.Logf("%d cases over %d ops: %v", len(cases), len(seen), seen)
+	t.Logf("%d cases (%d distinct ops and shapes) over %d ops; cases per op: %v", total, len(shapes), len(seen), seen)
 }
 
 // TestMLPAgainstScalarEngine checks a small makemore MLP, every op of the
