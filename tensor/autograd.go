@@ -1,0 +1,180 @@
+package tensor
+
+// This file holds reverse mode (Backward and the gradients it leaves),
+// forward mode (tangents) and the graph's walk.
+
+import "gradbook/engine"
+
+// RequiresGrad reports whether t records the ops made from it: a leaf set
+// with SetRequiresGrad, or a tensor made from one.
+func (t *Tensor) RequiresGrad() bool { return t.requiresGrad }
+
+// SetRequiresGrad sets whether the leaf t is a parameter whose gradient
+// Backward computes, as PyTorch's requires_grad_, and returns t. On a
+// tensor made by an op it does nothing: use Detach to cut a graph.
+func (t *Tensor) SetRequiresGrad(on bool) *Tensor {
+	if t.node == nil {
+		t.requiresGrad = on
+	}
+	return t
+}
+
+// IsLeaf reports whether t was not made by a recorded op: a parameter, or
+// data.
+func (t *Tensor) IsLeaf() bool { return t.node == nil }
+
+// RetainGrad asks Backward to keep t's gradient in t.Grad although t is
+// not a leaf, as PyTorch's retain_grad; on a leaf it does nothing.
+func (t *Tensor) RetainGrad() {
+	if t.node != nil {
+		t.retainGrad = true
+	}
+}
+
+// RetainGrads calls RetainGrad on every tensor of the graph behind t, t
+// included, so that after Backward every intermediate's Grad can be read.
+func RetainGrads(t *Tensor) {
+	for _, u := range Topo(t) {
+		u.RetainGrad()
+	}
+}
+
+// ZeroGrad sets every element of t.Grad to 0, keeping its storage, so that
+// the next Backward's gradient is not added to the last one's.
+func (t *Tensor) ZeroGrad() {
+	if t.Grad != nil {
+		clear(t.Grad.data)
+	}
+}
+
+// Detach returns a leaf that shares t's storage but has no graph and
+// requires no gradient: a stop-gradient, as PyTorch's detach.
+func (t *Tensor) Detach() *Tensor { return &Tensor{shape: t.shape, data: t.data, Label: t.Label} }
+
+// Topo returns every tensor of the graph behind t, t last, each once and
+// inputs before the tensors made from them: the leaves, parameters and
+// constants, and every recorded op's output. It uses an explicit stack.
+func Topo(t *Tensor) []*Tensor {
+	type frame struct {
+		t    *Tensor
+		next int
+	}
+	seen := map[*Tensor]bool{t: true}
+	var order []*Tensor
+	stack := []frame{{t, 0}}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if n := f.t.node; n != nil && f.next < len(n.in) {
+			u := n.in[f.next]
+			f.next++
+			if !seen[u] {
+				seen[u] = true
+				stack = append(stack, frame{u, 0})
+			}
+			continue
+		}
+		order = append(order, f.t)
+		stack = stack[:len(stack)-1]
+	}
+	return order
+}
+
+// Backward computes the gradient of t, which must have one element (a
+// loss), with respect to every tensor of its graph, and adds it to the
+// Grad of each leaf that requires a gradient and of each tensor marked
+// with RetainGrad. Gradients accumulate across calls, as in PyTorch: call
+// ZeroGrad between training steps. Unlike PyTorch, the graph is kept, so
+// Backward may be called again.
+func (t *Tensor) Backward() error { return t.BackwardWith(nil, engine.Accumulate) }
+
+// BackwardWith is Backward from a given gradient of t, of t's shape (nil
+// for 1, when t has one element), in the given mode. engine.OverwriteBug
+// is a teaching mode that reproduces the classic bug: each contribution
+// replaces the gradient instead of adding to it, so a tensor used twice
+// keeps only the last one, and so does each Grad.
+func (t *Tensor) BackwardWith(grad *Tensor, mode engine.Mode) error {
+	if !t.requiresGrad {
+		return errorf("backward", ErrGrad, "the tensor does not require a gradient and has no graph: call SetRequiresGrad(true) on the parameters before the ops that use them")
+	}
+	if grad == nil && len(t.data) != 1 {
+		return errorf("backward", ErrGrad, "a tensor of shape %s is not a single number: reduce it to a loss first (sum, mean), or give its gradient", ShapeString(t.shape))
+	}
+	if grad != nil && !sameShape(grad.shape, t.shape) {
+		return errorf("backward", ErrShape, "the gradient has shape %s but the tensor %s", ShapeString(grad.shape), ShapeString(t.shape))
+	}
+	order := Topo(t)
+
+	// Every tensor that requires a gradient gets a slice of one buffer:
+	// grads[i] is the gradient of order[i], nil for one that needs none.
+	pos := make(map[*Tensor]int, len(order))
+	total := 0
+	for i, u := range order {
+		pos[u] = i
+		if u.requiresGrad {
+			total += len(u.data)
+		}
+	}
+	buf := make([]float64, total)
+	grads := make([][]float64, len(order))
+	for i, u := range order {
+		if u.requiresGrad {
+			n := len(u.data)
+			grads[i], buf = buf[:n:n], buf[n:]
+		}
+	}
+	if grad == nil {
+		grads[len(order)-1][0] = 1
+	} else {
+		copy(grads[len(order)-1], grad.data)
+	}
+
+	var gx [][]float64
+	for i := len(order) - 1; i >= 0; i-- {
+		n := order[i].node
+		if n == nil {
+			continue
+		}
+		gx = gx[:0]
+		for _, x := range n.in {
+			g := grads[pos[x]]
+			if g != nil && mode == engine.OverwriteBug {
+				g = make([]float64, len(g)) // this contribution alone
+			}
+			gx = append(gx, g)
+		}
+		ops[n.op].vjp(n, order[i], grads[i], gx)
+		if mode == engine.OverwriteBug { // the bug: '=' where '+=' belongs
+			for j, x := range n.in {
+				copy(grads[pos[x]], gx[j])
+			}
+		}
+	}
+
+	for i, u := range order {
+		if !u.requiresGrad || u.node != nil && !u.retainGrad {
+			continue
+		}
+		if u.Grad == nil || mode == engine.OverwriteBug || !sameShape(u.Grad.shape, u.shape) {
+			u.Grad = &Tensor{shape: u.shape, data: grads[i]}
+		} else {
+			addTo(u.Grad.data, grads[i])
+		}
+	}
+	return nil
+}
+
+// SetTangent seeds forward mode: the ops made from t from now on carry
+// the derivative of their output in the direction tangent (of t's shape),
+// which Tangent returns. nil clears it. Forward mode needs no graph and no
+// SetRequiresGrad: each op applies its jvp rule as it runs.
+func (t *Tensor) SetTangent(tangent *Tensor) error {
+	if tangent != nil && !sameShape(tangent.shape, t.shape) {
+		return errorf("set_tangent", ErrShape, "the tangent has shape %s but the tensor %s", ShapeString(tangent.shape), ShapeString(t.shape))
+	}
+	t.tangent = tangent
+	return nil
+}
+
+// Tangent returns the directional derivative of t along the tangents set
+// with SetTangent on the tensors it was made from, or nil when none was.
+func (t *Tensor) Tangent() *Tensor { return t.tangent }

@@ -1,0 +1,582 @@
+package tensor
+
+import (
+	"math"
+	"sort"
+	"strconv"
+
+	"gradbook/engine"
+)
+
+// opcode identifies an operation: its index in ops.
+type opcode uint8
+
+const (
+	opAdd opcode = iota
+	opSub
+	opMul
+	opDiv
+	opNeg
+	opPow
+	opExp
+	opLog
+	opTanh
+	opRelu
+	opSigmoid
+	opMatmul
+	opSum
+	opMax
+	opTranspose
+	opReshape
+	opIndex
+	opTake
+	opCat
+	opCrossEntropy
+	numOps
+)
+
+// A node is the record of one op applied to its inputs. The op's
+// constructor (api.go) checks the inputs, works out the output's shape and
+// fills in the parameters here; the rules in ops do the arithmetic.
+type node struct {
+	op    opcode
+	in    []*Tensor
+	k     float64   // pow: the exponent
+	bc    bcast     // binary ops: where each output element comes from
+	src   []int32   // gathers (max, transpose, index, take): the input offset of each output element
+	dim   [3]int    // sum: outer, n, inner; matmul: m, k, n; cat: outer; cross_entropy: rows, classes
+	sizes []int     // cat: the size of each input's block, its length along the axis times the inner size
+	aux   []float64 // cross_entropy: the softmax of the logits
+	tgt   []int32   // cross_entropy: the targets
+}
+
+// An op is one tensor operation, written as engine/ops.go writes a scalar
+// one: its forward rule, its reverse rule and its forward-mode rule side
+// by side, and its expansion into the scalar engine.
+type op struct {
+	name  string
+	arity int // 0: any number of inputs (cat)
+	// forward computes y.data (zeroed, of the output's shape) from the
+	// inputs n.in.
+	forward func(n *node, y *Tensor)
+	// vjp is the vector-Jacobian product: it adds gy·∂y/∂xᵢ, gy being the
+	// gradient of the output, to gx[i], the gradient of input i, which is
+	// nil when input i needs no gradient.
+	vjp func(n *node, y *Tensor, gy []float64, gx [][]float64)
+	// jvp is the Jacobian-vector product: it adds Σᵢ ∂y/∂xᵢ·tx[i] to ty
+	// (zeroed), tx[i] being the tangent of input i (zeros if it has none).
+	jvp func(n *node, y *Tensor, tx [][]float64, ty []float64)
+	// scalars builds every output element as an *engine.Value from xs[i],
+	// the Values of input i's elements in row-major order; an element that
+	// is a copy of an input element is that very Value.
+	scalars func(n *node, y *Tensor, xs [][]*engine.Value) []*engine.Value
+}
+
+// The ops, one entry each. The elementwise ones are given by their scalar
+// rule and local derivatives, as in engine/ops.go; binary and unary turn
+// those into the tensor rules.
+var ops = [numOps]op{
+	opAdd: binary("add",
+		func(a, b float64) float64 { return a + b },
+		func(_, _, _ float64) (float64, float64) { return 1, 1 },
+		(*engine.Value).Add),
+	opSub: binary("sub",
+		func(a, b float64) float64 { return a - b },
+		func(_, _, _ float64) (float64, float64) { return 1, -1 },
+		(*engine.Value).Sub),
+	opMul: binary("mul",
+		func(a, b float64) float64 { return a * b },
+		func(a, b, _ float64) (float64, float64) { return b, a },
+		(*engine.Value).Mul),
+	opDiv: binary("div",
+		func(a, b float64) float64 { return a / b },
+		func(a, b, _ float64) (float64, float64) { return 1 / b, -a / (b * b) },
+		(*engine.Value).Div),
+	opNeg: unary("neg",
+		func(a, _ float64) float64 { return -a },
+		func(_, _, _ float64) float64 { return -1 },
+		func(v *engine.Value, _ float64) *engine.Value { return v.Neg() }),
+	opPow: unary("pow", // by a constant k: BatchNorm's (var+eps)^-0.5, softmax's sum^-1
+		func(a, k float64) float64 {
+			if k == 2 {
+				return a * a // what math.Pow gives, faster
+			}
+			return math.Pow(a, k)
+		},
+		func(a, k, _ float64) float64 {
+			switch k {
+			case 0:
+				return 0
+			case 2:
+				return 2 * a
+			}
+			return k * math.Pow(a, k-1)
+		},
+		(*engine.Value).Pow),
+	opExp: unary("exp",
+		func(a, _ float64) float64 { return math.Exp(a) },
+		func(_, _, y float64) float64 { return y },
+		func(v *engine.Value, _ float64) *engine.Value { return v.Exp() }),
+	opLog: unary("log",
+		func(a, _ float64) float64 { return math.Log(a) },
+		func(a, _, _ float64) float64 { return 1 / a },
+		func(v *engine.Value, _ float64) *engine.Value { return v.Log() }),
+	opTanh: unary("tanh",
+		func(a, _ float64) float64 { return math.Tanh(a) },
+		func(_, _, y float64) float64 { return 1 - y*y },
+		func(v *engine.Value, _ float64) *engine.Value { return v.Tanh() }),
+	opRelu: unary("relu",
+		func(a, _ float64) float64 { return relu(a) },
+		func(a, _, _ float64) float64 { return step(a) }, // 0 at exactly 0
+		func(v *engine.Value, _ float64) *engine.Value { return v.Relu() }),
+	opSigmoid: unary("sigmoid",
+		func(a, _ float64) float64 { return sigmoid(a) },
+		func(_, _, y float64) float64 { return y * (1 - y) },
+		func(v *engine.Value, _ float64) *engine.Value { return v.Sigmoid() }),
+
+	// matmul: y = a @ b for a (m, k) and b (k, n); a 1-d a is a row
+	// (1, k), a 1-d b a column (k, 1), and their 1 is dropped from y.
+	opMatmul: {"matmul", 2,
+		func(n *node, y *Tensor) {
+			matmul(y.data, n.in[0].data, n.in[1].data, n.dim)
+		},
+		func(n *node, _ *Tensor, gy []float64, gx [][]float64) {
+			if gx[0] != nil {
+				matmulBT(gx[0], gy, n.in[1].data, n.dim) // ga += gy @ bᵀ
+			}
+			if gx[1] != nil {
+				matmulAT(gx[1], n.in[0].data, gy, n.dim) // gb += aᵀ @ gy
+			}
+		},
+		func(n *node, _ *Tensor, tx [][]float64, ty []float64) {
+			matmul(ty, tx[0], n.in[1].data, n.dim) // ty = ta @ b + a @ tb
+			matmul(ty, n.in[0].data, tx[1], n.dim)
+		},
+		func(n *node, _ *Tensor, xs [][]*engine.Value) []*engine.Value {
+			m, k, c := n.dim[0], n.dim[1], n.dim[2]
+			a, b := xs[0], xs[1]
+			out := make([]*engine.Value, m*c)
+			for i := range m {
+				for j := range c {
+					var s *engine.Value
+					for p := range k {
+						s = plus(s, a[i*k+p].Mul(b[p*c+j]))
+					}
+					out[i*c+j] = orZero(s)
+				}
+			}
+			return out
+		}},
+
+	// sum over one axis or all of them: the input is read as (outer, n,
+	// inner) and summed over its n; the gradient goes back to each of the n.
+	opSum: {"sum", 1,
+		func(n *node, y *Tensor) { sum(y.data, n.in[0].data, n.dim) },
+		func(n *node, _ *Tensor, gy []float64, gx [][]float64) {
+			outer, k, inner := n.dim[0], n.dim[1], n.dim[2]
+			g := gx[0]
+			for o := range outer {
+				row := gy[o*inner : (o+1)*inner]
+				for p := range k {
+					addTo(g[(o*k+p)*inner:(o*k+p+1)*inner], row)
+				}
+			}
+		},
+		func(n *node, _ *Tensor, tx [][]float64, ty []float64) { sum(ty, tx[0], n.dim) },
+		func(n *node, _ *Tensor, xs [][]*engine.Value) []*engine.Value {
+			outer, k, inner := n.dim[0], n.dim[1], n.dim[2]
+			out := make([]*engine.Value, outer*inner)
+			for o := range outer {
+				for j := range inner {
+					var s *engine.Value
+					for p := range k {
+						s = plus(s, xs[0][(o*k+p)*inner+j])
+					}
+					out[o*inner+j] = orZero(s)
+				}
+			}
+			return out
+		}},
+
+	// The gathers, y[i] = x[src[i]], differ only in how their constructor
+	// works out src: max's is the argmax (first of ties) along the axis,
+	// transpose's the axes reversed, index's a basic index of the leading
+	// axes, take's an integer-array index, C[Xb] or logprobs[rows, cols].
+	opMax:       gather("max"),
+	opTranspose: gather("transpose"),
+	opIndex:     gather("index"),
+	opTake:      gather("take"),
+
+	// reshape: the same elements in the same order under another shape;
+	// y shares x's storage, so there is nothing to compute.
+	opReshape: {"reshape", 1,
+		func(*node, *Tensor) {},
+		func(_ *node, _ *Tensor, gy []float64, gx [][]float64) { addTo(gx[0], gy) },
+		func(_ *node, _ *Tensor, tx [][]float64, ty []float64) { copy(ty, tx[0]) },
+		func(_ *node, _ *Tensor, xs [][]*engine.Value) []*engine.Value { return xs[0] }},
+
+	// cat along an axis: each of the outer rows of y holds one block of
+	// every input in turn (sizes[i] elements of input i).
+	opCat: {"cat", 0,
+		func(n *node, y *Tensor) {
+			xs := make([][]float64, len(n.in))
+			for i, x := range n.in {
+				xs[i] = x.data
+			}
+			catBlocks(y.data, xs, n.dim[0], n.sizes)
+		},
+		func(n *node, _ *Tensor, gy []float64, gx [][]float64) {
+			off := 0
+			for o := range n.dim[0] {
+				for i, s := range n.sizes {
+					if gx[i] != nil {
+						addTo(gx[i][o*s:(o+1)*s], gy[off:off+s])
+					}
+					off += s
+				}
+			}
+		},
+		func(n *node, _ *Tensor, tx [][]float64, ty []float64) { catBlocks(ty, tx, n.dim[0], n.sizes) },
+		func(n *node, y *Tensor, xs [][]*engine.Value) []*engine.Value {
+			out := make([]*engine.Value, len(y.data))
+			catBlocks(out, xs, n.dim[0], n.sizes)
+			return out
+		}},
+
+	// cross_entropy(logits, targets): the mean over the rows of
+	// log Σⱼ exp(xⱼ) − x[target], computed as m + log Σⱼ exp(xⱼ − m) with m
+	// the row's max so that exp cannot overflow (m cancels out of the
+	// value and the gradient). The gradient of a row is (softmax − onehot)
+	// divided by the number of rows.
+	opCrossEntropy: {"cross_entropy", 1,
+		func(n *node, y *Tensor) {
+			rows, c := n.dim[0], n.dim[1]
+			x, p := n.in[0].data, n.aux
+			total := 0.0
+			for r := range rows {
+				row, pr := x[r*c:(r+1)*c], p[r*c:(r+1)*c]
+				m := row[argmax(row)]
+				s := 0.0
+				for j, v := range row {
+					pr[j] = math.Exp(v - m)
+					s += pr[j]
+				}
+				for j := range pr {
+					pr[j] /= s
+				}
+				total += math.Log(s) + m - row[n.tgt[r]]
+			}
+			y.data[0] = total / float64(rows)
+		},
+		func(n *node, _ *Tensor, gy []float64, gx [][]float64) {
+			rows, c := n.dim[0], n.dim[1]
+			g := gy[0] / float64(rows)
+			for i, p := range n.aux {
+				gx[0][i] += g * p
+			}
+			for r, t := range n.tgt {
+				gx[0][r*c+int(t)] -= g
+			}
+		},
+		func(n *node, y *Tensor, tx [][]float64, ty []float64) {
+			rows, c := n.dim[0], n.dim[1]
+			t := tx[0]
+			total := 0.0
+			for r := range rows {
+				for j := range c {
+					total += n.aux[r*c+j] * t[r*c+j]
+				}
+				total -= t[r*c+int(n.tgt[r])]
+			}
+			ty[0] = total / float64(rows)
+		},
+		func(n *node, _ *Tensor, xs [][]*engine.Value) []*engine.Value {
+			rows, c := n.dim[0], n.dim[1]
+			x := n.in[0].data
+			var total *engine.Value
+			for r := range rows {
+				row := xs[0][r*c : (r+1)*c]
+				m := row[argmax(x[r*c:(r+1)*c])].Detach()
+				var s *engine.Value
+				for _, v := range row {
+					s = plus(s, v.Sub(m).Exp())
+				}
+				total = plus(total, s.Log().Add(m).Sub(row[n.tgt[r]]))
+			}
+			return []*engine.Value{total.Div(engine.NewValue(float64(rows), strconv.Itoa(rows)))}
+		}},
+}
+
+// binary makes the op of an elementwise rule f of two inputs with local
+// derivatives d, broadcasting its inputs NumPy's way. Its vjp is where
+// broadcasting's backward rule lives, once for every elementwise op: the
+// gradient of an input that was stretched along a dimension is the sum of
+// the contributions along it, which is what adding each contribution in
+// at the input's offset does.
+//
+// binary, unary and gather are not inlined, so that the closures they
+// return are compiled once each, not once for every op (code size counts
+// in WebAssembly).
+//
+//go:noinline
+func binary(name string, f func(a, b float64) float64, d func(a, b, y float64) (da, db float64), v func(a, b *engine.Value) *engine.Value) op {
+	return op{name, 2,
+		func(n *node, y *Tensor) {
+			a, b, c := n.in[0].data, n.in[1].data, &n.bc
+			c.rows(func(i, ja, jb int) {
+				for k, yk := 0, y.data[i:i+c.n]; k < len(yk); k++ {
+					yk[k] = f(a[ja+k*c.da], b[jb+k*c.db])
+				}
+			})
+		},
+		func(n *node, y *Tensor, gy []float64, gx [][]float64) {
+			a, b, c := n.in[0].data, n.in[1].data, &n.bc
+			ga, gb := gx[0], gx[1]
+			c.rows(func(i, ja, jb int) {
+				for k := range c.n {
+					ka, kb := ja+k*c.da, jb+k*c.db
+					da, db := d(a[ka], b[kb], y.data[i+k])
+					if ga != nil {
+						ga[ka] += gy[i+k] * da
+					}
+					if gb != nil {
+						gb[kb] += gy[i+k] * db
+					}
+				}
+			})
+		},
+		func(n *node, y *Tensor, tx [][]float64, ty []float64) {
+			a, b, c := n.in[0].data, n.in[1].data, &n.bc
+			c.rows(func(i, ja, jb int) {
+				for k := range c.n {
+					ka, kb := ja+k*c.da, jb+k*c.db
+					da, db := d(a[ka], b[kb], y.data[i+k])
+					ty[i+k] = tx[0][ka]*da + tx[1][kb]*db
+				}
+			})
+		},
+		func(n *node, y *Tensor, xs [][]*engine.Value) []*engine.Value {
+			out := make([]*engine.Value, len(y.data))
+			c := &n.bc
+			c.rows(func(i, ja, jb int) {
+				for k := range c.n {
+					out[i+k] = v(xs[0][ja+k*c.da], xs[1][jb+k*c.db])
+				}
+			})
+			return out
+		}}
+}
+
+// unary makes the op of an elementwise rule f of one input and the
+// constant k with local derivative d, which may use the output y.
+//
+//go:noinline
+func unary(name string, f func(a, k float64) float64, d func(a, k, y float64) float64, v func(a *engine.Value, k float64) *engine.Value) op {
+	return op{name, 1,
+		func(n *node, y *Tensor) {
+			for i, a := range n.in[0].data {
+				y.data[i] = f(a, n.k)
+			}
+		},
+		func(n *node, y *Tensor, gy []float64, gx [][]float64) {
+			for i, a := range n.in[0].data {
+				gx[0][i] += gy[i] * d(a, n.k, y.data[i])
+			}
+		},
+		func(n *node, y *Tensor, tx [][]float64, ty []float64) {
+			for i, a := range n.in[0].data {
+				ty[i] = tx[0][i] * d(a, n.k, y.data[i])
+			}
+		},
+		func(n *node, _ *Tensor, xs [][]*engine.Value) []*engine.Value {
+			out := make([]*engine.Value, len(xs[0]))
+			for i, x := range xs[0] {
+				out[i] = v(x, n.k)
+			}
+			return out
+		}}
+}
+
+// gather makes an op y[i] = x[src[i]]. It is linear: its tangent is the
+// same gather of the input's tangent, and its vjp adds each gradient back
+// where the element came from, so that an element used twice (a row of an
+// embedding picked by two indices) gets the sum.
+//
+//go:noinline
+func gather(name string) op {
+	return op{name, 1,
+		func(n *node, y *Tensor) {
+			x := n.in[0].data
+			for i, s := range n.src {
+				y.data[i] = x[s]
+			}
+		},
+		func(n *node, _ *Tensor, gy []float64, gx [][]float64) {
+			g := gx[0]
+			for i, s := range n.src {
+				g[s] += gy[i]
+			}
+		},
+		func(n *node, _ *Tensor, tx [][]float64, ty []float64) {
+			t := tx[0]
+			for i, s := range n.src {
+				ty[i] = t[s]
+			}
+		},
+		func(n *node, _ *Tensor, xs [][]*engine.Value) []*engine.Value {
+			out := make([]*engine.Value, len(n.src))
+			for i, s := range n.src {
+				out[i] = xs[0][s]
+			}
+			return out
+		}}
+}
+
+// matmul adds a @ b to y, for dim = (m, k, n): a is (m, k), b (k, n).
+func matmul(y, a, b []float64, dim [3]int) {
+	m, k, n := dim[0], dim[1], dim[2]
+	for i := range m {
+		yi := y[i*n : (i+1)*n]
+		for p, aip := range a[i*k : (i+1)*k] {
+			bp := b[p*n : (p+1)*n]
+			bp = bp[:len(yi)]
+			for j := range yi {
+				yi[j] += aip * bp[j]
+			}
+		}
+	}
+}
+
+// matmulBT adds g @ bᵀ to ga: g is (m, n), b (k, n), ga (m, k).
+func matmulBT(ga, g, b []float64, dim [3]int) {
+	m, k, n := dim[0], dim[1], dim[2]
+	for i := range m {
+		gi := g[i*n : (i+1)*n]
+		for p := range k {
+			bp := b[p*n : (p+1)*n]
+			bp = bp[:len(gi)]
+			s := 0.0
+			for j, v := range gi {
+				s += v * bp[j]
+			}
+			ga[i*k+p] += s
+		}
+	}
+}
+
+// matmulAT adds aᵀ @ g to gb: a is (m, k), g (m, n), gb (k, n).
+func matmulAT(gb, a, g []float64, dim [3]int) {
+	m, k, n := dim[0], dim[1], dim[2]
+	for i := range m {
+		gi := g[i*n : (i+1)*n]
+		for p, aip := range a[i*k : (i+1)*k] {
+			bp := gb[p*n : (p+1)*n]
+			bp = bp[:len(gi)]
+			for j, v := range gi {
+				bp[j] += aip * v
+			}
+		}
+	}
+}
+
+// sum adds x, read as (outer, n, inner), summed over n, to y.
+func sum(y, x []float64, dim [3]int) {
+	outer, n, inner := dim[0], dim[1], dim[2]
+	if inner == 1 {
+		for o := range outer {
+			s := y[o]
+			for _, v := range x[o*n : (o+1)*n] {
+				s += v
+			}
+			y[o] = s
+		}
+		return
+	}
+	for o := range outer {
+		row := y[o*inner : (o+1)*inner]
+		for p := range n {
+			addTo(row, x[(o*n+p)*inner:(o*n+p+1)*inner])
+		}
+	}
+}
+
+// catBlocks fills dst with outer rows, each holding the next sizes[i]
+// elements of every srcs[i] in turn.
+func catBlocks[E any](dst []E, srcs [][]E, outer int, sizes []int) {
+	off := 0
+	for o := range outer {
+		for i, s := range sizes {
+			off += copy(dst[off:off+s], srcs[i][o*s:(o+1)*s])
+		}
+	}
+}
+
+// addTo adds src to dst, elementwise.
+func addTo(dst, src []float64) {
+	dst = dst[:len(src)]
+	for i, v := range src {
+		dst[i] += v
+	}
+}
+
+// argmax returns the index of the largest element of a non-empty row, the
+// first of equals; a NaN counts as the largest, as in NumPy.
+func argmax(row []float64) int {
+	best := 0
+	for j, v := range row {
+		if v > row[best] || v != v && row[best] == row[best] {
+			best = j
+		}
+	}
+	return best
+}
+
+// plus returns s + v, or v when s is nil: sums of Values that start from
+// their first term, as the tensor loops, which start from 0, do in effect.
+func plus(s, v *engine.Value) *engine.Value {
+	if s == nil {
+		return v
+	}
+	return s.Add(v)
+}
+
+// orZero returns s, or a constant 0 for an empty sum.
+func orZero(s *engine.Value) *engine.Value {
+	if s == nil {
+		return engine.NewValue(0, "0")
+	}
+	return s
+}
+
+func relu(a float64) float64 {
+	if a > 0 {
+		return a
+	}
+	return 0
+}
+
+// step is relu's derivative: 1 above 0, else 0.
+func step(a float64) float64 {
+	if a > 0 {
+		return 1
+	}
+	return 0
+}
+
+func sigmoid(a float64) float64 {
+	if a >= 0 {
+		return 1 / (1 + math.Exp(-a))
+	}
+	e := math.Exp(a)
+	return e / (1 + e)
+}
+
+// OpNames returns the names of every op, sorted.
+func OpNames() []string {
+	names := make([]string, 0, len(ops))
+	for _, o := range ops {
+		names = append(names, o.name)
+	}
+	sort.Strings(names)
+	return names
+}

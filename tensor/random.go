@@ -1,0 +1,153 @@
+package tensor
+
+// This file holds the seeded random numbers. They are the same on every
+// platform, natively and in WebAssembly, and across Go releases, because
+// every step is integer arithmetic or a single IEEE-754 operation
+// (+, −, ×, ÷, √), which every platform rounds the same way:
+//
+//   - bits: PCG-DXSM with 128 bits of state (math/rand/v2's PCG, whose
+//     algorithm is fixed), seeded with (seed, 0x6772616462).
+//   - Rand: the top 53 bits of a 64-bit output, times 2⁻⁵³: [0, 1).
+//   - Randn: Marsaglia's polar method on pairs of such uniforms scaled to
+//     (−1, 1), with ln computed by log below, whose products are rounded
+//     one by one (no fused multiply-add), not by math.Log, which is
+//     written in assembly on some platforms.
+//   - RandInt: Lemire's multiply-and-reject on the 64-bit outputs.
+
+import (
+	"math"
+	"math/bits"
+	"math/rand/v2"
+)
+
+// Generator is a seeded source of random tensors, as torch.Generator:
+// each call continues the sequence, so two calls give different numbers
+// and the same seed gives the same tensors in the same order.
+type Generator struct {
+	src   *rand.PCG
+	spare float64 // the polar method makes normals in pairs
+	has   bool
+}
+
+// NewGenerator returns a Generator seeded with seed.
+func NewGenerator(seed uint64) *Generator {
+	return &Generator{src: rand.NewPCG(seed, 0x6772616462)} // "gradb"
+}
+
+// Randn returns a tensor of the given shape of independent samples from
+// the standard normal distribution, from a fresh Generator seeded with
+// seed. Use a Generator for several tensors.
+func Randn(seed uint64, shape ...int) (*Tensor, error) { return NewGenerator(seed).Randn(shape...) }
+
+// Rand returns a tensor of the given shape of independent samples from
+// the uniform distribution on [0, 1), from a fresh Generator seeded with
+// seed.
+func Rand(seed uint64, shape ...int) (*Tensor, error) { return NewGenerator(seed).Rand(shape...) }
+
+// Randn returns a tensor of the given shape of standard normal samples.
+func (g *Generator) Randn(shape ...int) (*Tensor, error) {
+	t, err := Zeros(shape...)
+	if err != nil {
+		return nil, err
+	}
+	for i := range t.data {
+		t.data[i] = g.normal()
+	}
+	return t, nil
+}
+
+// Rand returns a tensor of the given shape of samples uniform on [0, 1).
+func (g *Generator) Rand(shape ...int) (*Tensor, error) {
+	t, err := Zeros(shape...)
+	if err != nil {
+		return nil, err
+	}
+	for i := range t.data {
+		t.data[i] = g.uniform()
+	}
+	return t, nil
+}
+
+// RandInt returns a tensor of the given shape of integers drawn uniformly
+// from low, low+1, …, high−1, as torch.randint(low, high, shape): batch
+// indices, or tokens.
+func (g *Generator) RandInt(low, high int, shape ...int) (*Tensor, error) {
+	if high <= low {
+		return nil, errorf("randint", ErrValue, "high (%d) must be more than low (%d)", high, low)
+	}
+	t, err := Zeros(shape...)
+	if err != nil {
+		return nil, err
+	}
+	n := uint64(high - low)
+	for i := range t.data {
+		t.data[i] = float64(low + int(g.below(n)))
+	}
+	return t, nil
+}
+
+// uniform returns a number in [0, 1).
+func (g *Generator) uniform() float64 { return float64(g.src.Uint64()>>11) * 0x1p-53 }
+
+// below returns a number in [0, n), n > 0, without bias (Lemire, 2019).
+func (g *Generator) below(n uint64) uint64 {
+	hi, lo := bits.Mul64(g.src.Uint64(), n)
+	if lo < n {
+		floor := -n % n
+		for lo < floor {
+			hi, lo = bits.Mul64(g.src.Uint64(), n)
+		}
+	}
+	return hi
+}
+
+// normal returns a standard normal sample by Marsaglia's polar method.
+func (g *Generator) normal() float64 {
+	if g.has {
+		g.has = false
+		return g.spare
+	}
+	for {
+		u := 2*g.uniform() - 1
+		v := 2*g.uniform() - 1
+		s := float64(u*u) + float64(v*v)
+		if s >= 1 || s == 0 {
+			continue
+		}
+		f := math.Sqrt(-2 * log(s) / s)
+		g.spare, g.has = v*f, true
+		return u * f
+	}
+}
+
+// log is ln x for x in (0, 1), the algorithm of math.Log (FreeBSD's
+// e_log.c) in pure Go with every product rounded on its own, so that it
+// gives the same bits everywhere.
+func log(x float64) float64 {
+	const (
+		ln2Hi = 6.93147180369123816490e-01
+		ln2Lo = 1.90821492927058770002e-10
+		L1    = 6.666666666666735130e-01
+		L2    = 3.999999999940941908e-01
+		L3    = 2.857142874366239149e-01
+		L4    = 2.222219843214978396e-01
+		L5    = 1.818357216161805012e-01
+		L6    = 1.531383769920937332e-01
+		L7    = 1.479819860511658591e-01
+	)
+	f1, ki := math.Frexp(x)
+	if f1 < math.Sqrt2/2 {
+		f1 *= 2
+		ki--
+	}
+	f := f1 - 1
+	k := float64(ki)
+	s := f / (2 + f)
+	s2 := float64(s * s)
+	s4 := float64(s2 * s2)
+	t1 := float64(s2 * (L1 + float64(s4*(L3+float64(s4*(L5+float64(s4*L7)))))))
+	t2 := float64(s4 * (L2 + float64(s4*(L4+float64(s4*L6)))))
+	R := t1 + t2
+	hfsq := float64(0.5 * f * f)
+	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+R)) + float64(k*ln2Lo))) - f)
+}
