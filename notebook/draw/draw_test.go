@@ -60,15 +60,12 @@ func TestLayout(t *testing.T) {
 		if da.SVG(View{ID: "x"}) != db.SVG(View{ID: "x"}) {
 			t.Fatalf("trial %d: two layouts of one graph differ", trial)
 		}
-		for i, n := range da.Nodes {
-			for j, m := range da.Nodes[:i] {
-				if n.X < m.X+nodeW && m.X < n.X+nodeW && n.Y < m.Y+nodeH && m.Y < n.Y+nodeH {
-					t.Fatalf("trial %d: nodes %d and %d overlap", trial, i, j)
-				}
-			}
-			if n.X < 0 || n.Y < 0 || n.X+nodeW > da.Width || n.Y+nodeH > da.Height {
-				t.Fatalf("trial %d: node %d is outside the picture", trial, i)
-			}
+		problems, err := Overlaps(da.SVG(View{ID: "x"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range problems {
+			t.Errorf("trial %d: %s", trial, p)
 		}
 	}
 }
