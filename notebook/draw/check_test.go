@@ -72,6 +72,7 @@ func SVGBoxes(svg string) (w, h float64, boxes []Box, err error) {
 		runs         []run
 		group        string
 		defs, edges  int
+		chips        int
 	)
 	for {
 		tok, err := dec.Token()
@@ -104,6 +105,9 @@ func SVGBoxes(svg string) (w, h float64, boxes []Box, err error) {
 					}
 				}
 				switch {
+				case strings.Contains(attr(t, "class"), "chip"):
+					chips++ // a constant has a chip at each use
+					f.group = fmt.Sprintf("chip %d %s", chips-1, attr(t, "data-name"))
 				case attr(t, "data-name") != "":
 					f.group = "node " + attr(t, "data-name")
 				case attr(t, "data-group") != "":
