@@ -39,7 +39,8 @@ func (d *Drawing) Size(v View) (w, h float64) {
 }
 
 // MinWidth returns the narrowest column the picture v draws fits at
-// MinScale; the SVG does not shrink below it (its box scrolls instead).
+// MinScale: below it, a page should let its box scroll rather than shrink
+// it further (SVG writes it as data-min-width).
 func (d *Drawing) MinWidth(v View) float64 {
 	w, _ := d.Size(v)
 	return math.Ceil(w * MinScale)
@@ -90,11 +91,14 @@ func (d *Drawing) stepOf() []int {
 }
 
 // SVG draws d as an SVG element whose text alternative (title and desc)
-// describes every node. It scales to its column (width 100%) down to
-// MinWidth, and no wider than its natural size. Each node's group
-// (class node, data-name) is placed by its transform; a folded group's
-// box has class group and data-group, its key; the svg element's
-// data-focus holds the box of the step's node ("x y w h").
+// describes every node. Its width and height are its natural size, in CSS
+// pixels, and its viewBox lets a stylesheet scale it to its column
+// (max-width: 100%; height: auto); data-min-width is MinWidth, the
+// narrowest it reads at (a page sets it as min-width: the site's CSP
+// allows no style attribute). Each node's group (class node, data-name)
+// is placed by its transform; a folded group's box has classes group and
+// folded and data-group, its key; the svg element's data-focus holds the
+// box of the step's node ("x y w h"), for the page to scroll to.
 func (d *Drawing) SVG(v View) string {
 	p := d.picture(v.Vertical, v.Expanded)
 	var b strings.Builder
@@ -129,8 +133,8 @@ func (d *Drawing) SVG(v View) string {
 	if p.vertical {
 		layout = "vertical"
 	}
-	fmt.Fprintf(&b, `<svg class="graph" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" width="100%%" style="max-width:%gpx;min-width:%gpx;height:auto" data-layout="%s"`,
-		p.w, p.h, p.w, math.Ceil(p.w*MinScale), layout)
+	fmt.Fprintf(&b, `<svg class="graph" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" width="%g" height="%g" data-min-width="%g" data-layout="%s"`,
+		p.w, p.h, p.w, p.h, math.Ceil(p.w*MinScale), layout)
 	if activeUnit >= 0 {
 		r := p.units[activeUnit].box
 		fmt.Fprintf(&b, ` data-focus="%g %g %g %g"`, r.x, r.y, r.w, r.h)
@@ -156,10 +160,14 @@ func (d *Drawing) SVG(v View) string {
 			class, html.EscapeString(d.unitName(p, ue.from)), html.EscapeString(d.unitName(p, ue.to)), ue.path, id)
 		if ue.labelled {
 			label := Number(d.sum(ue.edges))
-			if !shown {
-				label = "·"
-			}
 			r := ue.label
+			if !shown {
+				// Not sent yet: a dot in a box its size, inside the
+				// place kept for the number.
+				label = "·"
+				w := labelWidth(0)
+				r = rect{round1(r.x + (r.w-w)/2), r.y, w, r.h}
+			}
 			fmt.Fprintf(&b, `<rect class="contrib-bg" x="%g" y="%g" width="%g" height="%g" rx="3"/><text class="contrib" x="%g" y="%g" text-anchor="middle">%s</text>`,
 				r.x, r.y, r.w, r.h, round1(r.x+r.w/2), round1(r.y+r.h/2+(ascent-descent)/2*fontSize), html.EscapeString(label))
 		}
@@ -182,6 +190,9 @@ func (d *Drawing) SVG(v View) string {
 		var attr string
 		if un.group != nil {
 			class += " group folded"
+			if d.Out >= 0 && p.unitOf[d.Out] == u {
+				class += " out"
+			}
 			attr = fmt.Sprintf(`data-group="%s"`, html.EscapeString(un.group.key))
 		} else {
 			n := d.Nodes[un.node]
