@@ -19,6 +19,7 @@ func agrees(theirs, want float64) bool {
 // then the leaves. A name theirs lacks counts as wrong. Constants are not
 // compared.
 func Compare(d *Drawing, theirs map[string]float64) *Drawing {
+	d.ready()
 	c := *d
 	c.Nodes = slices.Clone(d.Nodes)
 	c.Theirs = make([]float64, len(d.Nodes))

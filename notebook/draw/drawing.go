@@ -218,9 +218,8 @@ func draw(t *engine.Tape, vals []float64, labels []string, consts []bool, groups
 	return d
 }
 
-// finish derives what the layout needs from the nodes and edges: the
-// groups, whether to fold, the widest gradient of each node during the
-// pass, and the default picture's size and places.
+// finish groups the nodes, if the caller gave no groups, derives what
+// the layout needs and places the default picture.
 func (d *Drawing) finish() {
 	given := false
 	for _, n := range d.Nodes {
@@ -229,6 +228,14 @@ func (d *Drawing) finish() {
 	if !given {
 		d.fallbackGroups()
 	}
+	d.derive()
+	d.placeDefault()
+}
+
+// derive computes, from the exported fields alone, what the layout needs:
+// the groups, whether to fold, the widest gradient line of each node
+// during the pass, and an empty store of pictures.
+func (d *Drawing) derive() {
 	d.collectGroups()
 	drawn := 0
 	for _, n := range d.Nodes {
@@ -252,7 +259,16 @@ func (d *Drawing) finish() {
 		}
 	}
 	d.pending = &pictures{}
-	d.placeDefault()
+}
+
+// ready derives what the layout needs if it has not been: a Drawing that
+// crossed from the runner to the page as a message (jsvalue) has only
+// its exported fields. Until it has, such a Drawing must not be shared
+// between goroutines.
+func (d *Drawing) ready() {
+	if d.pending == nil {
+		d.derive()
+	}
 }
 
 // placeDefault sets Width, Height and each node's place from the picture
@@ -369,6 +385,7 @@ type pictures struct {
 // picture returns the layout of d, left to right or top to bottom, with
 // the groups in expanded open.
 func (d *Drawing) picture(vertical bool, expanded []string) *picture {
+	d.ready()
 	key := fmt.Sprint(vertical, strings.Join(d.openGroups(expanded), "\x00"))
 	d.pending.mu.Lock()
 	defer d.pending.mu.Unlock()

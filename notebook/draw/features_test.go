@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -269,6 +270,35 @@ func TestFontSizesMatchCSS(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// exported copies the exported fields of d into a new Drawing, as the
+// message from the runner to the page (jsvalue) does.
+func exported(d *Drawing) *Drawing {
+	var c Drawing
+	src, dst := reflect.ValueOf(d).Elem(), reflect.ValueOf(&c).Elem()
+	for i := range src.NumField() {
+		if src.Type().Field(i).IsExported() {
+			dst.Field(i).Set(src.Field(i))
+		}
+	}
+	return &c
+}
+
+// A drawing that crossed from the runner to the page with only its
+// exported fields draws as the one made.
+func TestExportedFieldsSuffice(t *testing.T) {
+	for _, d := range []*Drawing{mlp(), judged(t), Compare(judged(t), map[string]float64{"L": 1})} {
+		c := exported(d)
+		for _, v := range []View{{ID: "x"}, {ID: "x", Vertical: true, Step: 2}, {ID: "x", Expanded: d.Groups()}} {
+			if c.SVG(v) != d.SVG(v) {
+				t.Errorf("the copy draws otherwise in %+v", v)
+			}
+		}
+		if c.ControlsHTML("x") != d.ControlsHTML("x") || c.TableHTML() != d.TableHTML() || c.StepText(1) != d.StepText(1) {
+			t.Error("the copy's controls, table or step text differ")
 		}
 	}
 }

@@ -104,6 +104,7 @@ func (d *Drawing) collectGroups() {
 // Groups returns the keys of the drawing's groups, outermost first: the
 // values View.Expanded takes. A key is the group's path joined by " › ".
 func (d *Drawing) Groups() []string {
+	d.ready()
 	keys := make([]string, len(d.groups))
 	for i, g := range d.groups {
 		keys[i] = g.key
@@ -113,7 +114,10 @@ func (d *Drawing) Groups() []string {
 
 // Folds reports whether the drawing starts folded: it has more than
 // FoldAbove values and groups to fold them into.
-func (d *Drawing) Folds() bool { return d.folds }
+func (d *Drawing) Folds() bool {
+	d.ready()
+	return d.folds
+}
 
 // openGroups returns the groups of expanded that d has, sorted; for a
 // drawing that does not fold, every group.

@@ -311,6 +311,7 @@ func clip(s string, n int) string {
 // in a drawing that folds, the group to open and a button that folds them
 // all again. A trivial drawing has none.
 func (d *Drawing) ControlsHTML(id string) string {
+	d.ready()
 	if d.Out < 0 || d.Trivial() {
 		return ""
 	}
@@ -357,6 +358,7 @@ func (d *Drawing) ControlsHTML(id string) string {
 // StepText says what step k of the reverse pass does (k from 1), or, for
 // k = 0, what the whole pass is.
 func (d *Drawing) StepText(k int) string {
+	d.ready()
 	if d.Out < 0 {
 		return ""
 	}
@@ -511,6 +513,7 @@ func (d *Drawing) PathsHTML(from int) string {
 // the picture. A drawing that folds adds each value's group; a comparison
 // adds the learner's gradients and marks the first that is wrong.
 func (d *Drawing) TableHTML() string {
+	d.ready()
 	var b strings.Builder
 	b.WriteString(`<table class="graph-table"><thead><tr><th scope="col">value</th><th scope="col">computed as</th><th scope="col">value</th>`)
 	if d.Out >= 0 {
