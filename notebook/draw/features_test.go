@@ -220,6 +220,9 @@ func TestGivenGroups(t *testing.T) {
 	if n := count(View{Expanded: []string{"layer 1"}}); n != 2+8 {
 		t.Errorf("layer 1 open: %d folded boxes, want 2 layers and 8 neurons", n)
 	}
+	if n := count(View{Expanded: []string{"layer 2 › neuron 3"}}); n != 2+7 {
+		t.Errorf("a neuron of layer 2 open: %d folded boxes, want 2 layers and 7 neurons", n)
+	}
 }
 
 // The drawing fits its column: it scales down to MinScale, and the page

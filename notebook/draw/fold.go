@@ -15,6 +15,7 @@ type group struct {
 	depth   int    // 0 for an outermost group
 	members []int  // in slot order
 	out     int    // the member whose value and gradient the folded box shows
+	parent  *group // the group it is in, or nil
 }
 
 // groupKey joins a group path into the key of its group.
@@ -74,6 +75,9 @@ func (d *Drawing) collectGroups() {
 			g := d.byKey[key]
 			if g == nil {
 				g = &group{key: key, name: nd.Group[i], depth: i}
+				if i > 0 {
+					g.parent = d.byKey[groupKey(nd.Group[:i])]
+				}
 				d.byKey[key] = g
 				d.groups = append(d.groups, g)
 			}
@@ -119,16 +123,18 @@ func (d *Drawing) Folds() bool {
 	return d.folds
 }
 
-// openGroups returns the groups of expanded that d has, sorted; for a
-// drawing that does not fold, every group.
+// openGroups returns the groups of expanded that d has, with the groups
+// they are in, sorted; for a drawing that does not fold, every group.
 func (d *Drawing) openGroups(expanded []string) []string {
 	if !d.folds {
 		return d.Groups()
 	}
 	var open []string
 	for _, k := range expanded {
-		if d.byKey[k] != nil && !slices.Contains(open, k) {
-			open = append(open, k)
+		for g := d.byKey[k]; g != nil; g = g.parent {
+			if !slices.Contains(open, g.key) {
+				open = append(open, g.key)
+			}
 		}
 	}
 	slices.Sort(open)

@@ -114,8 +114,7 @@ type link struct {
 }
 
 // nodeLines returns the lines of node s's box: its header, value,
-// gradient, the overwrite bug's gradient where that differs, and the
-// learner's gradient in a comparison.
+// gradient and, in a comparison, the learner's gradient.
 func (d *Drawing) nodeLines(s int, header string, grads []float64, overwrite bool) []line {
 	n := d.Nodes[s]
 	ls := []line{
@@ -220,7 +219,7 @@ func (d *Drawing) layout(vertical bool, expanded []string) *picture {
 	return d.layoutOpen(vertical, open)
 }
 
-// axes turns main and cross coordinates into x and y.
+// rect and point turn main and cross coordinates into x and y.
 func (p *picture) rect(main, cross, mainSize, crossSize float64) rect {
 	if p.vertical {
 		return rect{cross, main, crossSize, mainSize}

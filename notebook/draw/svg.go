@@ -24,7 +24,8 @@ type View struct {
 	// column too narrow for the drawing left to right (see LayoutFor).
 	Vertical bool
 	// Expanded lists the groups drawn open, by key (see Groups), in a
-	// drawing that folds; the others are one box each.
+	// drawing that folds, and with them the groups they are in; the
+	// others are one box each.
 	Expanded []string
 }
 
