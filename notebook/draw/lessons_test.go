@@ -11,6 +11,12 @@ import (
 	"gradbook/notebook/lesson"
 )
 
+// runCells runs cells as one program, as Run all does, and returns each
+// cell's result with its drawings.
+func runCells(cells []string) []notebook.CellResult {
+	return notebook.Run(cells, len(cells)-1)
+}
+
 // lessonDrawing is one graph that a lesson draws.
 type lessonDrawing struct {
 	lesson, name string
@@ -53,12 +59,11 @@ func lessonDrawings(t *testing.T) []lessonDrawing {
 					t.Fatal(err)
 				}
 				for _, run := range []struct{ name, src string }{{"starter", x.Starter}, {"solution", x.Starter + "\n\n" + x.Solution}} {
-					r := notebook.Run([]string{run.src}, 0)
-					add(l, c.ID+"-"+run.name, r[0].Drawings)
+					add(l, c.ID+"-"+run.name, runCells([]string{run.src})[0].Drawings)
 				}
 			}
 		}
-		for i, r := range notebook.Run(srcs, len(srcs)-1) {
+		for i, r := range runCells(srcs) {
 			add(l, ids[i], r.Drawings)
 		}
 	}
