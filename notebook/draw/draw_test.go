@@ -60,15 +60,12 @@ func TestLayout(t *testing.T) {
 		if da.SVG(View{ID: "x"}) != db.SVG(View{ID: "x"}) {
 			t.Fatalf("trial %d: two layouts of one graph differ", trial)
 		}
-		for i, n := range da.Nodes {
-			for j, m := range da.Nodes[:i] {
-				if n.X < m.X+nodeW && m.X < n.X+nodeW && n.Y < m.Y+nodeH && m.Y < n.Y+nodeH {
-					t.Fatalf("trial %d: nodes %d and %d overlap", trial, i, j)
-				}
-			}
-			if n.X < 0 || n.Y < 0 || n.X+nodeW > da.Width || n.Y+nodeH > da.Height {
-				t.Fatalf("trial %d: node %d is outside the picture", trial, i)
-			}
+		problems, err := Overlaps(da.SVG(View{ID: "x"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range problems {
+			t.Errorf("trial %d: %s", trial, p)
 		}
 	}
 }
@@ -98,6 +95,7 @@ func TestGoldenSVG(t *testing.T) {
 		{"worked-step2", worked, map[string]float64{"a": 2, "b": 3, "c": 1}, "L", View{ID: "g", Step: 2}},
 		{"two-paths-overwrite", twoPaths, map[string]float64{"w": 2, "x": 3}, "L", View{ID: "g", Overwrite: true}},
 		{"values-only", worked, map[string]float64{"a": 2, "b": 3, "c": 1}, "", View{ID: "g"}},
+		{"worked-vertical", worked, map[string]float64{"a": 2, "b": 3, "c": 1}, "L", View{ID: "g", Vertical: true, Step: 1}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -105,21 +103,44 @@ func TestGoldenSVG(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := d.SVG(tc.view) + "\n"
-			file := filepath.Join("testdata", tc.name+".svg")
-			if *update {
-				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (run go test ./notebook/draw -update to write it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("the drawing differs from %s; if the change is meant, run go test ./notebook/draw -update", file)
-			}
+			golden(t, tc.name, d.SVG(tc.view))
 		})
+	}
+	// Drawings made from Values: constants as chips, a learner's wrong
+	// gradients compared, and the MLP lesson's network folded.
+	x := engine.NewValue(3, "x")
+	chips := Value(engine.NewValue(0.5, "").Mul(x.Mul(x).Sub(engine.NewValue(1, ""))), nil)
+	// The learner's backward overwrote x's gradient.
+	wrong := Compare(chips, map[string]float64{"mul#2": 1, "sub": 0.5, "mul": 0.5, "x": 1.5})
+	for name, svg := range map[string]string{
+		"chips":   chips.SVG(View{ID: "g"}),
+		"compare": wrong.SVG(View{ID: "g"}),
+		"folded":  mlp().SVG(View{ID: "g", Step: 3}),
+	} {
+		t.Run(name, func(t *testing.T) { golden(t, name, svg) })
+	}
+}
+
+// golden compares an SVG with testdata/name.svg, or with -update writes
+// it.
+func golden(t *testing.T, name, svg string) {
+	t.Helper()
+	if problems, err := Overlaps(svg); err != nil || len(problems) > 0 {
+		t.Errorf("%s: %v %q", name, err, problems)
+	}
+	got := svg + "\n"
+	file := filepath.Join("testdata", name+".svg")
+	if *update {
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test ./notebook/draw -update to write it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("the drawing differs from %s; if the change is meant, run go test ./notebook/draw -update", file)
 	}
 }

@@ -2,15 +2,18 @@ package draw
 
 import (
 	"fmt"
-	"math"
-	"sort"
+	"strings"
+	"sync"
 
 	"gradbook/engine"
-	"gradbook/internal/words"
 )
 
 // MaxDrawnNodes is the largest graph drawn; a larger one is summarised.
 const MaxDrawnNodes = 150
+
+// FoldAbove is the number of values (constants aside) above which a
+// drawing starts folded: each group is one box until it is expanded.
+const FoldAbove = 40
 
 // MaxPaths is how many paths Paths lists before it stops counting them one
 // by one.
@@ -30,8 +33,21 @@ type Drawing struct {
 	Overwrite []float64
 	// Steps is the reverse pass, one node at a time from Out back.
 	Steps []Step
-	// Width and Height are the size of the laid-out picture.
+	// Theirs, in a drawing that Compare made, holds the learner's
+	// gradient of each node (NaN where they gave none); FirstWrong is the
+	// first node, in the order of the reverse pass, whose gradient they
+	// got wrong, or -1.
+	Theirs     []float64
+	FirstWrong int
+	// Width and Height are the size of the picture View{} draws: left to
+	// right, folded if the graph is large.
 	Width, Height float64
+
+	groups  []*group          // outermost first, then in order of first member
+	byKey   map[string]*group // the groups by key
+	folds   bool              // whether the drawing starts folded
+	gradW   []float64         // the widest "grad …" line of each node during the pass
+	pending *pictures         // the pictures laid out so far, by view
 }
 
 // DrawNode is one value in a Drawing.
@@ -41,8 +57,16 @@ type DrawNode struct {
 	Op    string // "" for a leaf
 	Value float64
 	Grad  float64
+	// Group is the path of groups the node belongs to, outermost first
+	// ("layer 1", "neuron 3"), or nil.
+	Group []string
+	// Const marks a constant: a leaf without a name whose gradient nobody
+	// needs. It is drawn as a chip on each node that uses it.
+	Const bool
+	// Layer, X and Y place the node's box (its group's, if folded; its
+	// chip's for a constant) in the picture View{} draws.
 	Layer int
-	X, Y  float64 // top-left corner
+	X, Y  float64
 }
 
 // Edge is one use of node From as input Port of node To. On the reverse
@@ -60,20 +84,48 @@ type Step struct {
 	Edges []int
 }
 
-// Sizes of the picture, in SVG units.
-const (
-	nodeW   = 124.0
-	nodeH   = 64.0
-	gapX    = 48.0
-	gapY    = 26.0
-	margin  = 12.0
-	portGap = 24.0
-)
+// An Option changes how Value or Graph draws a graph.
+type Option func(*config)
+
+type config struct {
+	groupOf   func(*engine.Value) []string
+	groupName func(string) []string
+	constOf   func(*engine.Value) bool
+}
+
+// WithGroups gives each Value of a drawing made by Value its group path,
+// outermost first (nil for none): the function call, layer or neuron that
+// made it. Without groups, a drawing groups each activation (tanh, relu,
+// sigmoid), each value used more than once and the output with the values
+// only it uses, such as a neuron's weighted sum.
+func WithGroups(f func(v *engine.Value) []string) Option {
+	return func(c *config) { c.groupOf = f }
+}
+
+// WithNamedGroups gives each value its group path by its name in the
+// tape (Graph) or its label (Value), as WithGroups does.
+func WithNamedGroups(f func(name string) []string) Option {
+	return func(c *config) { c.groupName = f }
+}
+
+// WithConstants says which leaves of a drawing made by Value are
+// constants: numbers the cell wrote, such as the 2 in 2 * x, whose
+// gradient nobody needs. Without it, a leaf with neither a label nor a
+// name is a constant.
+func WithConstants(f func(v *engine.Value) bool) Option {
+	return func(c *config) { c.constOf = f }
+}
 
 // Value draws the expression behind root, with the gradients of root.
-func Value(root *engine.Value, names map[*engine.Value]string) *Drawing {
+func Value(root *engine.Value, names map[*engine.Value]string, opts ...Option) *Drawing {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
 	t, vals, bySlot := engine.TapeOf(root)
 	labels := make([]string, len(bySlot))
+	consts := make([]bool, len(bySlot))
+	groups := make([][]string, len(bySlot))
 	for s, v := range bySlot {
 		switch {
 		case v.Label != "":
@@ -81,35 +133,61 @@ func Value(root *engine.Value, names map[*engine.Value]string) *Drawing {
 		case names[v] != "":
 			labels[s] = names[v]
 		case v.Op() == "":
-			labels[s] = words.Number(v.Data) // a constant
+			labels[s] = Number(v.Data) // a constant
 		default:
 			labels[s] = v.Op()
 		}
+		if v.Op() == "" && s != len(bySlot)-1 {
+			if c.constOf != nil {
+				consts[s] = c.constOf(v)
+			} else {
+				consts[s] = v.Label == "" && names[v] == ""
+			}
+		}
+		switch {
+		case c.groupOf != nil:
+			groups[s] = c.groupOf(v)
+		case c.groupName != nil && (v.Label != "" || names[v] != ""):
+			groups[s] = c.groupName(labels[s])
+		}
 	}
-	return draw(t, vals, labels, len(bySlot)-1) // the root is the last slot
+	return draw(t, vals, labels, consts, groups, len(bySlot)-1) // the root is the last slot
 }
 
 // Graph draws a compiled graph with the given values (as
 // evaluate returns them) and the gradients of out; out "" draws values only.
-func Graph(t *engine.Tape, vals []float64, out string) *Drawing {
+func Graph(t *engine.Tape, vals []float64, out string, opts ...Option) *Drawing {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
 	names := t.Names()
 	o := -1
 	if s, ok := t.Slot(out); ok {
 		o = s
 	}
-	return draw(t, vals, names, o)
+	groups := make([][]string, len(names))
+	if c.groupName != nil {
+		for s, n := range names {
+			groups[s] = c.groupName(n)
+		}
+	}
+	return draw(t, vals, names, make([]bool, len(names)), groups, o)
 }
 
-func draw(t *engine.Tape, vals []float64, labels []string, out int) *Drawing {
+func draw(t *engine.Tape, vals []float64, labels []string, consts []bool, groups [][]string, out int) *Drawing {
 	n := len(vals)
-	d := &Drawing{Nodes: make([]DrawNode, n), Out: out}
+	d := &Drawing{Nodes: make([]DrawNode, n), Out: out, FirstWrong: -1}
 	seen := map[string]int{}
 	for s := range d.Nodes {
 		name := labels[s]
 		if seen[name]++; seen[name] > 1 {
 			name = fmt.Sprintf("%s#%d", name, seen[name])
 		}
-		d.Nodes[s] = DrawNode{Name: name, Label: labels[s], Op: t.Op(s), Value: vals[s]}
+		d.Nodes[s] = DrawNode{Name: name, Label: labels[s], Op: t.Op(s), Value: vals[s], Const: consts[s] && s != out}
+		if len(groups[s]) > 0 {
+			d.Nodes[s].Group = append([]string(nil), groups[s]...)
+		}
 	}
 	grads := make([]float64, n)
 	if out >= 0 {
@@ -136,8 +214,74 @@ func draw(t *engine.Tape, vals []float64, labels []string, out int) *Drawing {
 	for i, j := 0, len(d.Steps)-1; i < j; i, j = i+1, j-1 {
 		d.Steps[i], d.Steps[j] = d.Steps[j], d.Steps[i]
 	}
-	d.layout(t)
+	d.finish()
 	return d
+}
+
+// finish groups the nodes, if the caller gave no groups, derives what
+// the layout needs and places the default picture.
+func (d *Drawing) finish() {
+	given := false
+	for _, n := range d.Nodes {
+		given = given || len(n.Group) > 0
+	}
+	if !given {
+		d.fallbackGroups()
+	}
+	d.derive()
+	d.placeDefault()
+}
+
+// derive computes, from the exported fields alone, what the layout needs:
+// the groups, whether to fold, the widest gradient line of each node
+// during the pass, and an empty store of pictures.
+func (d *Drawing) derive() {
+	d.collectGroups()
+	drawn := 0
+	for _, n := range d.Nodes {
+		if !n.Const {
+			drawn++
+		}
+	}
+	d.folds = drawn > FoldAbove && len(d.groups) > 0
+	d.gradW = make([]float64, len(d.Nodes))
+	if d.Out >= 0 {
+		g := d.GradsAfter(0)
+		for s := range d.Nodes {
+			d.gradW[s] = textWidth("grad "+Number(g[s]), fontSize, false)
+		}
+		for _, st := range d.Steps {
+			for _, e := range st.Edges {
+				f := d.Edges[e].From
+				g[f] += d.Edges[e].Contribution
+				d.gradW[f] = max(d.gradW[f], textWidth("grad "+Number(g[f]), fontSize, false))
+			}
+		}
+	}
+	d.pending = &pictures{}
+}
+
+// ready derives what the layout needs if it has not been: a Drawing that
+// crossed from the runner to the page as a message (jsvalue) has only
+// its exported fields. Until it has, such a Drawing must not be shared
+// between goroutines.
+func (d *Drawing) ready() {
+	if d.pending == nil {
+		d.derive()
+	}
+}
+
+// placeDefault sets Width, Height and each node's place from the picture
+// View{} draws.
+func (d *Drawing) placeDefault() {
+	p := d.picture(false, nil)
+	d.Width, d.Height = p.w, p.h
+	for s := range d.Nodes {
+		if b, ok := p.boxOf(s); ok {
+			d.Nodes[s].X, d.Nodes[s].Y = b.x, b.y
+			d.Nodes[s].Layer = p.layerOf(s)
+		}
+	}
 }
 
 // GradsAfter returns every node's gradient after the first k steps of the
@@ -148,7 +292,7 @@ func (d *Drawing) GradsAfter(k int) []float64 {
 		return g
 	}
 	g[d.Out] = 1
-	for _, st := range d.Steps[:min(k, len(d.Steps))] {
+	for _, st := range d.Steps[:max(0, min(k, len(d.Steps)))] {
 		for _, e := range st.Edges {
 			g[d.Edges[e].From] += d.Edges[e].Contribution
 		}
@@ -156,106 +300,16 @@ func (d *Drawing) GradsAfter(k int) []float64 {
 	return g
 }
 
-// layout places nodes left to right by depth: a node one layer right of
-// its deepest input, a leaf just left of its first use. Within a layer,
-// nodes are ordered by the mean position of their neighbours, a few sweeps
-// each way, to reduce crossings. It is deterministic.
-func (d *Drawing) layout(t *engine.Tape) {
-	n := len(d.Nodes)
-	L := t.NumLeaves()
-	layer := make([]int, n)
-	for s := L; s < n; s++ {
-		for _, in := range t.Inputs(s) {
-			if in >= L {
-				layer[s] = max(layer[s], layer[in]+1)
-			}
-		}
-	}
-	// Leaves sit one layer left of their first consumer; nodes shift right
-	// by one to make room.
-	for s := L; s < n; s++ {
-		layer[s]++
-	}
-	firstUse := make([]int, n)
-	for s := range firstUse {
-		firstUse[s] = math.MaxInt
-	}
-	for s := L; s < n; s++ {
-		for _, in := range t.Inputs(s) {
-			if in < L {
-				firstUse[in] = min(firstUse[in], layer[s]-1)
-			}
-		}
-	}
-	for s := 0; s < L; s++ {
-		if firstUse[s] != math.MaxInt {
-			layer[s] = firstUse[s]
-		}
-	}
-	maxLayer := 0
-	for _, l := range layer {
-		maxLayer = max(maxLayer, l)
-	}
-	layers := make([][]int, maxLayer+1)
-	for s := 0; s < n; s++ {
-		layers[layer[s]] = append(layers[layer[s]], s)
-	}
-	neighbours := make([][]int, n)
-	for _, e := range d.Edges {
-		neighbours[e.From] = append(neighbours[e.From], e.To)
-		neighbours[e.To] = append(neighbours[e.To], e.From)
-	}
-	pos := make([]float64, n)
-	place := func() {
-		for _, ls := range layers {
-			for i, s := range ls {
-				pos[s] = float64(i) - float64(len(ls)-1)/2
-			}
-		}
-	}
-	place()
-	for sweep := 0; sweep < 6; sweep++ {
-		for li := range layers {
-			if sweep%2 == 1 {
-				li = len(layers) - 1 - li
-			}
-			ls := layers[li]
-			bary := make(map[int]float64, len(ls))
-			for _, s := range ls {
-				if len(neighbours[s]) == 0 {
-					bary[s] = pos[s]
-					continue
-				}
-				sum := 0.0
-				for _, m := range neighbours[s] {
-					sum += pos[m]
-				}
-				bary[s] = sum / float64(len(neighbours[s]))
-			}
-			sort.SliceStable(ls, func(i, j int) bool { return bary[ls[i]] < bary[ls[j]] })
-			for i, s := range ls {
-				pos[s] = float64(i) - float64(len(ls)-1)/2
-			}
-		}
-	}
-	tallest := 0
-	for _, ls := range layers {
-		tallest = max(tallest, len(ls))
-	}
-	d.Height = 2*margin + float64(tallest)*nodeH + float64(max(tallest-1, 0))*gapY
-	d.Width = 2*margin + float64(len(layers))*nodeW + float64(max(len(layers)-1, 0))*gapX
-	for s := range d.Nodes {
-		d.Nodes[s].Layer = layer[s]
-		d.Nodes[s].X = margin + float64(layer[s])*(nodeW+gapX)
-		d.Nodes[s].Y = d.Height/2 - nodeH/2 + pos[s]*(nodeH+gapY)
-	}
-}
+// Trivial reports whether the drawing is a single value with nothing
+// computed from anything: no edge to draw, no step to take. A caller may
+// leave such a drawing out.
+func (d *Drawing) Trivial() bool { return len(d.Edges) == 0 }
 
 // PathsTo lists every path from node from to Out, each with the product
 // of the local derivatives along it; their sum is the gradient of from.
 // It stops after MaxPaths paths and reports how many there are in all.
 func (d *Drawing) PathsTo(from int) (paths []Path, total float64) {
-	if d.Out < 0 {
+	if d.Out < 0 || from < 0 || from >= len(d.Nodes) {
 		return nil, 0
 	}
 	// uses[s] lists the edges leaving s.
@@ -319,4 +373,32 @@ func (d *Drawing) PathsTo(from int) (paths []Path, total float64) {
 type Path struct {
 	Edges   []int
 	Product float64 // the product of the local derivatives along it
+}
+
+// pictures holds the pictures of a drawing laid out so far, by
+// orientation and expanded groups: the page redraws at every step.
+type pictures struct {
+	mu   sync.Mutex
+	byID map[string]*picture
+}
+
+// picture returns the layout of d, left to right or top to bottom, with
+// the groups in expanded open.
+func (d *Drawing) picture(vertical bool, expanded []string) *picture {
+	d.ready()
+	key := fmt.Sprint(vertical, strings.Join(d.openGroups(expanded), "\x00"))
+	d.pending.mu.Lock()
+	defer d.pending.mu.Unlock()
+	if p, ok := d.pending.byID[key]; ok {
+		return p
+	}
+	p := d.layout(vertical, expanded)
+	if d.pending.byID == nil {
+		d.pending.byID = map[string]*picture{}
+	}
+	if len(d.pending.byID) > 16 { // a page expands a few groups at most
+		clear(d.pending.byID)
+	}
+	d.pending.byID[key] = p
+	return p
 }
