@@ -14,7 +14,7 @@ import (
 // runCells runs cells as one program, as Run all does, and returns each
 // cell's result with its drawings.
 func runCells(cells []string) []notebook.CellResult {
-	return notebook.Run(cells, len(cells)-1)
+	return notebook.NewSession().Run(notebook.Request{Cells: cells, All: true}).Cells
 }
 
 // lessonDrawing is one graph that a lesson draws.
