@@ -15,10 +15,12 @@
 // tabs that show it (live preview); a lesson with an error shows the error
 // on its page. Exported sites have no live preview.
 //
-// Building compiles the engine to site/engine.wasm and the notebook to
-// site/notebook.wasm, copies wasm_exec.js from the same Go toolchain (so
-// they always match), and renders the lessons in site/lessons/*.md to
-// HTML pages with the index and the scratch page.
+// Building compiles the engine (cmd/engine) to engine.wasm and the
+// notebook (cmd/gradbook) to gradbook.wasm, copies wasm_exec.js from the
+// same Go toolchain (so they always match), and renders the lessons in
+// site/lessons/*.md to HTML pages with the index and the scratch page.
+// Everything built goes to build/ (-dir), beside a copy of site/'s static
+// files: site/ holds sources only.
 package main
 
 import (
@@ -47,7 +49,7 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "`host:port` to serve on")
 	buildOnly := flag.Bool("build", false, "build the site and exit")
-	fixtures := flag.String("fixtures", "", "also build the lessons in `dir` into site/fixtures/, unlisted (for tests)")
+	fixtures := flag.String("fixtures", "", "also build the lessons in `dir` into fixtures/ of the build, unlisted (for tests)")
 	out := flag.String("out", "", "write the complete static site to `dir` and exit")
 	var folders []string
 	flag.Func("lessons", "also build the lessons in `dir` (repeat it, or separate folders with commas)", func(v string) error {
@@ -61,9 +63,12 @@ func main() {
 	builtin := flag.Bool("builtin", true, "include Gradbook's own lessons (site/lessons); -builtin=false serves the -lessons folders alone")
 	check := flag.Bool("check", false, "check every lesson (cells, exercises, quizzes, explore tasks), print file:line: problems and exit non-zero if any; with -lessons, those folders only (add -builtin for Gradbook's too)")
 	newLesson := flag.String("new", "", "write a starter lesson, showing every block kind, to `dir/name`.md and exit")
-	siteDir := flag.String("dir", "site", "build into `dir`: the static files are copied there from site/ (to run a second server)")
+	siteDir := flag.String("dir", "build", "build into `dir`: the static files are copied there from site/, which holds sources only")
 	flag.Parse()
 	log.SetFlags(0)
+	if filepath.Clean(*siteDir) == "site" {
+		log.Fatalf("serve: -dir site would mix what is built with site/'s sources: build elsewhere (the default is build/)")
+	}
 
 	if *newLesson != "" {
 		if filepath.Dir(*newLesson) == "." {
@@ -194,16 +199,14 @@ func (b *builder) watch(ctx context.Context, w *preview.Watcher) {
 // wasm_exec.js.
 func (b *builder) prepare() error {
 	dir := b.dir
-	if filepath.Clean(dir) != "site" {
-		if _, err := lesson.Export("site", dir); err != nil {
-			return fmt.Errorf("copying site/ to %s: %v", dir, err)
-		}
+	if _, err := lesson.Export("site", dir); err != nil {
+		return fmt.Errorf("copying site/ to %s: %v", dir, err)
 	}
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
 		return fmt.Errorf("go env GOROOT: %v", err)
 	}
-	wasms := map[string]string{"engine.wasm": "./wasm", "notebook.wasm": "./cmd/notebook"}
+	wasms := map[string]string{"engine.wasm": "./cmd/engine", "gradbook.wasm": "./cmd/gradbook"}
 	// The notebook inlines only where the time goes: the runtime, math,
 	// Starlark, the engine and the cell runtime. Inlining everything else
 	// (the DOM bindings, fmt, reflect, …) bought no speed we could measure
@@ -213,7 +216,7 @@ func (b *builder) prepare() error {
 	for out, pkg := range wasms {
 		go func() {
 			args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, out)}
-			if out == "notebook.wasm" {
+			if out == "gradbook.wasm" {
 				args = append(args, inline...)
 			}
 			cmd := exec.Command("go", append(args, pkg)...)

@@ -12,6 +12,8 @@ import (
 // build writes it with JSON; the browser reads it with ParseSiteCells.
 type SiteCells struct {
 	Lessons map[string]LessonCells // by slug
+	// Renamed gives each earlier name of a lesson its name now.
+	Renamed map[string]string
 }
 
 // LessonCells are one lesson's code cells.
@@ -26,7 +28,7 @@ type LessonCells struct {
 
 // JSON encodes sc as cells.json:
 // {"lessons": {slug: {"title": …, "cells": {id: source}, "order": [id, …],
-// "moved": {id: slug}}}}.
+// "moved": {id: slug}}}, "renamed": {old slug: slug}}.
 func (sc *SiteCells) JSON() []byte {
 	slugs := make([]string, 0, len(sc.Lessons))
 	for slug := range sc.Lessons {
@@ -50,7 +52,15 @@ func (sc *SiteCells) JSON() []byte {
 		}
 		lessons[i] = jsontext.Member{Name: slug, Value: o}
 	}
-	return jsontext.Encode(jsontext.Object{{Name: "lessons", Value: lessons}})
+	top := jsontext.Object{{Name: "lessons", Value: lessons}}
+	if len(sc.Renamed) > 0 {
+		renamed := make(map[string]any, len(sc.Renamed))
+		for old, now := range sc.Renamed {
+			renamed[old] = now
+		}
+		top = append(top, jsontext.Member{Name: "renamed", Value: renamed})
+	}
+	return jsontext.Encode(top)
 }
 
 // ParseSiteCells reads cells.json, as JSON writes it.
@@ -61,7 +71,13 @@ func ParseSiteCells(b []byte) (*SiteCells, error) {
 	}
 	top, _ := v.(map[string]any)
 	lessons, _ := top["lessons"].(map[string]any)
-	sc := &SiteCells{Lessons: map[string]LessonCells{}}
+	sc := &SiteCells{Lessons: map[string]LessonCells{}, Renamed: map[string]string{}}
+	renamed, _ := top["renamed"].(map[string]any)
+	for old, now := range renamed {
+		if s, ok := now.(string); ok {
+			sc.Renamed[old] = s
+		}
+	}
 	for slug, x := range lessons {
 		l, _ := x.(map[string]any)
 		lc := LessonCells{Cells: map[string]string{}}
@@ -92,8 +108,20 @@ func ParseSiteCells(b []byte) (*SiteCells, error) {
 	return sc, nil
 }
 
-// Cell finds a lesson's cell and the cells above it.
+// Resolve returns the name a lesson has now, given any of its names.
+func (sc *SiteCells) Resolve(lesson string) string {
+	if _, ok := sc.Lessons[lesson]; !ok {
+		if now, ok := sc.Renamed[lesson]; ok {
+			return now
+		}
+	}
+	return lesson
+}
+
+// Cell finds a lesson's cell and the cells above it; the lesson may be
+// named by a name it had before.
 func (sc *SiteCells) Cell(lesson, id string) (src string, above []string, err error) {
+	lesson = sc.Resolve(lesson)
 	l, ok := sc.Lessons[lesson]
 	if !ok {
 		return "", nil, fmt.Errorf("there is no lesson %q", lesson)

@@ -59,7 +59,7 @@ test("an error's line is marked until the code changes; undo restores; a saved e
 });
 
 test("lessons, exercises, embedded and framed cells all use the editor; without scripts the code is plain text", async ({ page, browser, errors }) => {
-  await open(page, "lessons/02-reverse-accumulation.html");
+  await open(page, "lessons/reverse-accumulation.html");
   const cells = await page.locator("section.code-cell").count();
   await expect(page.locator("section.code-cell .cm-editor")).toHaveCount(cells);
   await expect(page.locator("#exercise-write-backward .cm-editor")).toHaveCount(1);
@@ -74,7 +74,7 @@ test("lessons, exercises, embedded and framed cells all use the editor; without 
 
   const off = await browser.newContext({ javaScriptEnabled: false });
   const plain = await off.newPage();
-  await plain.goto("http://127.0.0.1:8181/lessons/02-reverse-accumulation.html");
+  await plain.goto("http://127.0.0.1:8181/lessons/reverse-accumulation.html");
   await expect(plain.locator("#cell-worked textarea.editor")).toBeVisible();
   await expect(plain.locator("#cell-worked textarea.editor")).toHaveValue(/g = \[\["p", "mul", \["a", "b"\]\]/);
   await off.close();
@@ -101,7 +101,7 @@ test("figures: the editor bundle, and the time to the first editable cell", asyn
     window.shifts = 0;
     new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.shifts += e.value; }).observe({ type: "layout-shift", buffered: true });
   });
-  await page.goto("lessons/01-chain-rule.html");
+  await page.goto("lessons/chain-rule.html");
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   const cold = await page.evaluate(() => window.editableAt);
   const shifts = await page.evaluate(() => window.shifts);

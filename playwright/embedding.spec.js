@@ -41,7 +41,7 @@ for (const [name, site] of Object.entries(hosts)) {
     const file = name.includes("none") ? "none.html" : "cors.html";
     fs.writeFileSync(path.join(courseDir, file), coursePage(site));
     const wasm = [];
-    page.on("request", (r) => { if (r.url().endsWith("notebook.wasm")) wasm.push(r.url()); });
+    page.on("request", (r) => { if (r.url().endsWith("gradbook.wasm")) wasm.push(r.url()); });
     const start = Date.now();
     await page.goto(`http://127.0.0.1:${coursePort}/${file}`);
     await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });

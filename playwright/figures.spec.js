@@ -8,7 +8,7 @@ const { test, expect, open, cell, typeInto } = require("./helpers");
 
 test("figures: first runnable cell, wasm size, a 20-line cell", async ({ browser }) => {
   test.setTimeout(120_000);
-  const lesson = "lessons/01-chain-rule.html";
+  const lesson = "lessons/chain-rule.html";
   const context = await browser.newContext();
   const page = await context.newPage();
   const ready = async () => {
@@ -24,10 +24,10 @@ test("figures: first runnable cell, wasm size, a 20-line cell", async ({ browser
   }
   warm.sort((a, b) => a - b);
 
-  for (const name of ["notebook.wasm", "engine.wasm"]) {
-    const raw = fs.readFileSync(path.join(__dirname, "..", "site", name));
+  for (const name of ["gradbook.wasm", "engine.wasm"]) {
+    const raw = fs.readFileSync(path.join(__dirname, "..", "build", name));
     const gz = zlib.gzipSync(raw, { level: 9 }).length;
-    console.log(`${name}: ${raw.length.toLocaleString("en")} B raw, ${gz.toLocaleString("en")} B gzip -9${name === "notebook.wasm" ? " (budget 2,000,000 B)" : ""}`);
+    console.log(`${name}: ${raw.length.toLocaleString("en")} B raw, ${gz.toLocaleString("en")} B gzip -9${name === "gradbook.wasm" ? " (budget 2,000,000 B)" : ""}`);
   }
   console.log(`first runnable cell: cold ${cold.toFixed(0)} ms, warm ${warm[2].toFixed(0)} ms (median of 5) after navigation (target < 1000 ms)`);
 
@@ -84,7 +84,7 @@ test("figures: first runnable cell, wasm size, a 20-line cell", async ({ browser
   console.log(`20-line cell, run plus drawing: ${times[5].ms.toFixed(1)} ms in the page, ${times[5].goMs.toFixed(1)} ms in Go (median of 10; target < 30 ms)`);
 
   // An explore block: one input event to values, gradients, tasks and drawing.
-  await page.goto("lessons/02-reverse-accumulation.html");
+  await page.goto("lessons/reverse-accumulation.html");
   await ready();
   const explore = await page.evaluate(async () => {
     const block = document.querySelector("#explore-linear-loss");

@@ -77,7 +77,7 @@ function withBackward(starter, body) {
 }
 
 // The lessons in teaching order, as the index lists them.
-const lessons = ["a-derivative-is-a-nudge", "01-chain-rule", "04-fan-out", "02-reverse-accumulation", "03-gradient-flow",
-  "05-every-path", "checking-gradients", "06-neurons-and-mlp", "07-training-on-moons", "capstone-micrograd"];
+const lessons = ["a-derivative-is-a-nudge", "chain-rule", "fan-out", "reverse-accumulation", "gradient-flow",
+  "every-path", "checking-gradients", "neurons-and-mlp", "training-on-moons", "capstone-micrograd"];
 
 module.exports = { test, expect, open, reloadOffline, cell, typeInto, editorOf, goodBackward, withBackward, lessons };

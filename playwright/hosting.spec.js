@@ -17,7 +17,7 @@ async function deploy(page, port) {
   const server = spawn("node", [path.join(__dirname, "static-server.js"), dir, String(port), "/site/"], { stdio: "ignore" });
   try {
     await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/site/index.html`).catch(() => ({ ok: false }))).ok).toBe(true);
-    await page.goto(`http://127.0.0.1:${port}/site/lessons/01-chain-rule.html`);
+    await page.goto(`http://127.0.0.1:${port}/site/lessons/chain-rule.html`);
     await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
     await page.evaluate(async () => { await navigator.serviceWorker.ready; });
     await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
@@ -43,7 +43,7 @@ test("the static export works from a plain file server under a sub-path", async 
   await page.goto(exported);
   await expect(page.locator("ol.lessons li")).toHaveCount(10);
   await page.getByRole("link", { name: /Reverse accumulation/ }).click();
-  await expect(page).toHaveURL(exported + "lessons/02-reverse-accumulation.html");
+  await expect(page).toHaveURL(exported + "lessons/reverse-accumulation.html");
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   await page.getByRole("button", { name: "Run all" }).click();
   await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 30_000 });
@@ -58,14 +58,14 @@ test("the static export works from a plain file server under a sub-path", async 
 });
 
 test("the dev server sends the Content-Security-Policy", async ({ request }) => {
-  const res = await request.get("lessons/01-chain-rule.html");
+  const res = await request.get("lessons/chain-rule.html");
   expect(res.headers()["content-security-policy"]).toContain("script-src 'self' 'wasm-unsafe-eval'");
-  const wasm = await request.get("notebook.wasm");
+  const wasm = await request.get("gradbook.wasm");
   expect(wasm.headers()["content-type"]).toBe("application/wasm");
 });
 
 test("offline after the first visit: lessons, cells and progress work", async ({ page, context, errors }) => {
-  await page.goto(exported + "lessons/01-chain-rule.html");
+  await page.goto(exported + "lessons/chain-rule.html");
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   // The service worker has precached the site: cut the network and reload.
   await reloadOffline(page, context);
@@ -74,9 +74,9 @@ test("offline after the first visit: lessons, cells and progress work", async ({
   await c.getByRole("button", { name: "Run", exact: true }).click();
   await expect(c.getByRole("status")).toHaveText("offline 42");
   await expect(page.locator("#save-status")).toHaveText("Saved.");
-  await page.goto(exported + "lessons/04-fan-out.html");
+  await page.goto(exported + "lessons/fan-out.html");
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
-  await page.goto(exported + "lessons/01-chain-rule.html");
+  await page.goto(exported + "lessons/chain-rule.html");
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   await expect(page.locator("#cell-engine").locator("textarea.editor")).toHaveValue("print('offline', 6 * 7)");
 });
@@ -150,7 +150,7 @@ test("a half-finished deploy is refused: the last complete build is served until
 
 test("a course page embeds cells both ways, loads the wasm once, and keeps progress", async ({ page, errors }) => {
   const wasmLoads = [];
-  page.on("request", (r) => { if (r.url().endsWith("notebook.wasm") && r.frame() === page.mainFrame()) wasmLoads.push(r.url()); });
+  page.on("request", (r) => { if (r.url().endsWith("gradbook.wasm") && r.frame() === page.mainFrame()) wasmLoads.push(r.url()); });
   await page.goto(course);
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   const inline = page.locator(".gradbook-embed section.code-cell").nth(0);
@@ -188,7 +188,7 @@ test("a course page embeds cells both ways, loads the wasm once, and keeps progr
 });
 
 test("share a cell's code by link; opening it does not overwrite the learner's version until kept", async ({ page, context, errors }) => {
-  await open(page, "lessons/04-fan-out.html");
+  await open(page, "lessons/fan-out.html");
   const c = page.locator("#cell-square");
   await typeInto(c, "print('mine')");
   await expect(page.locator("#save-status")).toHaveText("Saved.");
@@ -224,7 +224,7 @@ test("share a cell's code by link; opening it does not overwrite the learner's v
   await expect(page.locator("#cell-square textarea.editor")).toHaveValue("print('to share')");
 });
 
-test("a lesson in a frame: no site chrome, and it tells the parent its height", async ({ page, errors }) => {
+test("a lesson in a frame, by its old address as the README once gave it: no site chrome, and it tells the parent its height", async ({ page, errors }) => {
   await page.goto(course);
   await page.evaluate(() => {
     const f = document.createElement("iframe");

@@ -40,7 +40,7 @@ async function setLeaves(block, values) {
 }
 
 test("02: the explore tasks tick when met", async ({ page, errors }) => {
-  await open(page, "lessons/02-reverse-accumulation.html");
+  await open(page, "lessons/reverse-accumulation.html");
   const g1 = page.locator("#explore-linear-loss");
   const g2 = page.locator("#explore-square-of-sum");
   // The starting numbers.
@@ -80,7 +80,7 @@ test("02: the explore tasks tick when met", async ({ page, errors }) => {
 });
 
 test("quizzes answer right and wrong with the matching feedback", async ({ page, errors }) => {
-  await open(page, "lessons/02-reverse-accumulation.html");
+  await open(page, "lessons/reverse-accumulation.html");
   const q = page.locator("#quiz-x-plus-x");
   await q.getByLabel("One: there is").check();
   await q.getByRole("button", { name: "Check my answer" }).click();
@@ -89,7 +89,7 @@ test("quizzes answer right and wrong with the matching feedback", async ({ page,
   await q.getByRole("button", { name: "Check my answer" }).click();
   await expect(q.locator(".feedback")).toContainText("Right. Both edges carry 1 × 1 = 1");
 
-  await open(page, "lessons/01-chain-rule.html");
+  await open(page, "lessons/chain-rule.html");
   const n = page.locator("#quiz-numeric-check");
   await n.getByLabel("∂L/∂w").fill("-6");
   await n.getByLabel("∂L/∂b").fill("2");
@@ -114,7 +114,7 @@ test("quizzes answer right and wrong with the matching feedback", async ({ page,
   await expect(open_.locator(".model")).toBeVisible();
   await expect(open_.locator(".model")).toContainText("sum of the contributions");
 
-  await open(page, "lessons/04-fan-out.html");
+  await open(page, "lessons/fan-out.html");
   const f = page.locator("#quiz-fan-out-quiz");
   await f.getByLabel("The multiply rule is wrong").check();
   await f.getByRole("button", { name: "Check my answer" }).click();
@@ -125,7 +125,7 @@ test("quizzes answer right and wrong with the matching feedback", async ({ page,
 });
 
 test("02: the exercise passes with a correct backward and explains an overwriting one", async ({ page, errors }) => {
-  await open(page, "lessons/02-reverse-accumulation.html");
+  await open(page, "lessons/reverse-accumulation.html");
   const ex = page.locator("#exercise-write-backward");
   const editor = editorOf(ex);
   const starter = await editor.inputValue();
@@ -159,7 +159,7 @@ test("02: the exercise passes with a correct backward and explains an overwritin
 });
 
 test("04: the fan-out drawing shows 6, and 3 with the overwrite toggle", async ({ page, errors }) => {
-  await open(page, "lessons/04-fan-out.html");
+  await open(page, "lessons/fan-out.html");
   const c = page.locator("#cell-square");
   await c.getByRole("button", { name: "Run", exact: true }).click();
   await expect(c.locator("g.node[data-name='x'] .grad")).toContainText("grad 6");
@@ -174,7 +174,7 @@ async function products(figure) {
 }
 
 test("05: the paths the prose names are the paths the drawings list, full and detached", async ({ page, errors }) => {
-  await open(page, "lessons/05-every-path.html");
+  await open(page, "lessons/every-path.html");
   await page.getByRole("button", { name: "Run all" }).click();
   await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 30_000 });
   const full = page.locator("#cell-network figure.drawing").first();
@@ -208,7 +208,7 @@ test("checking gradients: the kink's table, and the hidden unit off after the la
 });
 
 test("exercises checked by hidden tests: find the bug, then relu at exactly 0; the pass survives a reload", async ({ page, errors }) => {
-  await open(page, "lessons/04-fan-out.html");
+  await open(page, "lessons/fan-out.html");
   const ex = page.locator("#exercise-find-the-bug");
   const editor = editorOf(ex);
   const starter = await editor.inputValue();
@@ -229,7 +229,7 @@ test("exercises checked by hidden tests: find the bug, then relu at exactly 0; t
   await expect(page.locator("#exercise-find-the-bug")).toHaveAttribute("data-state", "passed");
   await expect(page.locator("#exercise-find-the-bug .report")).toContainText("You passed this exercise before");
 
-  await open(page, "lessons/03-gradient-flow.html");
+  await open(page, "lessons/gradient-flow.html");
   const rules = page.locator("#exercise-local-rules");
   const code = editorOf(rules);
   const base = await code.inputValue();
@@ -245,7 +245,7 @@ test("exercises checked by hidden tests: find the bug, then relu at exactly 0; t
 });
 
 test("a predict-first quiz: a wrong guess gets its diagnosis before the cell shows the number", async ({ page, errors }) => {
-  await open(page, "lessons/05-every-path.html");
+  await open(page, "lessons/every-path.html");
   // The quiz comes before the cell that computes the answer.
   const order = await page.locator("#quiz-predict-detached, #cell-detached").evaluateAll((els) => els.map((e) => e.id));
   expect(order).toEqual(["quiz-predict-detached", "cell-detached"]);
@@ -259,7 +259,7 @@ test("a predict-first quiz: a wrong guess gets its diagnosis before the cell sho
 });
 
 test("06: the layer exercise passes with a right layer and explains one built from numbers", async ({ page, errors }) => {
-  await open(page, "lessons/06-neurons-and-mlp.html");
+  await open(page, "lessons/neurons-and-mlp.html");
   const ex = page.locator("#exercise-write-layer");
   const editor = editorOf(ex);
   await editor.fill(`def layer(neurons, x):
@@ -281,7 +281,7 @@ test("06: the layer exercise passes with a right layer and explains one built fr
 
 test("07: training draws the loss curve and the decision boundary, with their text alternatives", async ({ page, errors }) => {
   test.setTimeout(120_000);
-  await open(page, "lessons/07-training-on-moons.html");
+  await open(page, "lessons/training-on-moons.html");
   const boundary = page.locator("#cell-boundary");
   await boundary.getByRole("button", { name: "Run", exact: true }).click();
   await expect(boundary.locator("output.out")).toContainText("✓ the first point", { timeout: 60_000 });

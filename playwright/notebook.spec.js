@@ -79,7 +79,7 @@ test("errors read like Python's, with a hint for Python habits", async ({ page, 
 });
 
 test("Reset puts the authored code back", async ({ page, errors }) => {
-  await open(page, "lessons/01-chain-rule.html");
+  await open(page, "lessons/chain-rule.html");
   const c = page.locator("#cell-engine");
   const original = await c.locator("textarea.editor").inputValue();
   await typeInto(c, "print('mine')");
@@ -91,7 +91,7 @@ test("Reset puts the authored code back", async ({ page, errors }) => {
 });
 
 test("Run all on a lesson: every check passes", async ({ page, errors }) => {
-  await open(page, "lessons/01-chain-rule.html");
+  await open(page, "lessons/chain-rule.html");
   await page.getByRole("button", { name: "Run all" }).click();
   await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 30_000 });
   const n = await page.locator("section.code-cell").count();
@@ -160,7 +160,7 @@ test("the hostile lesson fixture stays inert", async ({ page, errors }) => {
   await expect(page.locator("main")).toContainText("Other schemes lose their address too: tel, ftp, intent, blob, host and backslash host.");
 });
 
-for (const lesson of ["01-chain-rule", "02-reverse-accumulation"]) test(`${lesson} reads at phone width`, async ({ page, errors }) => {
+for (const lesson of ["chain-rule", "reverse-accumulation"]) test(`${lesson} reads at phone width`, async ({ page, errors }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await open(page, `lessons/${lesson}.html`);
   await page.getByRole("button", { name: "Run all" }).click();

@@ -2,8 +2,8 @@
 const fs = require("fs");
 const { test, expect, open, cell, typeInto, goodBackward, withBackward, editorOf } = require("./helpers");
 
-const L1 = "lessons/01-chain-rule.html";
-const L2 = "lessons/02-reverse-accumulation.html";
+const L1 = "lessons/chain-rule.html";
+const L2 = "lessons/reverse-accumulation.html";
 
 // saved waits until the page says its last change was saved.
 async function saved(page) {
@@ -52,10 +52,10 @@ test("edit, run, tick, answer, pass; reload: all restored; the index shows it", 
   await restored(page);
   await page.goto("index.html");
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
-  const li = page.locator('li[data-lesson="02-reverse-accumulation"]');
+  const li = page.locator('li[data-lesson="reverse-accumulation"]');
   await expect(li.locator(".completion")).toHaveText(/^[1-9]\d* of \d+ done$/);
   await expect(page.locator("#continue")).toContainText("Continue where you left off");
-  await expect(page.locator("#continue a")).toHaveAttribute("href", /02-reverse-accumulation\.html#cell-worked/);
+  await expect(page.locator("#continue a")).toHaveAttribute("href", /reverse-accumulation\.html#cell-worked/);
 });
 
 test("a new browser context from the same storage state: restored", async ({ page, browser, errors }) => {
@@ -211,7 +211,7 @@ test("a lesson's code changed under a saved edit: the learner is told and choose
   await expect(c.getByRole("alert")).toHaveCount(0);
 });
 
-test("old, corrupt and newer records: migrated, skipped with a notice, the rest restored", async ({ page, errors }) => {
+test("old, corrupt and newer records: migrated, skipped with a notice, the rest restored, under the lesson's name now", async ({ page, errors }) => {
   await open(page, L1);
   await putRecords(page, {
     "cell/01-chain-rule/engine": JSON.stringify({ v: 1, lesson: "01-chain-rule", cell: "engine", code: "print('from version one')", ok: true, at: 1700000000 }),
@@ -227,7 +227,7 @@ test("old, corrupt and newer records: migrated, skipped with a notice, the rest 
   await expect(page.locator("#notices")).toContainText("1 record from an older version of Gradbook was updated");
 });
 
-test("a lesson split in two: the work saved in the cells that moved follows them, on the index and on their page", async ({ page, errors }) => {
+test("a lesson split in two and renamed: the work saved in the cells that moved follows them, on the index and on their page, and the old address leads to the new page", async ({ page, errors }) => {
   await open(page, "index.html");
   const authored = "print('my check at the kink')";
   await putRecords(page, {
@@ -238,12 +238,15 @@ test("a lesson split in two: the work saved in the cells that moved follows them
   await page.reload();
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
   await expect(page.locator("li[data-lesson='checking-gradients'] .completion")).toHaveText(/^2 of \d+ done$/);
-  await expect(page.locator("li[data-lesson='05-every-path'] .completion")).toHaveText(/^1 of \d+ done$/);
+  await expect(page.locator("li[data-lesson='every-path'] .completion")).toHaveText(/^1 of \d+ done$/);
   await open(page, "lessons/checking-gradients.html");
   await expect(page.locator("#cell-kink").locator("textarea.editor")).toHaveValue(authored);
   await expect(page.locator("#cell-kink")).toHaveAttribute("data-state", "passed");
   await expect(page.locator("#quiz-step-lowers input[type=radio]").nth(1)).toBeChecked();
-  await open(page, "lessons/05-every-path.html");
+  // The lesson's old address, as bookmarks and course pages have it.
+  await page.goto("lessons/05-every-path.html#cell-detached");
+  await expect(page).toHaveURL(/\/lessons\/every-path\.html#cell-detached$/);
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
   await expect(page.locator("#cell-detached").locator("textarea.editor")).toHaveValue("print('stays')");
 });
 

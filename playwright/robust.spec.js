@@ -18,14 +18,14 @@ test("stored strings never become selectors: a quiz answer and a visit with quot
   await open(page, "index.html");
   const now = Date.now();
   await importRecords(page, info, [
-    { v: 2, kind: "quiz", lesson: "02-reverse-accumulation", id: "x-plus-x", answer: '2"]', passed: false, updated: now },
+    { v: 2, kind: "quiz", lesson: "reverse-accumulation", id: "x-plus-x", answer: '2"]', passed: false, updated: now },
     { v: 2, kind: "visit", lesson: 'nope"]', id: "last", anchor: 'x"]', updated: now + 1 },
   ]);
   // The index starts, and offers no way back to a lesson it does not list.
   await expect(page.locator("li[data-lesson] .completion").first()).toContainText("done");
   await expect(page.locator("#continue")).toBeHidden();
   // Lesson 02 starts: Run all, the quiz and the panel work.
-  await open(page, "lessons/02-reverse-accumulation.html");
+  await open(page, "lessons/reverse-accumulation.html");
   await page.getByRole("button", { name: "Run all" }).click();
   await expect(cell(page, 1)).toHaveAttribute("data-state", "passed");
   const quiz = page.locator("#quiz-x-plus-x");
@@ -53,7 +53,7 @@ test("the JavaScript API takes __proto__ and constructor as ordinary names", asy
 });
 
 test("an import cannot overwrite saved code by faking its date: the learner is asked", async ({ page, errors }, info) => {
-  await open(page, "lessons/02-reverse-accumulation.html");
+  await open(page, "lessons/reverse-accumulation.html");
   const editor = editorOf(page.locator("#cell-worked"));
   await editor.fill('print("mine")');
   await page.locator("#cell-worked").getByRole("button", { name: "Run" }).click();
@@ -64,13 +64,13 @@ test("an import cannot overwrite saved code by faking its date: the learner is a
 
   const file = info.outputPath("future.json");
   fs.writeFileSync(file, JSON.stringify({ gradbook: "progress", version: 2, records: [
-    { v: 2, kind: "cell", lesson: "02-reverse-accumulation", id: "worked", source: 'print("from the file")', ran: true, clean: true, updated: 9e15 },
+    { v: 2, kind: "cell", lesson: "reverse-accumulation", id: "worked", source: 'print("from the file")', ran: true, clean: true, updated: 9e15 },
   ] }));
   // Asked first; keeping mine keeps mine.
   await page.locator("#progress-panel summary").click();
   await page.locator("#import-progress").setInputFiles(file);
   const question = page.getByRole("alertdialog");
-  await expect(question).toContainText("The file has other code than yours for 1 cell (worked in 02-reverse-accumulation)");
+  await expect(question).toContainText("The file has other code than yours for 1 cell (worked in reverse-accumulation)");
   await expect(page.getByRole("button", { name: "Keep mine" })).toBeFocused();
   await Promise.all([page.waitForEvent("load"), page.getByRole("button", { name: "Keep mine" }).click()]);
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
@@ -93,10 +93,10 @@ test("an import cannot overwrite saved code by faking its date: the learner is a
 });
 
 test("an import over 5 MB is refused at once and changes nothing", async ({ page, errors }, info) => {
-  await open(page, "lessons/02-reverse-accumulation.html");
+  await open(page, "lessons/reverse-accumulation.html");
   const file = info.outputPath("big.json");
   const records = [];
-  for (let i = 0; i < 80_000; i++) records.push({ v: 2, kind: "cell", lesson: "02-reverse-accumulation", id: "c" + i, source: "x = " + i, updated: 1 });
+  for (let i = 0; i < 80_000; i++) records.push({ v: 2, kind: "cell", lesson: "reverse-accumulation", id: "c" + i, source: "x = " + i, updated: 1 });
   fs.writeFileSync(file, JSON.stringify({ gradbook: "progress", version: 2, records }));
   expect(fs.statSync(file).size).toBeGreaterThan(5 << 20);
   await page.locator("#progress-panel summary").click();
@@ -108,13 +108,13 @@ test("an import over 5 MB is refused at once and changes nothing", async ({ page
 });
 
 test("Run all does not adopt shared code: the learner's version stays until they run that cell or keep it", async ({ page, errors }) => {
-  await open(page, "lessons/04-fan-out.html");
+  await open(page, "lessons/fan-out.html");
   const c = page.locator("#cell-square");
   await editorOf(c).fill("print('mine')");
   await expect(page.locator("#save-status")).toHaveText("Saved.");
   const code = Buffer.from("print('shared')").toString("base64url");
   await page.goto("about:blank");
-  await page.goto(`lessons/04-fan-out.html#share=square:${code}`);
+  await page.goto(`lessons/fan-out.html#share=square:${code}`);
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
   await expect(c.locator("textarea.editor")).toHaveValue("print('shared')");
   await page.getByRole("button", { name: "Run all" }).click();
@@ -122,7 +122,7 @@ test("Run all does not adopt shared code: the learner's version stays until they
   await expect(c.getByRole("button", { name: "Back to my version" })).toBeVisible();
   // Nothing of the shared code was saved.
   await page.goto("about:blank");
-  await page.goto("lessons/04-fan-out.html");
+  await page.goto("lessons/fan-out.html");
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
   await expect(c.locator("textarea.editor")).toHaveValue("print('mine')");
 });

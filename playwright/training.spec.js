@@ -59,7 +59,7 @@ print(losses[-1])`);
 
 test("figures: the plot cell of the training lesson, run again", async ({ page, errors }) => {
   test.setTimeout(120_000);
-  await open(page, "lessons/07-training-on-moons.html");
+  await open(page, "lessons/training-on-moons.html");
   const c = page.locator("#cell-boundary");
   const times = [];
   for (let i = 0; i < 3; i++) {

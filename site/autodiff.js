@@ -20,7 +20,7 @@
 // sent again.
 //
 // It also holds the site's one WebAssembly loader, autodiff.instantiate,
-// which notebook.js uses to start the notebook.
+// which gradbook.js uses to start the notebook.
 (function (global) {
   "use strict";
 
@@ -333,7 +333,7 @@
 
   // instantiate starts a Go WebAssembly module, compiled or at a url, and
   // returns its instance once it runs: the one wasm loader of the site,
-  // used for engine.wasm here and for notebook.wasm by notebook.js. onExit,
+  // used for engine.wasm here and for gradbook.wasm by gradbook.js. onExit,
   // if given, is called with the Go instance if the program ends.
   async function instantiate(source, onExit) {
     if (typeof global.Go !== "function") throw new Error("autodiff: load wasm_exec.js before autodiff.js");

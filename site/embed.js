@@ -13,7 +13,7 @@
 // IndexedDB, under the database "gradbook".
 //
 // The cells need three files from the Gradbook site besides scripts:
-// notebook.wasm, cells.json and editor.js. Where the site's host sends
+// gradbook.wasm, cells.json and editor.js. Where the site's host sends
 // Access-Control-Allow-Origin, they are fetched directly. Where it sends
 // no CORS headers, a hidden frame of the Gradbook site (proxy.html) fetches
 // them and hands them over by postMessage; everything else is the same.
@@ -157,10 +157,10 @@
     }
   }
 
-  // The same loader as Gradbook's own pages: it starts notebook.wasm from
+  // The same loader as Gradbook's own pages: it starts gradbook.wasm from
   // beside it, which finds the cells marked up here.
   (typeof Go === "function" ? Promise.resolve() : load(base + "wasm_exec.js"))
     .then(() => (typeof autodiff === "object" ? undefined : load(base + "autodiff.js")))
-    .then(() => load(base + "notebook.js"))
+    .then(() => load(base + "gradbook.js"))
     .catch(fail);
 })();

@@ -1,5 +1,5 @@
-// runner.js: the notebook's runner, a Web Worker that notebook.js starts.
-// It runs notebook.wasm, compiled by the page and posted here as the first
+// runner.js: the notebook's runner, a Web Worker that gradbook.js starts.
+// It runs gradbook.wasm, compiled by the page and posted here as the first
 // message ({gradbook: "module"}), which then serves the page's jobs (see
 // package runner; the messages are declared in internal/protocol). If the
 // Go program dies, the page is told why and starts another runner.

@@ -95,8 +95,8 @@ type Global struct {
 var Globals = []Global{
 	{"autodiff", "autodiff.js", "the engine's public JavaScript API: evaluate, backward, ready"},
 	{"autodiffCore", "engine.wasm", "what the engine's wasm tells autodiff.js: maxNodes, headerWords"},
-	{"gradbookRunners", "notebook.js", "on a page: start(onmessage, ondied) starts a runner in a Web Worker"},
+	{"gradbookRunners", "gradbook.js", "on a page: start(onmessage, ondied) starts a runner in a Web Worker"},
 	{"gradbookRunner", "runner.js", "in the runner's worker: ready(handle), which its Go program calls"},
-	{"gradbookEditor", "notebook.js", "on a page: a promise of the code editor's module (editor.js), or of null"},
+	{"gradbookEditor", "gradbook.js", "on a page: a promise of the code editor's module (editor.js), or of null"},
 	{"gradbookEmbed", "embed.js", "on a course page: fetch, direct and why, which load Gradbook's files from its site"},
 }

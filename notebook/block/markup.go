@@ -3,7 +3,7 @@ package block
 // This file declares the page contract: every class, id and data
 // attribute that the build writes (this package's blocks and
 // notebook/lesson's page templates) and the page reads (notebook/web and
-// site/notebook.js), once. Writers and readers use these names; a native
+// site/gradbook.js), once. Writers and readers use these names; a native
 // test (notebook/lesson's markup_test.go) renders every block kind and
 // page and finds every selector in Selectors there, and another fails on
 // a selector written out as a string in notebook/web.
@@ -72,6 +72,7 @@ const (
 	AttrLesson    = "data-lesson" // on <body> and the index's items; on a course page's cell, the lesson it takes
 	AttrItems     = "data-items"  // what counts towards a lesson's completion
 	AttrMovedFrom = "data-moved-from"
+	AttrRenamed   = "data-renamed-from" // a lesson's earlier names
 	AttrCellID    = "data-cell-id"
 	AttrKind      = "data-kind" // python, quiz, explore, exercise
 	AttrQuiz      = "data-quiz" // choice, numeric, open

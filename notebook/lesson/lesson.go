@@ -18,7 +18,10 @@
 // then file name. The file name, without .md, is the lesson's address and
 // the key of its saved progress. "moved-from: <file name>" says that some
 // of this lesson's cells were in that lesson before: their saved progress
-// follows them, by id.
+// follows them, by id. "renamed-from: <file name>, …" says that the lesson
+// had those file names before: its saved progress follows it, its old
+// address leads to the new page, and course pages that embed its cells by
+// an old name still find them.
 //
 // Prose is Markdown. Raw HTML is not rendered, and links may only use
 // http, https, mailto or relative addresses. Write math in Unicode
@@ -76,6 +79,8 @@ type Lesson struct {
 	// MovedFrom names the lesson some of this lesson's cells were in
 	// before: their saved progress follows them here, by id.
 	MovedFrom string
+	// RenamedFrom are the lesson's earlier file names, without .md.
+	RenamedFrom []string
 	// File is the lesson's file, as LoadDir found it, for messages.
 	File string
 	// Problem is why the file could not be read, for a lesson that Load
@@ -115,7 +120,7 @@ func parsed[T interface{ HTML() string }](x T, err error) (string, error) {
 }
 
 // frontMatterKeys are the keys a lesson's front matter may have.
-var frontMatterKeys = []string{"title", "summary", "minutes", "order", "moved-from"}
+var frontMatterKeys = []string{"title", "summary", "minutes", "order", "moved-from", "renamed-from"}
 
 var (
 	idRE   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
@@ -336,6 +341,14 @@ func (l *Lesson) frontMatter(src []byte) ([]byte, error) {
 				return nil, &Error{Line: i + 2, Msg: fmt.Sprintf("front matter: moved-from names a lesson by its file name without .md, got %q", v)}
 			}
 			l.MovedFrom = v
+		case "renamed-from":
+			for _, name := range strings.Split(v, ",") {
+				name = strings.TrimSpace(name)
+				if !slugRE.MatchString(name) || name == l.Slug {
+					return nil, &Error{Line: i + 2, Msg: fmt.Sprintf("front matter: renamed-from lists the lesson's earlier file names without .md, separated by commas, got %q", v)}
+				}
+				l.RenamedFrom = append(l.RenamedFrom, name)
+			}
 		case "minutes", "order":
 			n, err := strconv.Atoi(v)
 			if err != nil {
@@ -494,6 +507,20 @@ func Load(dirs ...string) ([]*Lesson, []*Error) {
 			}
 			where[l.Slug] = f
 			lessons = append(lessons, l)
+		}
+	}
+	// An earlier name leads to one lesson, and is no lesson's name now.
+	renamed := map[string]*Lesson{}
+	for _, l := range lessons {
+		for _, old := range l.RenamedFrom {
+			switch other, ok := renamed[old]; {
+			case where[old] != "":
+				problems = append(problems, &Error{File: l.File, Line: 1, Msg: fmt.Sprintf("renamed-from: %s is the name of a lesson in %s", old, where[old])})
+			case ok:
+				problems = append(problems, &Error{File: l.File, Line: 1, Msg: fmt.Sprintf("renamed-from: %s was %s's name too (%s)", old, other.Slug, other.File)})
+			default:
+				renamed[old] = l
+			}
 		}
 	}
 	sortLessons(lessons)

@@ -177,7 +177,7 @@ func TestEnginePageCSP(t *testing.T) {
 // TestLinkSchemes lists what survives in a lesson's links: exactly the
 // documented schemes (http, https, mailto) and relative addresses.
 func TestLinkSchemes(t *testing.T) {
-	kept := []string{"https://example.org/x", "http://example.org", "mailto:someone@example.org", "02-reverse-accumulation.html", "#worked", "../index.html", "?frame", "HTTPS://EXAMPLE.ORG"}
+	kept := []string{"https://example.org/x", "http://example.org", "mailto:someone@example.org", "reverse-accumulation.html", "#worked", "../index.html", "?frame", "HTTPS://EXAMPLE.ORG"}
 	dropped := []string{"javascript:alert(1)", "JaVaScRiPt:x", "data:text/html,x", "tel:+123", "ftp://example.org/f", "intent://x#Intent;end", "blob:https://example.org/uuid", "//evil.example/x", `/\evil.example`, "vbscript:x", "file:///etc/passwd"}
 	for _, u := range kept {
 		if !allowedURL(u) {
@@ -221,5 +221,56 @@ func TestUniqueIDs(t *testing.T) {
 			}
 			seen[m[1]] = true
 		}
+	}
+}
+
+// A renamed lesson: its old address leads to it, cells.json knows its old
+// name, and a name that is no longer free is refused.
+func TestRenamedLesson(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("fan-out.md", "---\ntitle: Fan-out\nrenamed-from: 04-fan-out, fanout\n---\n\n```python id=square\nx = 1\n```\n")
+	lessons, problems := Load(dir)
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	out := t.TempDir()
+	if err := Build(out, lessons, 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, old := range []string{"04-fan-out", "fanout"} {
+		b, err := os.ReadFile(filepath.Join(out, "lessons", old+".html"))
+		if err != nil || !strings.Contains(string(b), `<link rel="canonical" href="fan-out.html">`) || !strings.Contains(string(b), `moved.js`) {
+			t.Errorf("%s.html: %v\n%s", old, err, b)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(out, "cells.json"))
+	sc, err := notebook.ParseSiteCells(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src, _, err := sc.Cell("04-fan-out", "square"); err != nil || src != "x = 1" {
+		t.Errorf("the cell by the old name: %q %v", src, err)
+	}
+	page, _ := os.ReadFile(filepath.Join(out, "lessons", "fan-out.html"))
+	if !strings.Contains(string(page), `data-renamed-from="04-fan-out fanout"`) {
+		t.Errorf("the page does not carry its earlier names")
+	}
+	// An earlier name that is a lesson's name now, or another's earlier one.
+	write("04-fan-out.md", "# Another\n")
+	write("other.md", "---\nrenamed-from: fanout\n---\n# Other\n")
+	_, problems = Load(dir)
+	var msgs []string
+	for _, p := range problems {
+		msgs = append(msgs, p.Error())
+	}
+	got := strings.Join(msgs, "\n")
+	if !strings.Contains(got, "renamed-from: 04-fan-out is the name of a lesson") || !strings.Contains(got, "renamed-from: fanout was fan-out's name too") {
+		t.Errorf("problems:\n%s", got)
 	}
 }

@@ -253,7 +253,7 @@ func TestScriptsUseDeclaredNames(t *testing.T) {
 	query := regexp.MustCompile(`querySelector(?:All)?\(\s*"([^"]+)"`)
 	parts := regexp.MustCompile(`[.#]([\w-]+)|\[([\w-]+)`)
 	dataset := regexp.MustCompile(`dataset\.(\w+)`)
-	for _, file := range []string{"../../site/notebook.js", "../../site/embed.js"} {
+	for _, file := range []string{"../../site/gradbook.js", "../../site/embed.js"} {
 		b, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)

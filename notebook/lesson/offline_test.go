@@ -13,7 +13,7 @@ import (
 func TestExportHeaders(t *testing.T) {
 	src, out := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(src, "index.html"), []byte("<p>hi</p>"), 0o644)
-	os.WriteFile(filepath.Join(src, "notebook.wasm"), []byte("\x00asm"), 0o644)
+	os.WriteFile(filepath.Join(src, "gradbook.wasm"), []byte("\x00asm"), 0o644)
 	if _, err := Export(src, out); err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func TestExportHeaders(t *testing.T) {
 		t.Errorf("_headers: %q %v", h, err)
 	}
 	sw, _ := os.ReadFile(filepath.Join(out, "sw.js"))
-	if !strings.Contains(string(sw), `"notebook.wasm"`) || strings.Contains(string(sw), "_headers") {
+	if !strings.Contains(string(sw), `"gradbook.wasm"`) || strings.Contains(string(sw), "_headers") {
 		t.Errorf("the service worker's files are wrong:\n%s", sw)
 	}
 }

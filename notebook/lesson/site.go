@@ -54,6 +54,13 @@ func Build(dir string, lessons []*Lesson, live int) error {
 	built := map[string]bool{}
 	for _, l := range lessons {
 		built[l.Slug+".html"] = true
+		// Its earlier addresses lead to it.
+		for _, old := range l.RenamedFrom {
+			built[old+".html"] = true
+			if err := writePage(dir, filepath.Join("lessons", old+".html"), "moved.html", map[string]any{"Root": "../", "Lesson": l}); err != nil {
+				return err
+			}
+		}
 	}
 	old, _ := filepath.Glob(filepath.Join(dir, "lessons", "*.html"))
 	for _, f := range old {
@@ -69,7 +76,7 @@ func Build(dir string, lessons []*Lesson, live int) error {
 // writeCells writes cells.json: every lesson's code cells by id, so that
 // a course page can embed a lesson's cell by reference.
 func writeCells(dir string, lessons []*Lesson) error {
-	sc := &notebook.SiteCells{Lessons: map[string]notebook.LessonCells{}}
+	sc := &notebook.SiteCells{Lessons: map[string]notebook.LessonCells{}, Renamed: map[string]string{}}
 	for _, l := range lessons {
 		if l.Problem != nil {
 			continue
@@ -82,12 +89,16 @@ func writeCells(dir string, lessons []*Lesson) error {
 			}
 		}
 		sc.Lessons[l.Slug] = lc
+		for _, old := range l.RenamedFrom {
+			sc.Renamed[old] = l.Slug
+		}
 	}
 	// A course page that embeds a cell by the lesson it was in still
 	// finds it.
 	for _, l := range lessons {
-		from, ok := sc.Lessons[l.MovedFrom]
-		if !ok {
+		was := sc.Resolve(l.MovedFrom)
+		from, ok := sc.Lessons[was]
+		if !ok || was == l.Slug {
 			continue
 		}
 		for _, id := range sc.Lessons[l.Slug].Order {
@@ -99,7 +110,7 @@ func writeCells(dir string, lessons []*Lesson) error {
 			}
 			from.Moved[id] = l.Slug
 		}
-		sc.Lessons[l.MovedFrom] = from
+		sc.Lessons[was] = from
 	}
 	return os.WriteFile(filepath.Join(dir, "cells.json"), sc.JSON(), 0o644)
 }

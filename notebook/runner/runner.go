@@ -1,7 +1,7 @@
 // Package runner runs learners' code for the page: cells, and the checks
 // of exercises. Runner.Do is the whole of it, in plain Go.
 //
-// In the browser the same notebook.wasm plays two roles. On the page it
+// In the browser the same gradbook.wasm plays two roles. On the page it
 // is the DOM side (package web: the cells, drawings, progress in
 // IndexedDB); in a Web Worker it is the runner (this package: Starlark,
 // the engine, drawing layout). The page hands the worker a Job and gets

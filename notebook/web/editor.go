@@ -20,7 +20,7 @@ type codeEditor struct {
 	cm   js.Value
 }
 
-// loadEditors waits for notebook.js's import of site/editor.js, for at
+// loadEditors waits for gradbook.js's import of site/editor.js, for at
 // most a few seconds, and returns the module, or undefined: the cells
 // then keep their textareas.
 func loadEditors() js.Value {

@@ -3,6 +3,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"syscall/js"
@@ -11,6 +12,7 @@ import (
 
 	"gradbook/notebook"
 	"gradbook/notebook/block"
+	"gradbook/notebook/progress"
 )
 
 // placement is where an embedded cell belongs: its lesson for progress,
@@ -103,31 +105,44 @@ func (p *Page) frame() {
 		p.notice("Say which lesson to show: embed.html?lesson=…&cell=…")
 		return
 	}
-	if p.keep != nil {
-		p.keep.lesson = lesson.String()
-	}
 	sc, err := fetchCells("")
 	if err != nil {
 		p.notice("The cells could not be loaded: " + err.Error())
 		return
 	}
+	// A frame asked for by a lesson's earlier name keeps its progress under
+	// the name the lesson has now, as the lesson's page does.
+	asked := lesson.String()
+	name := sc.Resolve(asked)
 	var ids []string
 	if ref.IsNull() {
-		ids = sc.Lessons[lesson.String()].Order
+		ids = sc.Lessons[name].Order
 		if len(ids) == 0 {
-			p.notice(fmt.Sprintf("There is no lesson %q.", lesson.String()))
+			p.notice(fmt.Sprintf("There is no lesson %q.", asked))
 			return
 		}
 	} else {
 		ids = []string{ref.String()}
 	}
+	if p.keep != nil {
+		p.keep.lesson = name
+		if name != asked {
+			items := make([]string, len(ids))
+			for i, id := range ids {
+				items[i] = progress.KindCell + "/" + id
+			}
+			if _, err := p.keep.prog.Move(context.Background(), asked, name, items); err != nil {
+				p.notice("Your saved progress could not all be moved to the lesson's new name: " + err.Error() + ". It is still kept where it was.")
+			}
+		}
+	}
 	for _, id := range ids {
-		src, above, err := sc.Cell(lesson.String(), id)
+		src, above, err := sc.Cell(name, id)
 		if err != nil {
 			p.notice(err.Error() + ".")
 			continue
 		}
-		m := placement{lesson: lesson.String(), group: "lesson", record: id}
+		m := placement{lesson: name, group: "lesson", record: id}
 		if !ref.IsNull() {
 			m.prefix = above
 		}

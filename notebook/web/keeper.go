@@ -4,6 +4,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"time"
@@ -179,15 +180,26 @@ func (k *keeper) flush() { k.saves.Flush() }
 // lesson, on its page and on the index, before anything is restored.
 func (p *Page) moveProgress() {
 	k := p.keep
-	lessons := p.doc.QuerySelectorAll(block.With("li", block.AttrMovedFrom))
-	if p.body.HasAttribute(block.AttrMovedFrom) {
+	lessons := p.doc.QuerySelectorAll(block.With("li", block.AttrItems))
+	if p.body.HasAttribute(block.AttrItems) {
 		lessons = append(lessons, p.body)
 	}
+	var errs []error
 	for _, el := range lessons {
 		to := el.GetAttribute(block.AttrLesson)
-		_, err := k.prog.Move(context.Background(), el.GetAttribute(block.AttrMovedFrom), to, strings.Fields(el.GetAttribute(block.AttrItems)))
-		if err != nil {
-			p.notice("Your saved progress could not all be moved to its new lesson: " + err.Error() + ". It is still kept where it was.")
+		items := strings.Fields(el.GetAttribute(block.AttrItems))
+		// A lesson that had another name: everything of it, and where
+		// the learner was in it, is kept under the name it has now.
+		for _, old := range strings.Fields(el.GetAttribute(block.AttrRenamed)) {
+			_, err := k.prog.Move(context.Background(), old, to, append(items, progress.KindVisit+"/last"))
+			errs = append(errs, err)
 		}
+		if from := el.GetAttribute(block.AttrMovedFrom); from != "" {
+			_, err := k.prog.Move(context.Background(), from, to, items)
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		p.notice("Your saved progress could not all be moved to its new lesson: " + err.Error() + ". It is still kept where it was.")
 	}
 }

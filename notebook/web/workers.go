@@ -11,14 +11,14 @@ import (
 )
 
 // workers is the runner.Host of a page: it starts each runner in a Web
-// Worker through notebook.js's gradbookRunners.start. Everything else
+// Worker through gradbook.js's gradbookRunners.start. Everything else
 // about runners (the queue, restarts, runs on the page) is runner.Client's,
 // in plain Go.
 type workers struct {
 	host js.Value
 }
 
-// worker is one runner's Web Worker: post and stop from notebook.js, and
+// worker is one runner's Web Worker: post and stop from gradbook.js, and
 // the callbacks it was given, released when it ends.
 type worker struct {
 	handle   js.Value
@@ -26,7 +26,7 @@ type worker struct {
 }
 
 // newRunnerClient returns the page's runner.Client: its runners are Web
-// Workers, or, where notebook.js offers none, the page itself.
+// Workers, or, where gradbook.js offers none, the page itself.
 func newRunnerClient(notice func(string)) *runner.Client {
 	if host, ok := global("gradbookRunners"); ok {
 		return runner.NewClient(&workers{host}, notice)
@@ -34,7 +34,7 @@ func newRunnerClient(notice func(string)) *runner.Client {
 	return runner.NewClient(nil, notice)
 }
 
-// Start starts a runner; it waits for notebook.js's promise, so it runs on
+// Start starts a runner; it waits for gradbook.js's promise, so it runs on
 // its own goroutine (runner.Client calls it so).
 func (ws *workers) Start(message func(runner.Message), died func(why string, started bool)) (runner.Worker, error) {
 	w := &worker{}
@@ -92,7 +92,7 @@ func (w *worker) Post(id int, job runner.Job) {
 	w.handle.Call("post", msg)
 }
 
-// Stop ends the worker; notebook.js calls none of its callbacks after.
+// Stop ends the worker; gradbook.js calls none of its callbacks after.
 func (w *worker) Stop() {
 	w.handle.Call("stop")
 	w.release()

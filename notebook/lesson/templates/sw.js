@@ -1,7 +1,7 @@
 // sw.js: Gradbook's service worker, written by the build. It precaches the
 // whole site on the first visit, so that lessons, cells and progress work
 // with the network off. Each build has its own cache: a page is always
-// served from one build, so notebook.wasm and wasm_exec.js always match.
+// served from one build, so gradbook.wasm and wasm_exec.js always match.
 // A new build waits until the learner accepts it ("new version: reload").
 //
 // A deploy is taken whole or not at all: FILES holds the SHA-256 of every

@@ -1,5 +1,3 @@
-//go:build js && wasm
-
 package main
 
 import (
@@ -65,7 +63,7 @@ func TestHeaderMatchesJS(t *testing.T) {
 		t.Fatal("layout.go declares no header words")
 	}
 
-	src, err := os.ReadFile("../site/autodiff.js")
+	src, err := os.ReadFile("../../site/autodiff.js")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,11 @@
-// notebook.js starts the notebook's WebAssembly (notebook.wasm, beside this
+// gradbook.js starts the notebook's WebAssembly (gradbook.wasm, beside this
 // file) on a lesson or scratch page. The page is readable before it loads;
 // the wasm then enables the cells. Load wasm_exec.js and autodiff.js (which
 // has the loader) first.
 (function () {
   "use strict";
   const script = document.currentScript;
-  const url = new URL("notebook.wasm", script.src).href;
+  const url = new URL("gradbook.wasm", script.src).href;
   const status = () => document.getElementById("notebook-status");
 
   // The cells' code editor (CodeMirror, bundled in editor.js), loaded once
@@ -131,7 +131,7 @@
     start().then(() => { if (tell()) ready.disconnect(); }, failed);
   }
 
-  // The compiled notebook.wasm, shared by the page and its runners.
+  // The compiled gradbook.wasm, shared by the page and its runners.
   let compiled = null;
   function start() {
     // The site's one wasm loader is in autodiff.js.
@@ -139,7 +139,7 @@
     return compiled.then((module) => autodiff.instantiate(module, stopped));
   }
 
-  // Runners: the same notebook.wasm in a Web Worker (runner.js) runs the
+  // Runners: the same gradbook.wasm in a Web Worker (runner.js) runs the
   // cells (see package runner; the messages are declared in
   // internal/protocol), so that the page never freezes and a run can
   // always be stopped, by ending its worker. The worker gets the module

@@ -1,6 +1,7 @@
 //go:build js && wasm
 
-// Command notebook is the notebook's WebAssembly: site/notebook.js starts
+// Command gradbook is the notebook's WebAssembly, gradbook.wasm:
+// site/gradbook.js starts
 // it on every lesson page and on the scratch page, where it is the page's
 // side (package web), and again in a Web Worker, where it runs the cells
 // (package runner).

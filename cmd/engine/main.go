@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-// Command wasm is the Gradbook engine for JavaScript. site/autodiff.js
+// Command engine is the Gradbook engine for JavaScript, engine.wasm. site/autodiff.js
 // starts it and defines globalThis.autodiff.evaluate and .backward, which
 // take the lessons' plain arrays and objects and throw Errors.
 //
