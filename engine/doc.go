@@ -48,7 +48,7 @@
 // The engine knows nothing of transport: ParseGraph and ParseValues read
 // the list format from JSON (through internal/jsontext), GraphOf and
 // ValuesOf from values already decoded; the JavaScript API's wire format
-// is package wasm's.
+// is cmd/engine's.
 //
 // # Values
 //
@@ -57,6 +57,5 @@
 // reproduces the classic bug of assigning gradients instead of adding them,
 // for teaching.
 //
-// GradCheck compares gradients with finite differences, and Descend takes a
-// gradient-descent step.
+// GradCheck compares gradients with finite differences.
 package engine

@@ -285,32 +285,3 @@ func TestGradCheck(t *testing.T) {
 			c.Analytic, c.Kink, last.Left, last.Right, last.Central)
 	}
 }
-
-func TestDescend(t *testing.T) {
-	g := twoPath(false, true)
-	leaves := twoPathLeaves(1, -1, 3)
-	_, grads := mustRun(t, g, leaves, "loss")
-	for _, tc := range []struct {
-		rate, w, b, v, loss, h float64
-	}{
-		{0.01, 0.68, -1.12, 2.96, 0.57287808, 0.24},
-		{0.1, -2.2, -2.2, 2.6, 14.58, 0},
-	} {
-		next, err := Descend(leaves, grads, tc.rate, "w", "b", "v")
-		if err != nil {
-			t.Fatal(err)
-		}
-		vals, err := Evaluate(g, next)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !near(next["w"], tc.w, 1e-12) || !near(next["b"], tc.b, 1e-12) || !near(next["v"], tc.v, 1e-12) ||
-			!near(vals["loss"], tc.loss, 1e-9) || !near(vals["h"], tc.h, 1e-12) {
-			t.Errorf("rate %v: w=%v b=%v v=%v loss=%v h=%v, want %v %v %v %v %v", tc.rate,
-				next["w"], next["b"], next["v"], vals["loss"], vals["h"], tc.w, tc.b, tc.v, tc.loss, tc.h)
-		}
-	}
-	if _, err := Descend(leaves, grads, 0.1, "nope"); err == nil {
-		t.Error("descending an unknown parameter: no error")
-	}
-}

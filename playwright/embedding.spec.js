@@ -62,7 +62,7 @@ for (const [name, site] of Object.entries(hosts)) {
     await typeInto(inline, 'x = Value(5.0, "x")\ny = x * x\ny.backward()\nprint("dy/dx =", x.grad)');
     await inline.getByRole("button", { name: "Run", exact: true }).click();
     await expect(inline.getByRole("status")).toHaveText("dy/dx = 10.0");
-    await page.waitForTimeout(500);
+    await expect(page.locator(".gradbook-saved")).toHaveText("Saved.");
     await page.reload();
     await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
     await expect(page.locator(".gradbook-embed section.code-cell").nth(0).locator("textarea.editor")).toHaveValue(/Value\(5.0, "x"\)/);

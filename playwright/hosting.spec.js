@@ -180,7 +180,7 @@ test("a course page embeds cells both ways, loads the wasm once, and keeps progr
   await typeInto(frame.locator("section.code-cell"), "print('framed')");
   await frame.getByRole("button", { name: "Run", exact: true }).click();
   await expect(frame.locator("#save-status")).toHaveText("Saved.");
-  await page.waitForTimeout(300);
+  await expect(page.locator(".gradbook-saved")).toHaveText("Saved.");
   await page.reload();
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   await expect(page.locator(".gradbook-embed section.code-cell").nth(0).locator("textarea.editor")).toHaveValue(/Value\(5.0, "x"\)/);

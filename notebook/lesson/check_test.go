@@ -85,12 +85,12 @@ func TestStarter(t *testing.T) {
 	if l.Title != "My first lesson" {
 		t.Errorf("title %q", l.Title)
 	}
-	kinds := map[string]bool{}
+	seen := map[string]bool{}
 	for _, c := range l.Cells {
-		kinds[c.Kind] = true
+		seen[c.Kind] = true
 	}
-	for k := range kinds {
-		if !kinds[k] {
+	for k := range kinds { // the package's table of block kinds
+		if !seen[k] {
 			t.Errorf("the starter has no %s block", k)
 		}
 	}

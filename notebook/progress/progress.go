@@ -534,16 +534,6 @@ func (p *Progress) Merge(ctx context.Context, f *File, keepMine bool) (int, erro
 	return len(f.recs), errors.Join(errs...)
 }
 
-// Import reads a file and merges it, keeping the saved code where the file
-// has other code: Read, then Merge with keepMine.
-func (p *Progress) Import(ctx context.Context, data []byte) (int, error) {
-	f, err := p.Read(data)
-	if err != nil {
-		return 0, err
-	}
-	return p.Merge(ctx, f, true)
-}
-
 // merge combines a record kept here with one arriving: the one changed
 // last wins, but a task done, a quiz right or an exercise passed stays so.
 func merge(have, in *Record) *Record {

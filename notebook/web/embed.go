@@ -91,6 +91,32 @@ func (p *Page) embed(base string) {
 		}
 		p.placeCell(el, id, src, m)
 	}
+	p.embedStatus()
+}
+
+// embedStatus gives a course page's cells a status line of their own,
+// under the first: what the notebook did last, and whether the learner's
+// work is saved.
+func (p *Page) embedStatus() {
+	first := p.doc.QuerySelector(block.Of(block.ClassEmbed))
+	if first == nil {
+		return
+	}
+	line := p.doc.CreateElement("p")
+	line.SetAttribute("class", classEmbedStatus)
+	p.status = p.doc.CreateElement("span")
+	p.status.SetAttribute("role", "status")
+	saved := p.doc.CreateElement("span")
+	saved.SetAttribute("class", classEmbedSaved)
+	saved.SetAttribute("role", "status")
+	line.AppendChild(p.status)
+	line.AppendChild(p.doc.CreateTextNode(" "))
+	line.AppendChild(saved)
+	first.AppendChild(line)
+	if p.keep != nil {
+		p.keep.status = saved
+		p.keep.setStatus(p.keep.said)
+	}
 }
 
 // frame fills embed.html with the cell, or all the cells, that its address

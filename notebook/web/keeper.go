@@ -24,6 +24,7 @@ type keeper struct {
 	kept   bool // false when progress cannot be kept in this browser
 	status dom.Element
 	saves  *page.Debouncer // the saves waiting for a pause, by key
+	said   string          // what the status says, for a status line made later
 }
 
 // startProgress opens the learner's progress, or falls back to memory with
@@ -33,7 +34,9 @@ func (p *Page) startProgress() {
 	if p.scratch {
 		k.lesson = "scratch"
 	}
-	k.status = p.doc.GetElementByID(block.IDSaveStatus)
+	if !p.embedded {
+		k.status = p.doc.GetElementByID(block.IDSaveStatus)
+	}
 	p.keep = k
 	ctx := context.Background()
 	var store progress.Store
@@ -72,6 +75,7 @@ func (p *Page) startProgress() {
 }
 
 func (k *keeper) setStatus(s string) {
+	k.said = s
 	if k.status != nil {
 		k.status.SetTextContent(s)
 	}
@@ -101,8 +105,8 @@ func (p *Page) notice(msg string) {
 // page (which has none, and whose ids are its own) a box made at the top
 // of its first embedded cell.
 func (p *Page) noticeBox() dom.Element {
-	if box := p.doc.GetElementByID(block.IDNotices); box != nil {
-		return box
+	if !p.embedded {
+		return p.doc.GetElementByID(block.IDNotices)
 	}
 	if box := p.doc.QuerySelector(block.Of(block.ClassEmbed) + " > " + block.Of(classNotices)); box != nil {
 		return box
@@ -179,6 +183,9 @@ func (k *keeper) flush() { k.saves.Flush() }
 // from another (data-moved-from: a lesson split in two) to their new
 // lesson, on its page and on the index, before anything is restored.
 func (p *Page) moveProgress() {
+	if p.embedded {
+		return // a course page's lists are its own
+	}
 	k := p.keep
 	lessons := p.doc.QuerySelectorAll(block.With("li", block.AttrItems))
 	if p.body.HasAttribute(block.AttrItems) {

@@ -34,6 +34,10 @@ const (
 	classPlot        = "plot"
 	classPlotBox     = "plot-box"
 	classPlotSummary = "plot-summary"
+	// On a course page: the embedded cells' status line, and its part
+	// that says whether the learner's work is saved.
+	classEmbedStatus = "gradbook-status"
+	classEmbedSaved  = "gradbook-saved"
 )
 
 // anchor selects a link.

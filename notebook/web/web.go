@@ -44,13 +44,16 @@ type Page struct {
 	status  dom.Element
 	cells   []*Cell
 	scratch bool
-	nextID  int
-	keep    *keeper
-	placed  map[string]placement // embedded cells, by cell id
-	on      handlers             // the page's handlers, kept for its lifetime
-	runner  *runner.Client       // runs the cells, off the page's thread
-	editors js.Value             // site/editor.js, or undefined: cells keep their textareas
-	unshown []string             // notices given before there was a place to show them
+	// embedded is true on a course page (embed.js): the page's ids and
+	// classes are not Gradbook's.
+	embedded bool
+	nextID   int
+	keep     *keeper
+	placed   map[string]placement // embedded cells, by cell id
+	on       handlers             // the page's handlers, kept for its lifetime
+	runner   *runner.Client       // runs the cells, off the page's thread
+	editors  js.Value             // site/editor.js, or undefined: cells keep their textareas
+	unshown  []string             // notices given before there was a place to show them
 }
 
 // Cell is one code cell on the page.
@@ -92,7 +95,13 @@ func Run() { safely(func() { Start() }) }
 func Start() *Page {
 	doc := dom.GetWindow().Document()
 	p := &Page{doc: doc, body: doc.(dom.HTMLDocument).Body()}
-	p.status = doc.GetElementByID(block.IDStatus)
+	// On a course page, every id and class is the course's own: Gradbook
+	// reads and writes only inside the boxes it puts its cells in.
+	base := doc.DocumentElement().GetAttribute(block.AttrBase)
+	p.embedded = base != ""
+	if !p.embedded {
+		p.status = doc.GetElementByID(block.IDStatus)
+	}
 	p.runner = newRunnerClient(p.notice)
 	p.editors = loadEditors()
 	// Escape stops whatever runs, as the Stop button of a running cell does.
@@ -104,12 +113,14 @@ func Start() *Page {
 	kind := p.body.GetAttribute(block.AttrPage)
 	p.scratch = kind == "scratch"
 	p.startProgress()
-	if base := doc.DocumentElement().GetAttribute(block.AttrBase); base != "" {
+	cells := block.Sel("section", block.ClassCodeCell)
+	if p.embedded {
 		p.embed(base)
+		cells = block.Of(block.ClassEmbed) + " " + cells
 	} else if kind == "frame" {
 		p.frame()
 	}
-	for _, el := range doc.QuerySelectorAll(block.Sel("section", block.ClassCodeCell)) {
+	for _, el := range doc.QuerySelectorAll(cells) {
 		c := p.wire(el)
 		p.cells = append(p.cells, c)
 		p.restoreCell(c)
@@ -119,17 +130,19 @@ func Start() *Page {
 		p.restoreScratch()
 	}
 	p.openShared()
-	p.wireKinds()
-	p.wirePanel()
-	p.showCompletion()
+	if !p.embedded {
+		p.wireKinds()
+		p.wirePanel()
+		p.showCompletion()
+	}
 	if kind == "lesson" {
 		spawn(func() { p.visit(p.keep.get("visit", "last").Anchor) })
 	}
-	if b, ok := doc.GetElementByID(block.IDRunAll).(*dom.HTMLButtonElement); ok {
+	if b, ok := doc.GetElementByID(block.IDRunAll).(*dom.HTMLButtonElement); ok && !p.embedded {
 		p.listen(b, "click", func(dom.Event) { spawn(func() { p.RunAll() }) })
 		b.SetDisabled(false)
 	}
-	if b, ok := doc.GetElementByID(block.IDAddCell).(*dom.HTMLButtonElement); ok {
+	if b, ok := doc.GetElementByID(block.IDAddCell).(*dom.HTMLButtonElement); ok && !p.embedded {
 		p.listen(b, "click", func(dom.Event) { spawn(func() { p.addCell("") }) })
 		b.SetDisabled(false)
 	}
@@ -137,7 +150,11 @@ func Start() *Page {
 		p.notice(msg)
 	}
 	p.unshown = nil
-	p.say("Ready: Run a cell, or Run all.")
+	if p.embedded {
+		p.say("Ready.")
+	} else {
+		p.say("Ready: Run a cell, or Run all.")
+	}
 	// When the cells became runnable, in ms since navigation, for figures.
 	at := js.Global().Get("performance").Call("now").Float()
 	p.body.SetAttribute(block.AttrReadyAt, strconv.FormatFloat(at, 'f', 1, 64))
