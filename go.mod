@@ -9,7 +9,6 @@ require (
 	github.com/hack-pad/go-indexeddb v0.3.2
 	github.com/yuin/goldmark v1.8.7
 	go.starlark.net v0.0.0-20260908191801-89a6a09411d5
-	honnef.co/go/js/dom/v2 v2.0.0-20231112215516-51f43a291193
 )
 
 require (

@@ -7,15 +7,13 @@ import (
 	"strconv"
 	"time"
 
-	"honnef.co/go/js/dom/v2"
-
 	"gradbook/notebook"
 	"gradbook/notebook/block"
 	"gradbook/notebook/page"
 	"gradbook/notebook/runner"
 )
 
-func (p *Page) wire(el dom.Element) *Cell {
+func (p *Page) wire(el *element) *Cell {
 	c := &Cell{page: p, root: el}
 	if p.keep != nil {
 		c.lesson = p.keep.lesson
@@ -23,8 +21,8 @@ func (p *Page) wire(el dom.Element) *Cell {
 	if m, ok := p.placed[el.GetAttribute(block.AttrCellID)]; ok {
 		c.lesson, c.group, c.prefix, c.record = m.lesson, m.group, m.prefix, m.record
 	}
-	c.run = el.QuerySelector(block.Sel("button", block.ClassRun)).(*dom.HTMLButtonElement)
-	c.reset = el.QuerySelector(block.Sel("button", block.ClassReset)).(*dom.HTMLButtonElement)
+	c.run = el.QuerySelector(block.Sel("button", block.ClassRun))
+	c.reset = el.QuerySelector(block.Sel("button", block.ClassReset))
 	c.out = el.QuerySelector(block.Sel("output", block.ClassOut))
 	c.drawings = el.QuerySelector(block.Sel("div", block.ClassDrawings))
 	c.timer = p.doc.CreateElement("span")
@@ -32,19 +30,19 @@ func (p *Page) wire(el dom.Element) *Cell {
 	c.timer.SetAttribute("role", "timer")
 	c.timer.SetAttribute("hidden", "")
 	c.run.ParentElement().InsertBefore(c.timer, c.run)
-	c.on.listen(c.run, "click", func(dom.Event) {
+	c.on.listen(c.run, "click", func(*event) {
 		if c.running != nil {
 			p.runner.Stop() // its Run button is a Stop button while it runs
 			return
 		}
 		spawn(func() { p.Run(c) })
 	})
-	c.on.listen(c.reset, "click", func(dom.Event) { spawn(func() { p.askReset(c) }) })
+	c.on.listen(c.reset, "click", func(*event) { spawn(func() { p.askReset(c) }) })
 	if b := button(el, block.Sel("button", block.ClassShare)); b != nil {
-		c.on.listen(b, "click", func(dom.Event) { spawn(func() { p.share(c) }) })
+		c.on.listen(b, "click", func(*event) { spawn(func() { p.share(c) }) })
 		b.SetDisabled(false)
 	}
-	area := el.QuerySelector(block.Sel("textarea", block.ClassEditor)).(*dom.HTMLTextAreaElement)
+	area := el.QuerySelector(block.Sel("textarea", block.ClassEditor))
 	c.editor = p.newEditor(&c.on, area, "Code of "+el.QuerySelector(block.Of(block.ClassCellLabel)).TextContent(), func() { p.edited(c) }, func() {
 		if c.running == nil {
 			p.Run(c)
@@ -232,7 +230,7 @@ func (p *Page) confirmIn(c *Cell, question, yesLabel, noLabel string, yes func()
 }
 
 // confirmBox asks a question inside root, before the element before.
-func (p *Page) confirmBox(root dom.Element, before dom.Element, question, yesLabel, noLabel string, yes func()) {
+func (p *Page) confirmBox(root *element, before *element, question, yesLabel, noLabel string, yes func()) {
 	p.ask(root, before, question, yesLabel, noLabel, yes, nil)
 }
 
@@ -240,7 +238,7 @@ func (p *Page) confirmBox(root dom.Element, before dom.Element, question, yesLab
 // before (at the end if before is nil), and calls yes or no (either may be
 // nil) once the learner picks one. The box owns its handlers and releases
 // them when it goes.
-func (p *Page) ask(root dom.Element, before dom.Element, question, yesLabel, noLabel string, yes, no func()) {
+func (p *Page) ask(root *element, before *element, question, yesLabel, noLabel string, yes, no func()) {
 	if old := root.QuerySelector(block.Of(classConfirm)); old != nil {
 		old.Remove()
 	}
@@ -255,10 +253,10 @@ func (p *Page) ask(root dom.Element, before dom.Element, question, yesLabel, noL
 		root.AppendChild(box)
 	}
 	noButton, yesButton := box.QuerySelector(block.Of(classConfirmNo)), box.QuerySelector(block.Of(classConfirmYes))
-	noButton.(*dom.HTMLButtonElement).Focus()
+	noButton.Focus()
 	on := &handlers{}
-	answer := func(f func()) func(dom.Event) {
-		return func(dom.Event) {
+	answer := func(f func()) func(*event) {
+		return func(*event) {
 			spawn(func() {
 				on.release()
 				box.Remove()
@@ -300,7 +298,7 @@ func (c *Cell) show(r *notebook.CellResult, cell int) {
 // showResult shows a run's result in a cell or an exercise (id): the
 // text page.Show gives, the error's line marked in the editor, and the
 // plots and drawings. It is the one place a result reaches the page.
-func (p *Page) showResult(r *notebook.CellResult, s page.Shown, id string, out, drawings dom.Element, drawn *handlers, editor *codeEditor) {
+func (p *Page) showResult(r *notebook.CellResult, s page.Shown, id string, out, drawings *element, drawn *handlers, editor *codeEditor) {
 	out.SetTextContent(s.Text)
 	if s.State == page.Error {
 		out.Class().Add(classError)

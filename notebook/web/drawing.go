@@ -7,8 +7,6 @@ import (
 	"html"
 	"strconv"
 
-	"honnef.co/go/js/dom/v2"
-
 	"gradbook/notebook/block"
 	"gradbook/notebook/draw"
 )
@@ -18,14 +16,14 @@ import (
 type drawingView struct {
 	d         *draw.Drawing
 	id        string
-	root      dom.Element
-	box       dom.Element
-	text      dom.Element
-	paths     dom.Element
-	table     dom.Element
-	back, all *dom.HTMLButtonElement
-	next      *dom.HTMLButtonElement
-	from      *dom.HTMLSelectElement
+	root      *element
+	box       *element
+	text      *element
+	paths     *element
+	table     *element
+	back, all *element
+	next      *element
+	from      *element
 	step      int
 	overwrite bool
 	path      []int
@@ -36,7 +34,7 @@ const details = "details"
 
 // newDrawingView adds a drawing with its controls to box; on owns their
 // handlers.
-func newDrawingView(p *Page, box dom.Element, on *handlers, d *draw.Drawing, id string) *drawingView {
+func newDrawingView(p *Page, box *element, on *handlers, d *draw.Drawing, id string) *drawingView {
 	v := &drawingView{d: d, id: id}
 	fig := p.doc.CreateElement("figure")
 	fig.SetAttribute("class", classDrawing)
@@ -49,12 +47,12 @@ func newDrawingView(p *Page, box dom.Element, on *handlers, d *draw.Drawing, id 
 	v.text = fig.QuerySelector(block.Of(classStepText))
 	v.paths = fig.QuerySelector(block.Of(classPaths))
 	v.table = fig.QuerySelector(details)
-	v.back, _ = fig.QuerySelector(block.Of(draw.ClassStepBack)).(*dom.HTMLButtonElement)
-	v.all, _ = fig.QuerySelector(block.Of(draw.ClassStepAll)).(*dom.HTMLButtonElement)
-	v.next, _ = fig.QuerySelector(block.Sel("button", draw.ClassStep)).(*dom.HTMLButtonElement)
-	v.from, _ = fig.QuerySelector(block.Sel("select", draw.ClassPathsFrom)).(*dom.HTMLSelectElement)
+	v.back = fig.QuerySelector(block.Of(draw.ClassStepBack))
+	v.all = fig.QuerySelector(block.Of(draw.ClassStepAll))
+	v.next = fig.QuerySelector(block.Sel("button", draw.ClassStep))
+	v.from = fig.QuerySelector(block.Sel("select", draw.ClassPathsFrom))
 	v.text.SetTextContent(d.StepText(0))
-	on.listen(fig, "click", func(ev dom.Event) {
+	on.listen(fig, "click", func(ev *event) {
 		t := ev.Target()
 		switch {
 		case t.Class().Contains(draw.ClassStep):
@@ -65,14 +63,14 @@ func newDrawingView(p *Page, box dom.Element, on *handlers, d *draw.Drawing, id 
 			spawn(func() { v.setStep(0) })
 		}
 	})
-	on.listen(fig, "change", func(ev dom.Event) {
+	on.listen(fig, "change", func(ev *event) {
 		t := ev.Target()
 		switch {
 		case t.Class().Contains(draw.ClassOverwrite):
-			on := t.(*dom.HTMLInputElement).Checked()
+			on := t.Checked()
 			spawn(func() { v.overwrite = on; v.redraw() })
 		case t.Class().Contains(draw.ClassPathsFrom):
-			val := t.(*dom.HTMLSelectElement).Value()
+			val := t.Value()
 			spawn(func() { v.showPaths(val) })
 		}
 	})

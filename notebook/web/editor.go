@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"syscall/js"
 	"time"
-
-	"honnef.co/go/js/dom/v2"
 )
 
 // codeEditor is the code editor of a cell or an exercise: CodeMirror
@@ -15,8 +13,8 @@ import (
 // focus, mark, destroy) where it loaded, or else the authored textarea
 // itself. Its text is what runs and what is saved.
 type codeEditor struct {
-	area *dom.HTMLTextAreaElement // the authored code: the default text, and the editor where CodeMirror is missing
-	box  dom.Element              // CodeMirror's box, nil where it is missing
+	area *element // the authored code: the default text, and the editor where CodeMirror is missing
+	box  *element // CodeMirror's box, nil where it is missing
 	cm   js.Value
 }
 
@@ -49,13 +47,12 @@ func loadEditors() js.Value {
 // aria-describedby, if any. onChange is called
 // after each edit, onRun on Shift+Enter or Ctrl/⌘+Enter; on owns the
 // handlers.
-func (p *Page) newEditor(on *handlers, area *dom.HTMLTextAreaElement, label string, onChange, onRun func()) *codeEditor {
+func (p *Page) newEditor(on *handlers, area *element, label string, onChange, onRun func()) *codeEditor {
 	e := &codeEditor{area: area}
 	if !p.editors.Truthy() {
-		on.listen(area, "input", func(dom.Event) { spawn(onChange) })
-		on.listen(area, "keydown", func(ev dom.Event) {
-			k, ok := ev.(*dom.KeyboardEvent)
-			if !ok || k.Key() != "Enter" || !(k.ShiftKey() || k.CtrlKey() || k.MetaKey()) {
+		on.listen(area, "input", func(*event) { spawn(onChange) })
+		on.listen(area, "keydown", func(ev *event) {
+			if ev.Key() != "Enter" || !(ev.ShiftKey() || ev.CtrlKey() || ev.MetaKey()) {
 				return
 			}
 			ev.PreventDefault()
@@ -136,7 +133,7 @@ func (e *codeEditor) Label(label string) {
 }
 
 // elem is the editor on the page, to put boxes before.
-func (e *codeEditor) elem() dom.Element {
+func (e *codeEditor) elem() *element {
 	if e.box != nil {
 		return e.box
 	}

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"syscall/js"
 
-	"honnef.co/go/js/dom/v2"
-
 	"gradbook/notebook"
 	"gradbook/notebook/block"
 	"gradbook/notebook/progress"
@@ -179,7 +177,7 @@ func (p *Page) frame() {
 }
 
 // placeCell replaces el with a live cell.
-func (p *Page) placeCell(el dom.Element, id, src string, m placement) {
+func (p *Page) placeCell(el *element, id, src string, m placement) {
 	wrap := p.doc.CreateElement("div")
 	wrap.SetAttribute("class", block.ClassEmbed)
 	wrap.SetInnerHTML(block.CodeCellHTML(id, len(p.placed)+1, src))
@@ -188,7 +186,7 @@ func (p *Page) placeCell(el dom.Element, id, src string, m placement) {
 	p.placed[id] = m
 }
 
-func (p *Page) embedError(el dom.Element, err error) {
+func (p *Page) embedError(el *element, err error) {
 	note := p.doc.CreateElement("p")
 	note.SetAttribute("class", block.ClassEmbedErr)
 	note.SetAttribute("role", "alert")

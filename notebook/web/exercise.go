@@ -6,24 +6,22 @@ import (
 	"strings"
 	"time"
 
-	"honnef.co/go/js/dom/v2"
-
 	"gradbook/notebook/block"
 	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
 	"gradbook/notebook/runner"
 )
 
-func (p *Page) wireExercise(el dom.Element) {
-	area := el.QuerySelector(block.Sel("textarea", block.ClassEditor)).(*dom.HTMLTextAreaElement)
+func (p *Page) wireExercise(el *element) {
+	area := el.QuerySelector(block.Sel("textarea", block.ClassEditor))
 	out := el.QuerySelector(block.Sel("output", block.ClassOut))
 	report := el.QuerySelector(block.Of(block.ClassReport))
 	drawings := el.QuerySelector(block.Sel("div", block.ClassDrawings))
 	check := el.GetAttribute(block.AttrCheck)
 	var tests []block.Test
 	for _, t := range el.QuerySelectorAll(block.Sel("template", block.ClassTest)) {
-		if tpl, ok := t.(*dom.HTMLTemplateElement); ok {
-			tests = append(tests, block.Test{Name: t.GetAttribute(block.AttrName), Code: tpl.Content().TextContent()})
+		if content := t.Content(); content != nil {
+			tests = append(tests, block.Test{Name: t.GetAttribute(block.AttrName), Code: content.TextContent()})
 		}
 	}
 	id := el.GetAttribute(block.AttrCellID)
@@ -95,9 +93,9 @@ func (p *Page) wireExercise(el dom.Element) {
 		}
 		report.SetTextContent(r.Text())
 	}
-	p.listen(runButton, "click", func(dom.Event) { spawn(func() { run() }) })
-	p.listen(checkButton, "click", func(dom.Event) { spawn(func() { checkIt() }) })
-	p.listen(button(el, block.Sel("button", block.ClassReset)), "click", func(dom.Event) {
+	p.listen(runButton, "click", func(*event) { spawn(func() { run() }) })
+	p.listen(checkButton, "click", func(*event) { spawn(func() { checkIt() }) })
+	p.listen(button(el, block.Sel("button", block.ClassReset)), "click", func(*event) {
 		spawn(func() {
 			if editor.Value() == editor.DefaultValue() {
 				return
@@ -112,9 +110,9 @@ func (p *Page) wireExercise(el dom.Element) {
 		})
 	})
 	if hint := button(el, block.Sel("button", block.ClassHint)); hint != nil {
-		p.listen(hint, "click", func(dom.Event) {
+		p.listen(hint, "click", func(*event) {
 			spawn(func() {
-				var hidden []dom.Element
+				var hidden []*element
 				for _, li := range el.QuerySelectorAll(block.Of(block.ClassHintList) + " li") {
 					if li.HasAttribute("hidden") {
 						hidden = append(hidden, li)

@@ -5,8 +5,6 @@ package web
 import (
 	"strings"
 
-	"honnef.co/go/js/dom/v2"
-
 	"gradbook/notebook/block"
 	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
@@ -14,16 +12,16 @@ import (
 
 type exploreView struct {
 	p     *Page
-	el    dom.Element
+	el    *element
 	e     *block.Explore
 	vals  map[string]float64
-	state dom.Element
+	state *element
 	view  *drawingView
-	box   dom.Element
+	box   *element
 	done  []bool
 }
 
-func (p *Page) wireExplore(el dom.Element) {
+func (p *Page) wireExplore(el *element) {
 	e, err := block.ExploreOf(el.GetAttribute(block.AttrCellID), blockData(el))
 	state := el.QuerySelector(block.Of(block.ClassExploreSt))
 	if err != nil {
@@ -40,16 +38,16 @@ func (p *Page) wireExplore(el dom.Element) {
 	}
 	for _, l := range el.QuerySelectorAll(block.Of(block.ClassLeaf)) {
 		name := l.GetAttribute(block.AttrLeaf)
-		r := l.QuerySelector(block.SelRange).(*dom.HTMLInputElement)
-		n := l.QuerySelector(block.SelNumber).(*dom.HTMLInputElement)
-		p.listen(r, "input", func(dom.Event) {
+		r := l.QuerySelector(block.SelRange)
+		n := l.QuerySelector(block.SelNumber)
+		p.listen(r, "input", func(*event) {
 			s := r.Value()
 			spawn(func() {
 				n.SetValue(s)
 				v.set(name, s)
 			})
 		})
-		p.listen(n, "input", func(dom.Event) {
+		p.listen(n, "input", func(*event) {
 			s := n.Value()
 			spawn(func() {
 				if _, ok := block.ParseNumber(s); ok {
@@ -100,12 +98,12 @@ func (v *exploreView) update() {
 }
 
 // taskID names a task for its progress record: explore id and task id.
-func (v *exploreView) taskID(t dom.Element) string {
+func (v *exploreView) taskID(t *element) string {
 	return v.el.GetAttribute(block.AttrCellID) + ":" + t.GetAttribute(block.AttrTask)
 }
 
 // tick shows a task as done.
-func tick(t dom.Element) {
+func tick(t *element) {
 	t.Class().Add(classDone)
 	t.QuerySelector(block.Of(block.ClassTick)).SetTextContent("✓")
 	t.QuerySelector(block.Of(block.ClassTaskState)).SetTextContent("(done)")

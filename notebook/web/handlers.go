@@ -4,8 +4,6 @@ package web
 
 import (
 	"syscall/js"
-
-	"honnef.co/go/js/dom/v2"
 )
 
 // handlers owns the event handlers of one part of the page: the page
@@ -22,7 +20,7 @@ type handlers struct {
 
 // eventTarget is an element or the window.
 type eventTarget interface {
-	AddEventListener(typ string, useCapture bool, listener func(dom.Event)) js.Func
+	AddEventListener(typ string, useCapture bool, listener func(*event)) js.Func
 	RemoveEventListener(typ string, useCapture bool, listener js.Func)
 }
 
@@ -33,8 +31,8 @@ type handler struct {
 }
 
 // listen calls f for every typ event on el, safely.
-func (h *handlers) listen(el eventTarget, typ string, f func(dom.Event)) {
-	fn := el.AddEventListener(typ, false, func(ev dom.Event) { safely(func() { f(ev) }) })
+func (h *handlers) listen(el eventTarget, typ string, f func(*event)) {
+	fn := el.AddEventListener(typ, false, func(ev *event) { safely(func() { f(ev) }) })
 	h.list = append(h.list, handler{el, typ, fn})
 }
 

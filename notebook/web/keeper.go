@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"honnef.co/go/js/dom/v2"
-
 	"gradbook/notebook/block"
 	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
@@ -22,7 +20,7 @@ type keeper struct {
 	prog   *progress.Progress
 	lesson string
 	kept   bool // false when progress cannot be kept in this browser
-	status dom.Element
+	status *element
 	saves  *page.Debouncer // the saves waiting for a pause, by key
 	said   string          // what the status says, for a status line made later
 }
@@ -64,7 +62,7 @@ func (p *Page) startProgress() {
 	}
 	// Leaving the page saves what is still waiting for a pause.
 	for _, ev := range []string{"pagehide", "visibilitychange"} {
-		p.on.listen(dom.GetWindow(), ev, func(dom.Event) { spawn(k.flush) })
+		p.on.listen(window(), ev, func(*event) { spawn(k.flush) })
 	}
 	if k.kept {
 		k.setStatus("Progress is saved in this browser.")
@@ -104,7 +102,7 @@ func (p *Page) notice(msg string) {
 // noticeBox returns where notices go: the page's #notices, or on a course
 // page (which has none, and whose ids are its own) a box made at the top
 // of its first embedded cell.
-func (p *Page) noticeBox() dom.Element {
+func (p *Page) noticeBox() *element {
 	if !p.embedded {
 		return p.doc.GetElementByID(block.IDNotices)
 	}

@@ -3,8 +3,6 @@
 package web
 
 import (
-	"honnef.co/go/js/dom/v2"
-
 	"gradbook/internal/jsontext"
 	"gradbook/notebook/block"
 )
@@ -22,14 +20,13 @@ func (p *Page) wireKinds() {
 	}
 }
 
-func button(el dom.Element, sel string) *dom.HTMLButtonElement {
-	b, _ := el.QuerySelector(sel).(*dom.HTMLButtonElement)
-	return b
+func button(el *element, sel string) *element {
+	return el.QuerySelector(sel)
 }
 
 // blockData decodes the data the build put next to a block (see
 // notebook.dataScript), or returns nil.
-func blockData(el dom.Element) any {
+func blockData(el *element) any {
 	script := el.QuerySelector(block.Sel("script", block.ClassBlockData))
 	if script == nil {
 		return nil
@@ -41,7 +38,7 @@ func blockData(el dom.Element) any {
 // withAttr returns the first of els whose attribute attr is value, or nil.
 // The value is compared in Go: stored, imported and shared strings are
 // data and never become part of a CSS selector.
-func withAttr(els []dom.Element, attr, value string) dom.Element {
+func withAttr(els []*element, attr, value string) *element {
 	for _, el := range els {
 		if el.HasAttribute(attr) && el.GetAttribute(attr) == value {
 			return el

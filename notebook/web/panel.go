@@ -9,8 +9,6 @@ import (
 	"syscall/js"
 	"time"
 
-	"honnef.co/go/js/dom/v2"
-
 	"gradbook/internal/words"
 	"gradbook/notebook/block"
 	"gradbook/notebook/progress"
@@ -18,10 +16,10 @@ import (
 
 func (p *Page) wirePanel() {
 	if b := p.doc.GetElementByID(block.IDExport); b != nil {
-		p.listen(b, "click", func(dom.Event) { spawn(func() { p.exportProgress() }) })
+		p.listen(b, "click", func(*event) { spawn(func() { p.exportProgress() }) })
 	}
 	if in := p.doc.GetElementByID(block.IDImport); in != nil {
-		p.listen(in, "change", func(dom.Event) {
+		p.listen(in, "change", func(*event) {
 			files := in.Underlying().Get("files")
 			if files.Length() == 0 {
 				return
@@ -31,7 +29,7 @@ func (p *Page) wirePanel() {
 		})
 	}
 	if b := p.doc.GetElementByID(block.IDResetLesson); b != nil {
-		p.listen(b, "click", func(dom.Event) {
+		p.listen(b, "click", func(*event) {
 			spawn(func() {
 				p.confirm(b, "Reset this lesson? Your code, answers and ticks in it are deleted.", "Reset the lesson", func() error {
 					return p.keep.prog.ResetLesson(context.Background(), p.keep.lesson)
@@ -40,7 +38,7 @@ func (p *Page) wirePanel() {
 		})
 	}
 	if b := p.doc.GetElementByID(block.IDResetAll); b != nil {
-		p.listen(b, "click", func(dom.Event) {
+		p.listen(b, "click", func(*event) {
 			spawn(func() {
 				p.confirm(b, "Reset everything? All your progress in every lesson is deleted. Export it first if you may want it back.", "Reset everything", func() error {
 					return p.keep.prog.ResetAll(context.Background())
@@ -51,7 +49,7 @@ func (p *Page) wirePanel() {
 }
 
 // confirm asks before a reset, next to the button that asked for it.
-func (p *Page) confirm(near dom.Element, question, yes string, do func() error, done string) {
+func (p *Page) confirm(near *element, question, yes string, do func() error, done string) {
 	if old := p.doc.GetElementByID(block.IDConfirmBox); old != nil {
 		old.Remove()
 	}
@@ -63,10 +61,10 @@ func (p *Page) confirm(near dom.Element, question, yes string, do func() error, 
 	box.SetInnerHTML(fmt.Sprintf(`<p>%s</p><button type="button" class="%s">%s</button> <button type="button" class="%s">Cancel</button>`, escape(question), classConfirmYes, escape(yes), classConfirmNo))
 	near.ParentElement().AppendChild(box)
 	no, yesButton := box.QuerySelector(block.Of(classConfirmNo)), box.QuerySelector(block.Of(classConfirmYes))
-	no.(*dom.HTMLButtonElement).Focus()
+	no.Focus()
 	on := &handlers{} // the box's, released when it goes
-	on.listen(no, "click", func(dom.Event) { spawn(func() { on.release(); box.Remove() }) })
-	on.listen(yesButton, "click", func(dom.Event) {
+	on.listen(no, "click", func(*event) { spawn(func() { on.release(); box.Remove() }) })
+	on.listen(yesButton, "click", func(*event) {
 		spawn(func() {
 			on.release()
 			p.keep.mu.Lock()
@@ -92,7 +90,7 @@ func (p *Page) exportProgress() {
 	a.SetAttribute("href", url.String())
 	a.SetAttribute("download", "gradbook-progress-"+time.Now().Format("2006-01-02")+".json")
 	p.body.AppendChild(a)
-	a.(dom.HTMLElement).Click()
+	a.Click()
 	a.Remove()
 	time.AfterFunc(10*time.Second, func() { js.Global().Get("URL").Call("revokeObjectURL", url) })
 	p.keep.setStatus("Exported your progress to a file.")
@@ -101,7 +99,7 @@ func (p *Page) exportProgress() {
 // importProgress checks a progress file and merges it. Where the file has
 // other code for a cell than the code saved here, the learner is asked
 // which to keep; nothing changes until they answer.
-func (p *Page) importProgress(in dom.Element, file js.Value) {
+func (p *Page) importProgress(in *element, file js.Value) {
 	if size := file.Get("size").Float(); size > progress.MaxImport {
 		p.notice(fmt.Sprintf("This file cannot be imported: it is %.1f MB, and at most %d MB can be imported. Nothing was changed.", size/(1<<20), progress.MaxImport>>20))
 		return

@@ -3,15 +3,13 @@
 package web
 
 import (
-	"honnef.co/go/js/dom/v2"
-
 	"gradbook/notebook/plot"
 )
 
 // showPlot adds a plot under a cell: its SVG, made by package plot with
 // every text escaped, and its text alternative, a summary and a table
 // whose cells are set as text.
-func (p *Page) showPlot(box dom.Element, pl *plot.Plot) {
+func (p *Page) showPlot(box *element, pl *plot.Plot) {
 	fig := p.doc.CreateElement("figure")
 	fig.SetAttribute("class", classPlot)
 	if pl.Title != "" {

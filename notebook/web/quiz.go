@@ -5,8 +5,6 @@ package web
 import (
 	"strings"
 
-	"honnef.co/go/js/dom/v2"
-
 	"gradbook/internal/jsontext"
 	"gradbook/notebook/block"
 	"gradbook/notebook/progress"
@@ -26,7 +24,7 @@ func rightOrWrong(right bool) string {
 	return stateWrong
 }
 
-func (p *Page) wireQuiz(el dom.Element) {
+func (p *Page) wireQuiz(el *element) {
 	check := button(el, block.Sel("button", block.ClassAnswer))
 	feedback := el.QuerySelector(block.Of(block.ClassFeedback))
 	kind := el.GetAttribute(block.AttrQuiz)
@@ -53,7 +51,7 @@ func (p *Page) wireQuiz(el dom.Element) {
 		switch kind {
 		case "choice":
 			for _, r := range radios {
-				if in := r.(*dom.HTMLInputElement); in.Checked() {
+				if in := r; in.Checked() {
 					given = in.Value()
 				}
 			}
@@ -73,7 +71,7 @@ func (p *Page) wireQuiz(el dom.Element) {
 			}
 			var typed []string
 			for _, in := range inputs {
-				typed = append(typed, in.(*dom.HTMLInputElement).Value())
+				typed = append(typed, in.Value())
 			}
 			var text string
 			right, text = numeric.Feedback(typed)
@@ -87,16 +85,16 @@ func (p *Page) wireQuiz(el dom.Element) {
 			el.QuerySelector(block.Of(block.ClassModel)).RemoveAttribute("hidden")
 			feedback.SetTextContent("Compare your answer with the model answer below.")
 			el.SetAttribute(block.AttrState, stateAnswered)
-			given = el.QuerySelector(block.Sel("textarea", block.ClassOpenAnswer)).(*dom.HTMLTextAreaElement).Value()
+			given = el.QuerySelector(block.Sel("textarea", block.ClassOpenAnswer)).Value()
 			right = strings.TrimSpace(given) != ""
 		}
 	}
-	p.listen(check, "click", func(dom.Event) { spawn(func() { answer(true) }) })
+	p.listen(check, "click", func(*event) { spawn(func() { answer(true) }) })
 	// Put a saved answer back, with its feedback.
 	if r := p.keep.get(progress.KindQuiz, id); r.Updated != 0 && r.Answer != "" {
 		switch kind {
 		case "choice":
-			if in, ok := withAttr(radios, "value", r.Answer).(*dom.HTMLInputElement); ok {
+			if in := withAttr(radios, "value", r.Answer); in != nil {
 				in.SetChecked(true)
 			}
 		case "numeric":
@@ -105,19 +103,19 @@ func (p *Page) wireQuiz(el dom.Element) {
 			for i, in := range inputs {
 				if i < len(typed) {
 					if s, ok := typed[i].(string); ok {
-						in.(*dom.HTMLInputElement).SetValue(s)
+						in.SetValue(s)
 					}
 				}
 			}
 		case "open":
-			el.QuerySelector(block.Sel("textarea", block.ClassOpenAnswer)).(*dom.HTMLTextAreaElement).SetValue(r.Answer)
+			el.QuerySelector(block.Sel("textarea", block.ClassOpenAnswer)).SetValue(r.Answer)
 		}
 		answer(false)
 		tries = 0
 	}
 	if kind == "open" {
-		text := el.QuerySelector(block.Sel("textarea", block.ClassOpenAnswer)).(*dom.HTMLTextAreaElement)
-		p.listen(text, "input", func(dom.Event) {
+		text := el.QuerySelector(block.Sel("textarea", block.ClassOpenAnswer))
+		p.listen(text, "input", func(*event) {
 			tried := strings.TrimSpace(text.Value()) != ""
 			spawn(func() { check.SetDisabled(!tried) })
 		})

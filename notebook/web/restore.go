@@ -5,8 +5,6 @@ package web
 import (
 	"context"
 
-	"honnef.co/go/js/dom/v2"
-
 	"gradbook/notebook/block"
 	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
@@ -60,14 +58,14 @@ func (c *Cell) mark(clean bool) {
 
 // offerNewVersion tells the learner that the lesson's code for a cell has
 // changed since they edited it, and lets them keep theirs or take the new.
-func (p *Page) offerNewVersion(root dom.Element, editor *codeEditor, kind, lesson, id string) {
+func (p *Page) offerNewVersion(root *element, editor *codeEditor, kind, lesson, id string) {
 	box := p.doc.CreateElement("div")
 	box.SetAttribute("class", classChanged)
 	box.SetAttribute("role", "alert")
 	box.SetInnerHTML(`<p>The lesson's code for this cell has changed since you edited it. Your version is in the editor.</p><button type="button" class="` + classKeepMine + `">Keep mine</button> <button type="button" class="` + classTakeNew + `">Use the new version</button>`)
 	root.InsertBefore(box, editor.elem())
 	on := &handlers{} // the box's, released when it goes
-	on.listen(box.QuerySelector(block.Of(classKeepMine)), "click", func(dom.Event) {
+	on.listen(box.QuerySelector(block.Of(classKeepMine)), "click", func(*event) {
 		spawn(func() {
 			on.release()
 			r := p.keep.getIn(kind, lesson, id)
@@ -76,7 +74,7 @@ func (p *Page) offerNewVersion(root dom.Element, editor *codeEditor, kind, lesso
 			p.put(r)
 		})
 	})
-	on.listen(box.QuerySelector(block.Of(classTakeNew)), "click", func(dom.Event) {
+	on.listen(box.QuerySelector(block.Of(classTakeNew)), "click", func(*event) {
 		spawn(func() {
 			on.release()
 			editor.SetValue(editor.DefaultValue())

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"honnef.co/go/js/dom/v2"
-
 	"gradbook/notebook/block"
 	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
@@ -80,7 +78,7 @@ func (p *Page) addCellWithID(id, source string) *Cell {
 	box := p.doc.GetElementByID(block.IDCells)
 	tmp := p.doc.CreateElement("div")
 	tmp.SetInnerHTML(block.CodeCellHTML(id, len(p.cells)+1, source))
-	el := tmp.FirstChild().(dom.Element)
+	el := tmp.FirstChild()
 	box.AppendChild(el)
 	c := p.wire(el)
 	p.cells = append(p.cells, c)
@@ -91,7 +89,7 @@ func (p *Page) addCellWithID(id, source string) *Cell {
 func (p *Page) addScratchControls(c *Cell) {
 	bar := c.root.QuerySelector(block.Of(block.ClassCellBar))
 	for _, spec := range []struct{ class, text string }{{classMoveUp, "Move up"}, {classMoveDown, "Move down"}, {classDelete, "Delete"}} {
-		b := p.doc.CreateElement("button").(*dom.HTMLButtonElement)
+		b := p.doc.CreateElement("button")
 		b.SetType("button")
 		b.SetAttribute("class", spec.class)
 		b.SetTextContent(spec.text)
@@ -99,11 +97,11 @@ func (p *Page) addScratchControls(c *Cell) {
 		c.controls = append(c.controls, b)
 		switch spec.class {
 		case classMoveUp:
-			c.on.listen(b, "click", func(dom.Event) { spawn(func() { p.move(c, -1) }) })
+			c.on.listen(b, "click", func(*event) { spawn(func() { p.move(c, -1) }) })
 		case classMoveDown:
-			c.on.listen(b, "click", func(dom.Event) { spawn(func() { p.move(c, +1) }) })
+			c.on.listen(b, "click", func(*event) { spawn(func() { p.move(c, +1) }) })
 		case classDelete:
-			c.on.listen(b, "click", func(dom.Event) {
+			c.on.listen(b, "click", func(*event) {
 				spawn(func() {
 					if strings.TrimSpace(c.editor.Value()) == "" {
 						p.remove(c)

@@ -5,8 +5,6 @@ package web
 import (
 	"syscall/js"
 
-	"honnef.co/go/js/dom/v2"
-
 	"gradbook/notebook/block"
 	"gradbook/notebook/page"
 )
@@ -30,7 +28,7 @@ func (p *Page) share(c *Cell) {
 	label := p.doc.CreateElement("label")
 	label.SetAttribute("for", id+"-link")
 	label.SetTextContent("Link to this code")
-	in := p.doc.CreateElement("input").(*dom.HTMLInputElement)
+	in := p.doc.CreateElement("input")
 	in.SetType("text")
 	in.SetReadOnly(true)
 	in.SetID(id + "-link")
@@ -75,7 +73,7 @@ func (p *Page) openShared() {
 	box.SetAttribute("role", "status")
 	box.SetInnerHTML(`<p>This cell shows code shared with you through a link. Your own version is kept until you run this code or keep it.</p><button type="button" class="` + classKeepShared + `">Keep the shared code</button> <button type="button" class="` + classBackToMine + `">Back to my version</button>`)
 	c.root.InsertBefore(box, c.editor.elem())
-	c.root.(dom.HTMLElement).Focus()
+	c.root.Focus()
 	on := &handlers{} // the box's, released when it goes
 	done := func() {
 		c.shared = false
@@ -84,13 +82,13 @@ func (p *Page) openShared() {
 		box.Remove()
 	}
 	c.keepShared = done
-	on.listen(box.QuerySelector(block.Of(classKeepShared)), "click", func(dom.Event) {
+	on.listen(box.QuerySelector(block.Of(classKeepShared)), "click", func(*event) {
 		spawn(func() {
 			done()
 			p.edited(c)
 		})
 	})
-	on.listen(box.QuerySelector(block.Of(classBackToMine)), "click", func(dom.Event) {
+	on.listen(box.QuerySelector(block.Of(classBackToMine)), "click", func(*event) {
 		spawn(func() {
 			done()
 			c.editor.SetValue(mine)

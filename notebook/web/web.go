@@ -31,17 +31,15 @@ import (
 	"syscall/js"
 	"time"
 
-	"honnef.co/go/js/dom/v2"
-
 	"gradbook/notebook/block"
 	"gradbook/notebook/runner"
 )
 
 // Page is a notebook page: its code cells in order.
 type Page struct {
-	doc     dom.Document
-	body    dom.Element
-	status  dom.Element
+	doc     *element
+	body    *element
+	status  *element
 	cells   []*Cell
 	scratch bool
 	// embedded is true on a course page (embed.js): the page's ids and
@@ -69,21 +67,21 @@ type Cell struct {
 	shared bool   // showing code from a share link, not yet kept
 	// keepShared ends the showing of shared code, keeping it in the editor.
 	keepShared func()
-	root       dom.Element
+	root       *element
 	editor     *codeEditor
-	run        *dom.HTMLButtonElement
-	reset      *dom.HTMLButtonElement
-	out        dom.Element
-	drawings   dom.Element
+	run        *element
+	reset      *element
+	out        *element
+	drawings   *element
 	on         handlers // the cell's own handlers, released when it is deleted
 	drawn      handlers // the handlers of the drawings shown now
 	// While the cell runs: running is closed when it ends, timer shows for
 	// how long, streamed holds what it printed so far.
 	running  chan struct{}
 	started  time.Time
-	timer    dom.Element
+	timer    *element
 	streamed strings.Builder
-	controls []dom.Element // a scratch cell's Move up, Move down and Delete
+	controls []*element // a scratch cell's Move up, Move down and Delete
 }
 
 // Run starts the page, reporting a failure on the page rather than
@@ -93,8 +91,8 @@ func Run() { safely(func() { Start() }) }
 // Start finds the page's cells and wires them. It returns once the page is
 // ready; handlers run on their own goroutines.
 func Start() *Page {
-	doc := dom.GetWindow().Document()
-	p := &Page{doc: doc, body: doc.(dom.HTMLDocument).Body()}
+	doc := document()
+	p := &Page{doc: doc, body: doc.Body()}
 	// On a course page, every id and class is the course's own: Gradbook
 	// reads and writes only inside the boxes it puts its cells in.
 	base := doc.DocumentElement().GetAttribute(block.AttrBase)
@@ -105,8 +103,8 @@ func Start() *Page {
 	p.runner = newRunnerClient(p.notice)
 	p.editors = loadEditors()
 	// Escape stops whatever runs, as the Stop button of a running cell does.
-	p.on.listen(doc, "keydown", func(ev dom.Event) {
-		if k, ok := ev.(*dom.KeyboardEvent); ok && k.Key() == "Escape" && p.runner.Busy() {
+	p.on.listen(doc, "keydown", func(ev *event) {
+		if ev.Key() == "Escape" && p.runner.Busy() {
 			p.runner.Stop()
 		}
 	})
@@ -138,12 +136,12 @@ func Start() *Page {
 	if kind == "lesson" {
 		spawn(func() { p.visit(p.keep.get("visit", "last").Anchor) })
 	}
-	if b, ok := doc.GetElementByID(block.IDRunAll).(*dom.HTMLButtonElement); ok && !p.embedded {
-		p.listen(b, "click", func(dom.Event) { spawn(func() { p.RunAll() }) })
+	if b := doc.GetElementByID(block.IDRunAll); b != nil && !p.embedded {
+		p.listen(b, "click", func(*event) { spawn(func() { p.RunAll() }) })
 		b.SetDisabled(false)
 	}
-	if b, ok := doc.GetElementByID(block.IDAddCell).(*dom.HTMLButtonElement); ok && !p.embedded {
-		p.listen(b, "click", func(dom.Event) { spawn(func() { p.addCell("") }) })
+	if b := doc.GetElementByID(block.IDAddCell); b != nil && !p.embedded {
+		p.listen(b, "click", func(*event) { spawn(func() { p.addCell("") }) })
 		b.SetDisabled(false)
 	}
 	for _, msg := range p.unshown {
@@ -162,7 +160,7 @@ func Start() *Page {
 	return p
 }
 
-func (p *Page) listen(el dom.Element, typ string, f func(dom.Event)) { p.on.listen(el, typ, f) }
+func (p *Page) listen(el *element, typ string, f func(*event)) { p.on.listen(el, typ, f) }
 
 func (p *Page) say(s string) {
 	if p.status != nil {
