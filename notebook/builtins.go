@@ -184,19 +184,19 @@ func checkBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if label == "" {
 		label = firstArg(code)
 	}
-	problem, err := compare(actual, expected, tol)
+	problem, err := compare(actual, expected, tol, 0)
 	if err != nil {
 		return nil, err
 	}
+	label = clipText(label)
 	r := CheckResult{Label: label, Passed: problem == "", Line: line}
 	if r.Passed {
-		r.Text = fmt.Sprintf("✓ %s = %s", label, show(actual))
+		r.Text = capMessage(fmt.Sprintf("✓ %s = %s", label, clipText(show(actual))))
 	} else {
-		r.Text = fmt.Sprintf("✗ %s: %s", label, problem)
+		r.Text = capMessage(fmt.Sprintf("✗ %s: %s", label, problem))
 	}
 	if st.quiet == 0 && cell >= 0 {
-		st.res[cell].Checks = append(st.res[cell].Checks, r)
-		st.out[cell].WriteString(r.Text + "\n")
+		st.checked(cell, r)
 	}
 	return starlark.Bool(r.Passed), nil
 }
@@ -208,8 +208,16 @@ func show(x starlark.Value) string {
 	return x.String()
 }
 
-// compare returns "" if actual matches expected, or what differs.
-func compare(actual, expected starlark.Value, tol float64) (string, error) {
+// maxCompareDepth is how deep check looks into lists and dicts inside
+// lists and dicts: a list that holds itself is not an endless comparison.
+const maxCompareDepth = 64
+
+// compare returns "" if actual matches expected, or what differs; depth is
+// how far inside lists and dicts it is.
+func compare(actual, expected starlark.Value, tol float64, depth int) (string, error) {
+	if depth > maxCompareDepth {
+		return "", fmt.Errorf("check: the values are nested more than %d deep (does a list hold itself?)", maxCompareDepth)
+	}
 	if e, ok := Number(expected); ok {
 		a, ok := Number(actual)
 		if !ok {
@@ -221,6 +229,13 @@ func compare(actual, expected starlark.Value, tol float64) (string, error) {
 		return fmt.Sprintf("got %s, expected %s", words.Number(a), words.Number(e)), nil
 	}
 	switch e := expected.(type) {
+	case starlark.String, starlark.Bytes:
+		// Strings are compared whole: indexing a one-character string
+		// gives the string again.
+		if eq, err := starlark.Equal(actual, expected); err != nil || eq {
+			return "", err
+		}
+		return fmt.Sprintf("got %s, expected %s", clipText(actual.String()), clipText(expected.String())), nil
 	case *starlark.Dict:
 		a, ok := actual.(*starlark.Dict)
 		if !ok {
@@ -234,9 +249,9 @@ func compare(actual, expected starlark.Value, tol float64) (string, error) {
 			if !found {
 				return fmt.Sprintf("%s is missing", item[0].String()), nil
 			}
-			p, err := compare(av, item[1], tol)
+			p, err := compare(av, item[1], tol, depth+1)
 			if err != nil || p != "" {
-				return fmt.Sprintf("at %s: %s", item[0].String(), p), err
+				return fmt.Sprintf("at %s: %s", clipText(item[0].String()), p), err
 			}
 		}
 		return "", nil
@@ -249,7 +264,7 @@ func compare(actual, expected starlark.Value, tol float64) (string, error) {
 			return fmt.Sprintf("got %d items, expected %d", a.Len(), e.Len()), nil
 		}
 		for i := 0; i < e.Len(); i++ {
-			p, err := compare(a.Index(i), e.Index(i), tol)
+			p, err := compare(a.Index(i), e.Index(i), tol, depth+1)
 			if err != nil || p != "" {
 				return fmt.Sprintf("at [%d]: %s", i, p), err
 			}
@@ -263,7 +278,7 @@ func compare(actual, expected starlark.Value, tol float64) (string, error) {
 	if eq {
 		return "", nil
 	}
-	return fmt.Sprintf("got %s, expected %s", actual.String(), expected.String()), nil
+	return fmt.Sprintf("got %s, expected %s", clipText(actual.String()), clipText(expected.String())), nil
 }
 
 // firstArg returns the text of the first argument of the call at the start

@@ -237,3 +237,29 @@ func bind(env starlark.StringDict, names, value starlark.Value) error {
 	}
 	return nil
 }
+
+// Shadows returns the names that src, a cell, binds at its top level that
+// an exercise's hidden tests rely on: Starlark's own built-ins (len, str,
+// fail, …) and Gradbook's check, grad_check, Value, trace, sum, round and
+// math, in the order src binds them; nil if it does not parse. Learner
+// code may define its own backward or evaluate (exercises ask for them),
+// but not replace what the tests check with.
+func Shadows(src string) []string {
+	f, err := fileOptions.Parse("cell", src, 0)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range boundNames(f) {
+		_, universal := starlark.Universe[n]
+		if (universal || testedWith[n]) && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// testedWith are the built-ins of Gradbook that hidden tests check with.
+var testedWith = map[string]bool{"check": true, "grad_check": true, "Value": true, "trace": true, "sum": true, "round": true, "math": true}

@@ -14,12 +14,25 @@ import (
 //	scatter(X, y, title="The data")                # X: [x, y] pairs; y: classes
 //	boundary(f, X, y, title="Decision boundary")   # f(x, y): its sign, shaded
 
+// MaxPlots is how many plots one cell may draw.
+const MaxPlots = 20
+
 // addPlot puts p under the cell that is running.
-func (st *runState) addPlot(p *plot.Plot) {
+func (st *runState) addPlot(p *plot.Plot) error {
 	if st == nil || st.quiet > 0 || st.current < 0 {
-		return
+		return nil
+	}
+	if len(st.plots[st.current]) >= MaxPlots {
+		return fmt.Errorf("a cell may draw at most %d plots", MaxPlots)
 	}
 	st.plots[st.current] = append(st.plots[st.current], p)
+	return nil
+}
+
+// clipOptions cuts a plot's title and labels, which are drawn, to a
+// readable length.
+func clipOptions(o *plot.Options) {
+	o.Title, o.XLabel, o.YLabel = clipText(o.Title), clipText(o.XLabel), clipText(o.YLabel)
 }
 
 func numbers(what string, x starlark.Value) ([]float64, error) {
@@ -46,6 +59,7 @@ func plotBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "series", &series, "title?", &o.Title, "xlabel?", &o.XLabel, "ylabel?", &o.YLabel); err != nil {
 		return nil, err
 	}
+	clipOptions(&o)
 	var ss []plot.Series
 	if d, ok := series.(*starlark.Dict); ok {
 		for _, item := range d.Items() {
@@ -57,7 +71,7 @@ func plotBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 			if err != nil {
 				return nil, err
 			}
-			ss = append(ss, plot.Series{Name: name, Ys: ys})
+			ss = append(ss, plot.Series{Name: clipText(name), Ys: ys})
 		}
 	} else {
 		ys, err := numbers("plot: series", series)
@@ -74,7 +88,9 @@ func plotBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err != nil {
 		return nil, fmt.Errorf("plot: %v", err)
 	}
-	state(thread).addPlot(p)
+	if err := state(thread).addPlot(p); err != nil {
+		return nil, err
+	}
 	return starlark.None, nil
 }
 
@@ -107,6 +123,7 @@ func scatterBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "points", &pts, "classes", &classes, "title?", &o.Title, "xlabel?", &o.XLabel, "ylabel?", &o.YLabel); err != nil {
 		return nil, err
 	}
+	clipOptions(&o)
 	ps, err := pointsOf(b.Name(), pts, classes)
 	if err != nil {
 		return nil, err
@@ -115,7 +132,9 @@ func scatterBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	if err != nil {
 		return nil, fmt.Errorf("scatter: %v", err)
 	}
-	state(thread).addPlot(p)
+	if err := state(thread).addPlot(p); err != nil {
+		return nil, err
+	}
 	return starlark.None, nil
 }
 
@@ -130,6 +149,7 @@ func boundaryBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "f", &f, "points", &pts, "classes", &classes, "title?", &o.Title, "steps?", &steps, "xlabel?", &o.XLabel, "ylabel?", &o.YLabel); err != nil {
 		return nil, err
 	}
+	clipOptions(&o)
 	if steps < 2 || steps > 200 {
 		return nil, fmt.Errorf("boundary: steps must be between 2 and 200, got %d", steps)
 	}
@@ -148,6 +168,8 @@ func boundaryBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err != nil {
 		return nil, fmt.Errorf("boundary: %v", err)
 	}
-	state(thread).addPlot(p)
+	if err := state(thread).addPlot(p); err != nil {
+		return nil, err
+	}
 	return starlark.None, nil
 }

@@ -29,11 +29,14 @@ type CellResult struct {
 	Drawings []*draw.Drawing
 	Plots    []*plot.Plot
 	Err      *CellError // nil if it ran clean
+	// MoreChecks counts the checks of a run beyond MaxChecks, and
+	// MoreFailed those of them that failed: they are not in Checks.
+	MoreChecks, MoreFailed int
 }
 
 // Passed reports whether the cell ran clean and every check passed.
 func (r *CellResult) Passed() bool {
-	if !r.Ran || r.Err != nil {
+	if !r.Ran || r.Err != nil || r.MoreFailed > 0 {
 		return false
 	}
 	for _, c := range r.Checks {
@@ -128,7 +131,9 @@ type runState struct {
 	// stoppedAt where.
 	stop      Reason
 	stoppedAt starlark.CallStack
+	onPrint   func(cell int, line string) // Request.Print
 	printed   int // bytes printed by the run
+	checks    int // checks made by the run
 	values    int // Values made by the run
 	thread    *starlark.Thread
 	lin       *lineage
@@ -166,6 +171,28 @@ func newRunState(cells []string, res []CellResult, l Limits) *runState {
 		last:  make([]*target, len(cells)),
 		shown: make([][]*target, len(cells)),
 		plots: make([][]*plot.Plot, len(cells)),
+	}
+}
+
+// print writes a line of the cell running now to its output, within the
+// run's cap on what it sends to the page, and hands it to Request.Print.
+// The lines of print() and of check() come here.
+func (st *runState) print(msg string) {
+	if st.current < 0 || st.quiet > 0 {
+		return
+	}
+	st.printed += len(msg) + 1
+	switch over := st.printed - st.limits.Output; {
+	case over <= 0:
+	case over <= len(msg)+1: // the line that crosses the limit
+		msg = cutUTF8(msg, len(msg)-over) + fmt.Sprintf("\n… output truncated: a run may print at most %s.", bytes(st.limits.Output))
+	default:
+		return
+	}
+	st.out[st.current].WriteString(msg)
+	st.out[st.current].WriteString("\n")
+	if st.onPrint != nil {
+		st.onPrint(st.current, msg)
 	}
 }
 
@@ -255,27 +282,8 @@ func (s *Session) run(req Request, files []*syntax.File, res []CellResult) *runS
 			}
 		}
 	}
-	print := func(msg string) {
-		if st.current < 0 || st.quiet > 0 {
-			return
-		}
-		st.printed += len(msg) + 1
-		switch over := st.printed - st.limits.Output; {
-		case over <= 0:
-			st.out[st.current].WriteString(msg)
-			st.out[st.current].WriteString("\n")
-			if req.Print != nil {
-				req.Print(st.current, msg)
-			}
-		case over <= len(msg)+1: // the line that crosses the limit
-			cut := msg[:max(0, len(msg)-over)] + fmt.Sprintf("\n… output truncated: a run may print at most %s.", bytes(st.limits.Output))
-			st.out[st.current].WriteString(cut + "\n")
-			if req.Print != nil {
-				req.Print(st.current, cut)
-			}
-		}
-	}
-	thread := limitedThread("notebook", st.limits, print, st.halt)
+	st.onPrint = req.Print
+	thread := limitedThread("notebook", st.limits, st.print, st.halt)
 	if req.Flush != nil {
 		limits := thread.OnMaxSteps
 		thread.OnMaxSteps = func(th *starlark.Thread) {

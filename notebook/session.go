@@ -124,6 +124,9 @@ func (s *Session) Run(req Request) (out Result) {
 			res[at].Ran = true
 			res[at].Err = &CellError{Cell: at, Msg: panicMessage(r, req.Limits)}
 			markAbove(res)
+			for i := range res {
+				capErr(res[i].Err)
+			}
 		}
 	}()
 	// A syntax error anywhere stops the run at that cell.
@@ -143,6 +146,9 @@ func (s *Session) Run(req Request) (out Result) {
 		delete(out.Globals, setName)
 	}
 	markAbove(res)
+	for i := range res {
+		capErr(res[i].Err)
+	}
 	return out
 }
 

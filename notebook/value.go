@@ -63,7 +63,7 @@ func (v *Value) SetField(name string, val starlark.Value) error {
 	if !ok {
 		return fmt.Errorf("label must be a string, got %s", val.Type())
 	}
-	v.v.Label = s
+	v.v.Label = clipLabel(s)
 	return nil
 }
 
@@ -302,7 +302,7 @@ func newValue(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return nil, fmt.Errorf("Value: want a finite number, got %s", words.Number(f))
 	}
-	return state(thread).made(engine.NewValue(f, label), "Value")
+	return state(thread).made(engine.NewValue(f, clipLabel(label)), "Value")
 }
 
 // detach is the built-in detach(v): a stop-gradient.

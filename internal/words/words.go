@@ -5,6 +5,7 @@ package words
 import (
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Number formats a number for people: an integer without a decimal point,
@@ -51,4 +52,28 @@ func Int(n int) string {
 		out += "," + s[i:i+3]
 	}
 	return sign + out
+}
+
+// List joins names for a sentence, each in code quotes: "`a`", "`a` and
+// `b`", "`a`, `b` and `c`".
+func List(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "`" + n + "`"
+	}
+	switch len(q) {
+	case 0:
+		return ""
+	case 1:
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+// Plural is one if n is 1, else many: Plural(2, "is", "are") is "are".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

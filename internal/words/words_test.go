@@ -29,3 +29,17 @@ func TestInt(t *testing.T) {
 		t.Errorf("Count(64401) = %q", got)
 	}
 }
+
+func TestList(t *testing.T) {
+	for _, tc := range []struct {
+		names []string
+		want  string
+	}{{nil, ""}, {[]string{"a"}, "`a`"}, {[]string{"a", "b"}, "`a` and `b`"}, {[]string{"a", "b", "c"}, "`a`, `b` and `c`"}} {
+		if got := List(tc.names); got != tc.want {
+			t.Errorf("List(%q) = %q, want %q", tc.names, got, tc.want)
+		}
+	}
+	if Plural(1, "is", "are") != "is" || Plural(3, "is", "are") != "are" {
+		t.Error("Plural")
+	}
+}

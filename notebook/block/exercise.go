@@ -135,12 +135,21 @@ func Judge(check string, tests []Test, source string) Report {
 			return Report{Why: fmt.Sprintf("This exercise has no checker called %q.", check)}
 		}
 		if rep = checker(source); !rep.Passed || len(tests) == 0 {
-			return rep
+			return rep.capped()
 		}
 	}
 	more := CheckTests(source, tests)
 	more.Lines = append(rep.Lines, more.Lines...)
-	return more
+	return more.capped()
+}
+
+// capped cuts the report's texts as every text of a run is cut.
+func (r Report) capped() Report {
+	r.Why = notebook.CapMessage(r.Why)
+	for i, l := range r.Lines {
+		r.Lines[i] = notebook.CapMessage(l)
+	}
+	return r
 }
 
 // HTML renders the exercise: an editor with the starter code, Run, Check

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"gradbook/internal/words"
 	"gradbook/notebook"
 )
 
@@ -22,6 +23,10 @@ type Test struct {
 func CheckTests(source string, tests []Test) Report {
 	if why := stopsBefore(source); why != "" {
 		return Report{Why: why}
+	}
+	if names := notebook.Shadows(source); len(names) > 0 {
+		return Report{Why: fmt.Sprintf("Your code defines %s, which %s Gradbook's own: the tests call %s. Give yours %s.",
+			words.List(names), words.Plural(len(names), "is", "are"), words.Plural(len(names), "it", "them"), words.Plural(len(names), "another name", "other names"))}
 	}
 	rep := judge(tests, func(t Test) (string, string) { return t.Name, runTest(source, t) })
 	if !rep.Passed && len(rep.Lines) > 0 {

@@ -37,6 +37,14 @@ def local(op, x):
 	if r.Passed || !strings.Contains(r.Why, "On relu above 0: relu's slope at 2: got 0, expected 1") {
 		t.Errorf("starter: %+v", r)
 	}
+	// Learner code cannot pass by replacing what the tests check with.
+	cheat := x.Starter + "\ndef check(*a, **k):\n    return True\ndef fail(*a):\n    pass\n"
+	if r := x.Judge(cheat); r.Passed || r.Why != "Your code defines `check` and `fail`, which are Gradbook's own: the tests call them. Give yours other names." {
+		t.Errorf("the starter with check and fail replaced: %+v", r)
+	}
+	if r := x.Judge(x.Starter + "\nlen = 3\n" + x.Solution); r.Passed || !strings.Contains(r.Why, "`len`, which is Gradbook's own") {
+		t.Errorf("a solution that replaces len: %+v", r)
+	}
 	// A test's fail() message reaches the learner as written.
 	r = x.Judge("def local(op, x):\n    return 1.0 if x >= 0 else 0.0")
 	if r.Passed || r.Why != "At exactly 0, relu's slope is taken as 0, as PyTorch does." || len(r.Lines) != 2 || r.Lines[0] != "✓ relu above 0" {
