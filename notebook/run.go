@@ -132,9 +132,9 @@ type runState struct {
 	stop      Reason
 	stoppedAt starlark.CallStack
 	onPrint   func(cell int, line string) // Request.Print
-	printed   int // bytes printed by the run
-	checks    int // checks made by the run
-	values    int // Values made by the run
+	printed   int                         // bytes printed by the run
+	checks    int                         // checks made by the run
+	values    int                         // Values made by the run
 	thread    *starlark.Thread
 	lin       *lineage
 	rec       *recording // the trace recording now, if any
