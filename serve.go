@@ -288,11 +288,20 @@ func copyFile(dst, src string) error {
 	return out.Close()
 }
 
+// maxPath is the longest address served.
+const maxPath = 1024
+
 // handler serves dir with the headers the site needs.
 func handler(dir string) http.Handler {
 	mime.AddExtensionType(".wasm", "application/wasm")
 	files := http.FileServer(http.Dir(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// No file of the site has a name this long; the file system would
+		// refuse it with an error the file server answers 500 to.
+		if len(r.URL.Path) > maxPath {
+			http.Error(w, "no such page: the address is too long", http.StatusRequestURITooLong)
+			return
+		}
 		h := w.Header()
 		h.Set("Cache-Control", "no-cache")
 		h.Set("Content-Security-Policy", lesson.CSP+"; frame-ancestors *")

@@ -417,12 +417,13 @@ func (st *runState) compileError(cell int, err error) *CellError {
 	e.Line = int(se.Pos.Line)
 	e.Code = lineOf(st.cells[cell], e.Line)
 	e.Msg = se.Msg
-	e.Hint = hint(e.Code, e.Msg)
+	e.Hint = hint(e.Code, e.Msg, int(se.Pos.Col))
 	return e
 }
 
 func (st *runState) runtimeError(ran int, err error) *CellError {
 	e := &CellError{Cell: ran, Msg: err.Error()}
+	col := 0
 	var ee *starlark.EvalError
 	if errors.As(err, &ee) {
 		e.Msg = ee.Msg
@@ -437,7 +438,7 @@ func (st *runState) runtimeError(ran int, err error) *CellError {
 			if !ok || cell >= len(st.cells) {
 				continue
 			}
-			e.Line = int(f.Pos.Line)
+			e.Line, col = int(f.Pos.Line), int(f.Pos.Col)
 			e.Code = lineOf(st.cells[cell], e.Line)
 			if cell != ran {
 				e.Where = fmt.Sprintf("in %s, defined in cell %d", f.Name, cell+1)
@@ -474,7 +475,7 @@ func (st *runState) runtimeError(ran int, err error) *CellError {
 			e.Line, e.Code, e.Where = line, lineOf(st.cells[ran], line), ""
 		}
 	}
-	e.Hint = hint(e.Code, e.Msg)
+	e.Hint = hint(e.Code, e.Msg, col)
 	return e
 }
 
@@ -491,23 +492,26 @@ func loopLine(src string) int {
 func syntaxError(cell int, src string, err error) *CellError {
 	e := &CellError{Cell: cell, Msg: err.Error()}
 	var se syntax.Error
+	col := 0
 	if errors.As(err, &se) {
-		e.Line = int(se.Pos.Line)
-		e.Msg = se.Msg
+		e.Line, e.Msg, col = int(se.Pos.Line), se.Msg, int(se.Pos.Col)
 	}
 	var errs interface{ Unwrap() []error }
 	if errors.As(err, &errs) && len(errs.Unwrap()) > 0 {
 		if errors.As(errs.Unwrap()[0], &se) {
-			e.Line, e.Msg = int(se.Pos.Line), se.Msg
+			e.Line, e.Msg, col = int(se.Pos.Line), se.Msg, int(se.Pos.Col)
 		}
 	}
 	e.Code = lineOf(src, e.Line)
-	e.Hint = hint(e.Code, e.Msg)
+	e.Hint = hint(e.Code, e.Msg, col)
 	if e.Hint == "" {
-		// A Python habit may sit on another line than the one the parser
-		// tripped on: look at the whole cell.
+		// A statement Starlark lacks (class, import, try) may be on a line
+		// above the one the parser tripped on.
 		for i, l := range strings.Split(src, "\n") {
-			if h := hint(l, e.Msg); h != "" {
+			if e.Line > 0 && i+1 > e.Line {
+				break
+			}
+			if h := lineHint(l); h != "" {
 				e.Hint = h
 				if e.Line == 0 {
 					e.Line, e.Code = i+1, l

@@ -145,3 +145,23 @@ func TestRunAllAfterSingleRunsDrawsEveryCell(t *testing.T) {
 		t.Errorf("Run all drew %d and %d graphs, want 1 and 1", len(res[0].Drawings), len(res[1].Drawings))
 	}
 }
+
+// Hints answer the token the parser stopped at, not text elsewhere on the
+// line: a ** in a def's parameters or a string after a variable named f
+// is no Python habit.
+func TestHintsMatchTokens(t *testing.T) {
+	for src, bad := range map[string]string{
+		"def check(*a, **k):\n    return True\ncheck(1 2)": "no ** operator",
+		`a, f = Value(2.0 "a"), Value(1.0, "f")`:           "no f-strings",
+		"this_is = 1\nthis_is 2":                           "no is operator",
+		"def f(**kw):\n    x = (1\n":                       "no ** operator",
+	} {
+		r := runOne(t, src)
+		if r.Err == nil || strings.Contains(r.Err.Hint, bad) {
+			t.Errorf("%q: error %v: the hint %q is wrong here", src, r.Err, r.Err.Hint)
+		}
+	}
+	if r := runOne(t, "x = None\nif x is None:\n    pass"); r.Err == nil || !strings.Contains(r.Err.Hint, "no is operator") {
+		t.Errorf("x is None: %v", r.Err)
+	}
+}

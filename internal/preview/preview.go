@@ -176,6 +176,10 @@ func snapshot(dirs []string) map[string]uint64 {
 	for _, d := range dirs {
 		files, _ := filepath.Glob(filepath.Join(d, "*.md"))
 		for _, f := range files {
+			// Regular files only: a FIFO would never end the read.
+			if st, err := os.Lstat(f); err != nil || !st.Mode().IsRegular() {
+				continue
+			}
 			if b, err := os.ReadFile(f); err == nil {
 				h := fnv.New64a()
 				h.Write(b)

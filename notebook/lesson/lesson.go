@@ -66,6 +66,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
+	"gradbook/internal/words"
 	"gradbook/notebook/block"
 )
 
@@ -132,6 +133,9 @@ func Parse(slug string, src []byte) (*Lesson, error) {
 	l := &Lesson{Slug: slug}
 	body, err := l.frontMatter(src)
 	if err != nil {
+		return nil, err
+	}
+	if err := l.plausible(body); err != nil {
 		return nil, err
 	}
 	md := goldmark.New(
@@ -260,9 +264,11 @@ var AllowedSchemes = []string{"http", "https", "mailto"}
 
 // allowedURL reports whether a lesson may link to u: one of
 // AllowedSchemes, or a relative address, but not //host (nor /\host,
-// which browsers read the same way).
+// which browsers read the same way). u is judged as the browser will read
+// it: after Markdown's escapes and character references are decoded
+// (&#47; is /), and without the tabs and newlines that browsers drop.
 func allowedURL(u string) bool {
-	u = strings.TrimSpace(u)
+	u = asBrowserReads(u)
 	if len(u) >= 2 && strings.ContainsRune(`/\`, rune(u[0])) && strings.ContainsRune(`/\`, rune(u[1])) {
 		return false
 	}
@@ -271,6 +277,24 @@ func allowedURL(u string) bool {
 		return true // no scheme: relative
 	}
 	return slices.Contains(AllowedSchemes, strings.ToLower(u[:i]))
+}
+
+// asBrowserReads decodes a link's destination as the page will carry it
+// and the browser read it: backslash escapes, numeric and named character
+// references (twice over, to be strict), tabs and newlines removed, and
+// leading and trailing controls and spaces trimmed, as URL parsing does.
+func asBrowserReads(dest string) string {
+	b := util.UnescapePunctuations([]byte(dest))
+	b = util.ResolveNumericReferences(b)
+	b = util.ResolveEntityNames(b)
+	u := html.UnescapeString(string(b))
+	u = strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, u)
+	return strings.TrimFunc(u, func(r rune) bool { return r <= ' ' })
 }
 
 func plainText(n ast.Node, src []byte) []byte {
@@ -488,6 +512,10 @@ func Load(dirs ...string) ([]*Lesson, []*Error) {
 		}
 		for _, f := range files {
 			slug := strings.TrimSuffix(filepath.Base(f), ".md")
+			if why := irregular(f); why != "" {
+				problems = append(problems, &Error{File: f, Msg: why + ": skipped"})
+				continue
+			}
 			l, err := LoadFile(f)
 			if err == nil {
 				if other, ok := where[l.Slug]; ok {
@@ -536,6 +564,100 @@ func sortLessons(lessons []*Lesson) {
 	})
 }
 
+// irregular says what f is if it is not a regular file (a symbolic link
+// could publish any file of the machine; reading a FIFO never ends), or "".
+func irregular(f string) string {
+	st, err := os.Lstat(f)
+	switch {
+	case err != nil:
+		return "cannot be read (" + err.Error() + ")"
+	case st.Mode()&fs.ModeSymlink != 0:
+		return "a symbolic link, and lessons are read from regular files only"
+	case st.Mode()&fs.ModeNamedPipe != 0:
+		return "a named pipe, and lessons are read from regular files only"
+	case st.IsDir():
+		return "a folder, and lessons are read from regular files only"
+	case !st.Mode().IsRegular():
+		return "not a regular file, and lessons are read from regular files only"
+	case st.Size() > MaxFileSize:
+		return fmt.Sprintf("%s bytes, more than the %s a lesson file may have", words.Int(int(st.Size())), words.Int(MaxFileSize))
+	}
+	return ""
+}
+
+// MaxFileSize is the largest lesson file read: a lesson is prose and
+// code, and a larger file only stalls the build.
+const MaxFileSize = 256 << 10
+
+// Limits on the Markdown of a lesson, far above what prose needs, below
+// what makes a Markdown parser slow (a parser's work can grow with the
+// square of the emphasis, links and nesting a text opens).
+const (
+	maxDelimiters = 20_000 // * and _ characters
+	maxBrackets   = 10_000 // [ characters
+	maxNesting    = 32     // lists and quotes inside each other
+)
+
+// plausible refuses Markdown that would stall the build.
+func (l *Lesson) plausible(body []byte) error {
+	delims, brackets := 0, 0
+	for _, c := range body {
+		switch c {
+		case '*', '_':
+			delims++
+		case '[':
+			brackets++
+		}
+	}
+	switch {
+	case delims > maxDelimiters:
+		return &Error{Line: l.bodyLine + 1, Msg: fmt.Sprintf("the lesson has %s emphasis marks (* and _), more than the %s a lesson may have", words.Int(delims), words.Int(maxDelimiters))}
+	case brackets > maxBrackets:
+		return &Error{Line: l.bodyLine + 1, Msg: fmt.Sprintf("the lesson has %s brackets ([), more than the %s a lesson may have", words.Int(brackets), words.Int(maxBrackets))}
+	}
+	inFence := false
+	for i, line := range strings.Split(string(body), "\n") {
+		t := strings.TrimLeft(line, " \t")
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			inFence = !inFence
+		}
+		if inFence {
+			continue
+		}
+		// The depth of a line is roughly its indentation in steps of a
+		// list item, plus the markers that open lists and quotes on it.
+		depth := (len(line) - len(t)) / 2
+		for len(t) > 0 {
+			switch {
+			case t[0] == '>':
+				t = strings.TrimLeft(t[1:], " ")
+			case len(t) > 1 && strings.ContainsRune("-*+", rune(t[0])) && t[1] == ' ':
+				t = strings.TrimLeft(t[2:], " ")
+			default:
+				t = ""
+				continue
+			}
+			depth++
+		}
+		if depth > maxNesting {
+			return &Error{Line: l.bodyLine + i + 1, Msg: fmt.Sprintf("lists or quotes are nested %d deep here, more than the %d a lesson may have", depth, maxNesting)}
+		}
+	}
+	return nil
+}
+
+// parseSafely is Parse, with a panic in the Markdown parser or a block's
+// given code turned into the lesson's problem: the live preview's server
+// goes on.
+func parseSafely(slug string, src []byte) (l *Lesson, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			l, err = nil, &Error{Line: 1, Msg: fmt.Sprintf("the lesson could not be read: internal error in Gradbook: %v (please report it)", r)}
+		}
+	}()
+	return Parse(slug, src)
+}
+
 // LoadFile parses one lesson file; an error names the file and line.
 func LoadFile(f string) (*Lesson, error) {
 	src, err := os.ReadFile(f)
@@ -546,7 +668,7 @@ func LoadFile(f string) (*Lesson, error) {
 	if !slugRE.MatchString(slug) {
 		return nil, &Error{File: f, Line: 1, Msg: "the file name is the lesson's address: use letters, digits, - and _ only"}
 	}
-	l, err := Parse(slug, src)
+	l, err := parseSafely(slug, src)
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) {

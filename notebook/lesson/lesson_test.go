@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"gradbook/notebook"
 )
@@ -178,7 +180,9 @@ func TestEnginePageCSP(t *testing.T) {
 // documented schemes (http, https, mailto) and relative addresses.
 func TestLinkSchemes(t *testing.T) {
 	kept := []string{"https://example.org/x", "http://example.org", "mailto:someone@example.org", "reverse-accumulation.html", "#worked", "../index.html", "?frame", "HTTPS://EXAMPLE.ORG"}
-	dropped := []string{"javascript:alert(1)", "JaVaScRiPt:x", "data:text/html,x", "tel:+123", "ftp://example.org/f", "intent://x#Intent;end", "blob:https://example.org/uuid", "//evil.example/x", `/\evil.example`, "vbscript:x", "file:///etc/passwd"}
+	dropped := []string{"javascript:alert(1)", "JaVaScRiPt:x", "data:text/html,x", "tel:+123", "ftp://example.org/f", "intent://x#Intent;end", "blob:https://example.org/uuid", "//evil.example/x", `/\evil.example`, "vbscript:x", "file:///etc/passwd",
+		// Character references and escapes that the page decodes.
+		"&#47;/evil.example/x", "&#x2F;&#x2f;evil.example", "&sol;/evil.example", "&#109;s-msdt:/id", "&#116;el:+1", "&#98;lob:x", "chrome&#58;//settings", "steam&colon;//run", `\/\/evil.example`, "java&#9;script:x", "&#32;javascript:x"}
 	for _, u := range kept {
 		if !allowedURL(u) {
 			t.Errorf("%q is refused, want it kept", u)
@@ -272,5 +276,74 @@ func TestRenamedLesson(t *testing.T) {
 	got := strings.Join(msgs, "\n")
 	if !strings.Contains(got, "renamed-from: 04-fan-out is the name of a lesson") || !strings.Contains(got, "renamed-from: fanout was fan-out's name too") {
 		t.Errorf("problems:\n%s", got)
+	}
+}
+
+// Lesson folders that would stall or mislead the build: each is refused
+// quickly, with a message naming the file, and the build goes on.
+func TestHostileLessonFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		t.Helper()
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	write("good.md", "# Good\n")
+	write("emphasis.md", "# E\n\n"+strings.Repeat("*a_", 70000))
+	write("brackets.md", "# B\n\n"+strings.Repeat("[a](", 30000))
+	var nested strings.Builder
+	nested.WriteString("# N\n\n")
+	for i := range 100 {
+		nested.WriteString(strings.Repeat("  ", i) + "- x\n")
+	}
+	write("nested.md", nested.String())
+	write("huge.md", "# H\n\n"+strings.Repeat("word ", 60000))
+	if err := os.Symlink("/etc/hostname", filepath.Join(dir, "linked.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.md"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	lessons, problems := Load(dir)
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("the folder took %v to load", took)
+	}
+	if len(lessons) == 0 || lessons[0].Slug != "good" {
+		t.Errorf("lessons %v", lessons)
+	}
+	var msgs []string
+	for _, p := range problems {
+		msgs = append(msgs, p.Error())
+	}
+	got := strings.Join(msgs, "\n")
+	for _, want := range []string{
+		"emphasis.md:1: the lesson has 140,000 emphasis marks",
+		"brackets.md:1: the lesson has 30,000 brackets",
+		"nested.md:", "nested 33 deep here",
+		"huge.md: 300,005 bytes, more than the 262,144 a lesson file may have: skipped",
+		"linked.md: a symbolic link, and lessons are read from regular files only: skipped",
+		"fifo.md: a named pipe, and lessons are read from regular files only: skipped",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no problem says %q:\n%s", want, got)
+		}
+	}
+}
+
+// Code run at build time has the limits of a run: a quiz's given code
+// that asks for gigabytes is a problem of the lesson, not "0 problems".
+func TestBuildTimeCodeIsLimited(t *testing.T) {
+	dir := t.TempDir()
+	src := "# Q\n\n```quiz id=q\nHow many?\n--- given\nx = [0] * 40000000\n--- answer n\nlen(x)\n```\n"
+	if err := os.WriteFile(filepath.Join(dir, "q.md"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, problems := CheckDirs(dir)
+	if len(problems) == 0 || !strings.Contains(problems[0].Error(), "more than 512 MB") {
+		t.Errorf("problems %v", problems)
 	}
 }

@@ -75,8 +75,18 @@ type Record struct {
 // Key is where the record is kept.
 func (r *Record) Key() string { return Key(r.Kind, r.Lesson, r.ID) }
 
-// Key names a record.
-func Key(kind, lesson, id string) string { return kind + "/" + lesson + "/" + id }
+// Key names a record: its kind, lesson and id joined by "/", each with its
+// own "/" and "%" escaped, so that lesson "L/x" with id "y" and lesson "L"
+// with id "x/y" are two records.
+func Key(kind, lesson, id string) string {
+	return keyPart.Replace(kind) + "/" + keyPart.Replace(lesson) + "/" + keyPart.Replace(id)
+}
+
+var keyPart = strings.NewReplacer("%", "%25", "/", "%2F")
+
+// legacyKey is how builds before December 2026 named a record, unescaped:
+// records stored so are renamed when progress is opened.
+func legacyKey(r *Record) string { return r.Kind + "/" + r.Lesson + "/" + r.ID }
 
 // Done reports whether the record counts towards a lesson's completion.
 func (r *Record) Done() bool {
@@ -142,9 +152,22 @@ func Open(ctx context.Context, store Store) (*Progress, error) {
 			skipped++
 			continue
 		}
-		if r.Key() != k {
+		if r.Key() != k && legacyKey(r) != k {
 			skipped++
 			continue
+		}
+		if r.Key() != k { // stored under the unescaped key of older builds
+			if p.recs[r.Key()] == nil || p.recs[r.Key()].Updated < r.Updated {
+				p.recs[r.Key()] = r
+			}
+			err := errors.Join(store.Save(ctx, r.Key(), p.recs[r.Key()].encode()), store.Save(ctx, k, nil))
+			if err != nil {
+				p.Notices = append(p.Notices, "Your saved progress was updated to this version but could not be written back: "+err.Error())
+			}
+			continue
+		}
+		if cur := p.recs[k]; cur != nil && cur.Updated >= r.Updated {
+			continue // renamed from an older key, and newer
 		}
 		p.recs[k] = r
 		if old {
@@ -363,7 +386,7 @@ func (p *Progress) Move(ctx context.Context, from, to string, items []string) (i
 		errs = append(errs, p.store.Save(ctx, Key(kind, from, id), nil))
 		moved++
 	}
-	return moved, errors.Join(errs...)
+	return moved, joinErrs(errs)
 }
 
 // ResetLesson removes every record of a lesson.
@@ -375,7 +398,7 @@ func (p *Progress) ResetLesson(ctx context.Context, lesson string) error {
 			errs = append(errs, p.store.Save(ctx, k, nil))
 		}
 	}
-	return errors.Join(errs...)
+	return joinErrs(errs)
 }
 
 // ResetAll removes every record.
@@ -385,7 +408,7 @@ func (p *Progress) ResetAll(ctx context.Context) error {
 		delete(p.recs, k)
 		errs = append(errs, p.store.Save(ctx, k, nil))
 	}
-	return errors.Join(errs...)
+	return joinErrs(errs)
 }
 
 // LastVisit returns the visit record changed last, or nil.
@@ -531,7 +554,7 @@ func (p *Progress) Merge(ctx context.Context, f *File, keepMine bool) (int, erro
 		p.recs[in.Key()] = m
 		errs = append(errs, p.store.Save(ctx, m.Key(), m.encode()))
 	}
-	return len(f.recs), errors.Join(errs...)
+	return len(f.recs), joinErrs(errs)
 }
 
 // merge combines a record kept here with one arriving: the one changed
@@ -587,4 +610,30 @@ func (s *MemStore) Save(_ context.Context, key string, value []byte) error {
 // records with the same Order.
 func SortByOrder(recs []*Record) {
 	slices.SortStableFunc(recs, func(a, b *Record) int { return cmp.Compare(a.Order, b.Order) })
+}
+
+// joinErrs joins the errors of many saves, each different one once, with
+// how many saves it failed: a full disk fails them all alike.
+func joinErrs(errs []error) error {
+	var out []error
+	count := map[string]int{}
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		msg := err.Error()
+		if count[msg] == 0 {
+			out = append(out, err)
+		}
+		count[msg]++
+	}
+	for i, err := range out {
+		if n := count[err.Error()]; n > 1 {
+			out[i] = fmt.Errorf("%w (%s)", err, words.Count(n, "record"))
+		}
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return errors.Join(out...)
 }

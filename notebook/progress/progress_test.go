@@ -279,3 +279,56 @@ func importFile(ctx context.Context, p *Progress, data []byte) (int, error) {
 	}
 	return p.Merge(ctx, f, true)
 }
+
+// Lesson "L/x" with id "y" and lesson "L" with id "x/y" are two records;
+// a record stored under the unescaped key of older builds is renamed.
+func TestKeysDoNotCollide(t *testing.T) {
+	s := NewMemStore()
+	p := open(t, s)
+	must(t, p.Put(ctx, Record{Kind: KindCell, Lesson: "embed:/course/L/x", ID: "y", Source: "one"}))
+	must(t, p.Put(ctx, Record{Kind: KindCell, Lesson: "embed:/course/L", ID: "x/y", Source: "two"}))
+	again := open(t, s)
+	a, b := again.Get(KindCell, "embed:/course/L/x", "y"), again.Get(KindCell, "embed:/course/L", "x/y")
+	if a == nil || b == nil || a.Source != "one" || b.Source != "two" {
+		t.Fatalf("records %+v %+v", a, b)
+	}
+	// An older build's key.
+	old := NewMemStore()
+	r := Record{V: Version, Kind: KindCell, Lesson: "embed:/course/page.html", ID: "inline-1", Source: "kept", Updated: 5}
+	old.m["cell/embed:/course/page.html/inline-1"] = r.encode()
+	p = open(t, old)
+	if got := p.Get(KindCell, "embed:/course/page.html", "inline-1"); got == nil || got.Source != "kept" {
+		t.Fatalf("the old record: %+v", got)
+	}
+	if _, ok := old.m["cell/embed:%2Fcourse%2Fpage.html/inline-1"]; !ok || len(old.m) != 1 {
+		t.Errorf("the store holds %q", keysOf(old.m))
+	}
+	if len(p.Notices) > 0 {
+		t.Errorf("notices %q", p.Notices)
+	}
+}
+
+func keysOf(m map[string][]byte) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// A store that refuses every save is said so once, with how many records.
+func TestFullStorageSaysSoOnce(t *testing.T) {
+	s := NewMemStore()
+	p := open(t, s)
+	file := []byte(`{"gradbook":"progress","version":2,"records":[` +
+		`{"v":2,"kind":"cell","lesson":"l","id":"a","source":"1"},{"v":2,"kind":"cell","lesson":"l","id":"b","source":"2"},{"v":2,"kind":"cell","lesson":"l","id":"c","source":"3"}]}`)
+	f, err := p.Read(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Err = errors.New("the browser's storage for this site is full")
+	_, err = p.Merge(ctx, f, true)
+	if err == nil || err.Error() != "the browser's storage for this site is full (3 records)" {
+		t.Errorf("error %q", err)
+	}
+}
