@@ -74,7 +74,7 @@ test("an import cannot overwrite saved code by faking its date: the learner is a
   await expect(page.getByRole("button", { name: "Keep mine" })).toBeFocused();
   await Promise.all([page.waitForEvent("load"), page.getByRole("button", { name: "Keep mine" }).click()]);
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
-  await expect(page.locator("#notices")).toContainText("Imported 1 records of progress.");
+  await expect(page.locator("#notices")).toContainText("Imported 1 record of progress.");
   await expect(editor).toHaveValue('print("mine")');
 
   // Taking the file's takes it, with its date brought back to now: an edit
@@ -165,6 +165,9 @@ const hostile = [
   ["NaN in a Value", 'x = Value(float("nan"))', /Value: want a finite number, got nan/],
   ["an overflow in a drawing", 'x = Value(1e308, "x")\ny = x * x', /mul\(1e\+308, 1e\+308\) is \+inf: the result is not a finite number/],
   ["Inf in a graph", 'evaluate([["p", "mul", ["a", "b"]]], {"a": float("inf"), "b": 1.0})', /leaf "a": not a finite number/],
+  ["check on strings", 'check("a", "a")\ncheck(["x"], ["x"])\ncheck({"k": "v"}, {"k": "v"})\nprint("compared")', /✓ "a" = "a"[\s\S]*compared/],
+  ["a 50-million-character error", 'x = "a" * 50000000\nint(x)', /invalid literal[\s\S]*more characters\)/],
+  ["a 30-million-character fail", 'fail("b" * 30000000)', /fail: b+… \(\d+ more characters\)/],
 ];
 
 test("hostile cells: each gives a clean message, and the notebook and the saved work survive", async ({ page, errors }) => {

@@ -12,11 +12,12 @@
 // (embed.html) to their content. Progress is kept in this page's own
 // IndexedDB, under the database "gradbook".
 //
-// The cells need three files from the Gradbook site besides scripts:
-// gradbook.wasm, cells.json and editor.js. Where the site's host sends
-// Access-Control-Allow-Origin, they are fetched directly. Where it sends
-// no CORS headers, a hidden frame of the Gradbook site (proxy.html) fetches
-// them and hands them over by postMessage; everything else is the same.
+// The cells need five files from the Gradbook site besides scripts:
+// gradbook.wasm, cells.json, editor.js, wasm_exec.js and runner.js. Where
+// the site's host sends Access-Control-Allow-Origin, they are fetched
+// directly. Where it sends no CORS headers, a hidden frame of the Gradbook
+// site (proxy.html) fetches them and hands them over by postMessage;
+// everything else is the same.
 // When something stops the cells, each says why and what fixes it, in one
 // line.
 (function () {

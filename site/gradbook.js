@@ -131,23 +131,38 @@
     start().then(() => { if (tell()) ready.disconnect(); }, failed);
   }
 
-  // The compiled gradbook.wasm, shared by the page and its runners.
+  // The compiled gradbook.wasm, shared by the page and its runners, and
+  // the runners' script, read at the same time from the same build: a
+  // runner started after a new deploy (after Stop, say) still runs this
+  // page's build, whatever the host or the service worker has now.
   let compiled = null;
+  let runnerScript = null;
   function start() {
     // The site's one wasm loader is in autodiff.js.
     compiled = compiled || autodiff.compile(url, embed ? embed.fetch : undefined);
+    runnerScript = runnerScript || readRunner();
+    runnerScript.catch(() => {}); // said when a runner is started
     return compiled.then((module) => autodiff.instantiate(module, stopped));
+  }
+  async function readRunner() {
+    const get = embed ? embed.fetch : fetch;
+    const texts = await Promise.all(["wasm_exec.js", "runner.js"].map(async (name) => {
+      const res = await get(new URL(name, script.src).href);
+      if (!res.ok) throw new Error(`${name}: ${res.status}`);
+      return res.text();
+    }));
+    return URL.createObjectURL(new Blob([texts[0], "\n", texts[1]], { type: "text/javascript" }));
   }
 
   // Runners: the same gradbook.wasm in a Web Worker (runner.js) runs the
   // cells (see package runner; the messages are declared in
   // internal/protocol), so that the page never freezes and a run can
   // always be stopped, by ending its worker. The worker gets the module
-  // the page compiled. On a course page of another site, a worker cannot
-  // be made from Gradbook's address: it is made from a one-line script
-  // that loads runner.js. A page's Content-Security-Policy may forbid
-  // that worker: the refusal is noted, to say so.
-  let runnerURL = null;
+  // the page compiled, and runs the script the page read with it
+  // (wasm_exec.js and runner.js, from a blob: address: a worker could not
+  // be made from Gradbook's address on a course page anyway). A page's
+  // Content-Security-Policy may forbid that worker: the refusal is noted,
+  // to say so.
   const refusedWorkers = [];
   document.addEventListener("securitypolicyviolation", (e) => {
     const d = e.effectiveDirective || e.violatedDirective || "";
@@ -159,12 +174,7 @@
     // if it dies, with whether it had started (loaded its Go program).
     async start(onmessage, ondied) {
       const module = await compiled;
-      const file = new URL("runner.js", script.src);
-      if (!runnerURL) {
-        runnerURL = file.origin === location.origin ? file.href
-          : URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(file.href)});`], { type: "text/javascript" }));
-      }
-      const worker = new Worker(runnerURL);
+      const worker = new Worker(await runnerScript);
       let dead = false, started = false;
       const die = (why) => {
         if (dead) return;
@@ -185,7 +195,7 @@
         setTimeout(() => die(refusedWorkers.length > 0 ? "this page's Content-Security-Policy forbids the runner's worker: add blob: to its worker-src"
           : event.message || "the runner failed"), 50);
       };
-      worker.postMessage({ gradbook: "module", module, wasmExec: new URL("wasm_exec.js", script.src).href });
+      worker.postMessage({ gradbook: "module", module });
       return {
         post: (msg) => worker.postMessage(msg),
         stop() {

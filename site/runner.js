@@ -1,8 +1,10 @@
-// runner.js: the notebook's runner, a Web Worker that gradbook.js starts.
-// It runs gradbook.wasm, compiled by the page and posted here as the first
-// message ({gradbook: "module"}), which then serves the page's jobs (see
-// package runner; the messages are declared in internal/protocol). If the
-// Go program dies, the page is told why and starts another runner.
+// runner.js: the notebook's runner, a Web Worker that gradbook.js starts,
+// from one script with wasm_exec.js before this file, both read when the
+// page started. It runs gradbook.wasm, compiled by the page and posted
+// here as the first message ({gradbook: "module"}), which then serves the
+// page's jobs (see package runner; the messages are declared in
+// internal/protocol). If the Go program dies, the page is told why and
+// starts another runner.
 "use strict";
 (function () {
   let handle = null;
@@ -24,7 +26,7 @@
       return;
     }
     try {
-      importScripts(msg.wasmExec);
+      if (typeof self.Go !== "function") throw new Error("wasm_exec.js is missing: the worker's script must start with it");
       // The first line the Go runtime says as it dies, to say why.
       const text = new TextDecoder();
       const write = self.fs.writeSync.bind(self.fs);

@@ -10,7 +10,7 @@
 // Every message is one plain object whose "gradbook" key names its kind,
 // with the fields listed for it:
 //
-//	page → runner    {gradbook: "module", module, wasmExec}   start: the compiled notebook
+//	page → runner    {gradbook: "module", module}             start: the compiled notebook
 //	runner → page    {gradbook: "ready"}                      its Go program runs
 //	runner → page    {gradbook: "died", why}                  its Go program died
 //	page → runner    {gradbook: "job", id, job}               a job (runner.Job)
@@ -65,7 +65,7 @@ type Message struct {
 
 // Messages are every kind of message, as the package doc lists them.
 var Messages = []Message{
-	{Module, "page", "runner", []string{"module", "wasmExec"}},
+	{Module, "page", "runner", []string{"module"}},
 	{Ready, "runner", "page", nil},
 	{Died, "runner", "page", []string{"why"}},
 	{Job, "page", "runner", []string{FieldID, FieldJob}},

@@ -84,7 +84,7 @@ func WriteServiceWorker(dir string) (string, error) {
 // not read it ignore it; it is not part of the site's files.
 const headers = `# Netlify and Cloudflare Pages read this file. It lets course pages on
 # other sites fetch the files that embedded Gradbook cells need
-# (gradbook.wasm, cells.json, editor.js): every file here is public anyway.
+# (gradbook.wasm, cells.json, editor.js, runner.js, wasm_exec.js): every file here is public anyway.
 /*
   Access-Control-Allow-Origin: *
 `

@@ -22,7 +22,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"join": string
 // CSP is the site's Content-Security-Policy: scripts only from the site
 // itself, and WebAssembly. serve.go sends it as a header; every page also
 // carries it as a meta element, so a static host applies it too.
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'none'"
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'none'"
 
 // Build renders the site's pages into dir from lessons: index.html,
 // scratch.html, embed.html, cells.json and lessons/<slug>.html for each

@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gradbook/internal/jsontext"
@@ -34,6 +35,37 @@ const Version = 2
 type Store interface {
 	Load(ctx context.Context) (map[string][]byte, error)
 	Save(ctx context.Context, key string, value []byte) error
+}
+
+// An Updater is a Store that can read a record and write it again in one
+// transaction: change is given what the store holds now (nil if nothing)
+// and returns what to write. Put uses it, so that a save from one tab
+// never overwrites, unseen, what another tab saved since (IndexedDB is
+// shared by every tab of the site).
+type Updater interface {
+	Update(ctx context.Context, key string, change func(old []byte) []byte) error
+}
+
+// A Batcher is a Store that saves many records in one transaction (a nil
+// value deletes): imports and resets use it.
+type Batcher interface {
+	SaveAll(ctx context.Context, values map[string][]byte) error
+}
+
+// saveAll saves values in one transaction where the store can, else one
+// by one.
+func (p *Progress) saveAll(ctx context.Context, values map[string][]byte) error {
+	if len(values) == 0 {
+		return nil
+	}
+	if b, ok := p.store.(Batcher); ok {
+		return b.SaveAll(ctx, values)
+	}
+	var errs []error
+	for k, v := range values {
+		errs = append(errs, p.store.Save(ctx, k, v))
+	}
+	return joinErrs(errs)
 }
 
 // The kinds of record.
@@ -127,6 +159,13 @@ type Progress struct {
 	Notices []string
 	// Now returns the time; tests replace it.
 	Now func() time.Time
+	// Saving, if not nil, is told how many records of a Merge are saved
+	// so far, and of how many.
+	Saving func(done, total int)
+	// Elsewhere, if not nil, is told of a record that another tab saved
+	// with other code since this page read it, when Put saves this page's
+	// code over it.
+	Elsewhere func(theirs Record)
 }
 
 // Open loads every record from store, migrating old ones.
@@ -346,14 +385,48 @@ func (p *Progress) All(kind, lesson string) []*Record {
 
 // Put saves r. It is kept in memory even if the store fails, and the
 // error says why it was not saved.
+//
+// Where the store is an Updater, r is merged with what the store holds
+// now: if another tab saved the record since this page read it, a pass,
+// a task done or a quiz right stays so, and if that tab saved other code,
+// Elsewhere is called (this page's code is what is kept: it is the one
+// the learner sees).
 func (p *Progress) Put(ctx context.Context, r Record) error {
 	r.V = Version
 	r.Updated = p.Now().UnixMilli()
 	if err := r.check(); err != nil {
 		return err
 	}
-	p.recs[r.Key()] = &r
-	return p.store.Save(ctx, r.Key(), r.encode())
+	key := r.Key()
+	known := p.recs[key]
+	p.recs[key] = &r
+	u, ok := p.store.(Updater)
+	if !ok {
+		return p.store.Save(ctx, key, r.encode())
+	}
+	var theirs *Record
+	err := u.Update(ctx, key, func(old []byte) []byte {
+		now := r
+		if stored, _, err := decode(old); err == nil && stored.Key() == key && (known == nil || stored.Updated > known.Updated) {
+			theirs = stored // saved elsewhere since this page read it
+			now.Passed = now.Passed || stored.Passed
+			now.Clean = now.Clean || (stored.Clean && stored.Source == now.Source)
+		}
+		p.recs[key] = &now
+		return now.encode()
+	})
+	if theirs != nil && theirs.Source != r.Source && theirs.Source != known.source() && p.Elsewhere != nil {
+		p.Elsewhere(*theirs)
+	}
+	return err
+}
+
+// source is a record's code, "" for none.
+func (r *Record) source() string {
+	if r == nil {
+		return ""
+	}
+	return r.Source
 }
 
 // Delete removes the record of a kind, lesson and id.
@@ -368,7 +441,7 @@ func (p *Progress) Delete(ctx context.Context, kind, lesson, id string) error {
 // cells that changed lessons. Where to already has a record, the newer of
 // the two is kept. It returns how many records moved.
 func (p *Progress) Move(ctx context.Context, from, to string, items []string) (int, error) {
-	var errs []error
+	values := map[string][]byte{}
 	moved := 0
 	for _, it := range items {
 		kind, id, _ := strings.Cut(it, "/")
@@ -380,35 +453,35 @@ func (p *Progress) Move(ctx context.Context, from, to string, items []string) (i
 		r.Lesson = to
 		if cur, ok := p.recs[r.Key()]; !ok || cur.Updated < r.Updated {
 			p.recs[r.Key()] = &r
-			errs = append(errs, p.store.Save(ctx, r.Key(), r.encode()))
+			values[r.Key()] = r.encode()
 		}
 		delete(p.recs, Key(kind, from, id))
-		errs = append(errs, p.store.Save(ctx, Key(kind, from, id), nil))
+		values[Key(kind, from, id)] = nil
 		moved++
 	}
-	return moved, joinErrs(errs)
+	return moved, p.saveAll(ctx, values)
 }
 
 // ResetLesson removes every record of a lesson.
 func (p *Progress) ResetLesson(ctx context.Context, lesson string) error {
-	var errs []error
+	values := map[string][]byte{}
 	for k, r := range p.recs {
 		if r.Lesson == lesson {
 			delete(p.recs, k)
-			errs = append(errs, p.store.Save(ctx, k, nil))
+			values[k] = nil
 		}
 	}
-	return joinErrs(errs)
+	return p.saveAll(ctx, values)
 }
 
 // ResetAll removes every record.
 func (p *Progress) ResetAll(ctx context.Context) error {
-	var errs []error
+	values := map[string][]byte{}
 	for k := range p.recs {
 		delete(p.recs, k)
-		errs = append(errs, p.store.Save(ctx, k, nil))
+		values[k] = nil
 	}
-	return joinErrs(errs)
+	return p.saveAll(ctx, values)
 }
 
 // LastVisit returns the visit record changed last, or nil.
@@ -536,8 +609,16 @@ func (p *Progress) Read(data []byte) (*File, error) {
 // taken; every other record merges as merge says. It returns how many
 // records it took.
 func (p *Progress) Merge(ctx context.Context, f *File, keepMine bool) (int, error) {
+	values := make(map[string][]byte, min(len(f.recs), mergeBatch))
 	var errs []error
-	for _, in := range f.recs {
+	for i, in := range f.recs {
+		if len(values) == mergeBatch {
+			errs = append(errs, p.saveAll(ctx, values))
+			clear(values)
+			if p.Saving != nil {
+				p.Saving(i, len(f.recs))
+			}
+		}
 		have := p.recs[in.Key()]
 		m := merge(have, in)
 		if have != nil && slices.Contains(f.Conflicts, in) {
@@ -552,10 +633,18 @@ func (p *Progress) Merge(ctx context.Context, f *File, keepMine bool) (int, erro
 		}
 		m.V = Version
 		p.recs[in.Key()] = m
-		errs = append(errs, p.store.Save(ctx, m.Key(), m.encode()))
+		values[m.Key()] = m.encode()
+	}
+	errs = append(errs, p.saveAll(ctx, values))
+	if p.Saving != nil {
+		p.Saving(len(f.recs), len(f.recs))
 	}
 	return len(f.recs), joinErrs(errs)
 }
+
+// mergeBatch is how many records Merge saves in one transaction: a large
+// import goes in steps, each said through Saving.
+const mergeBatch = 5000
 
 // merge combines a record kept here with one arriving: the one changed
 // last wins, but a task done, a quiz right or an exercise passed stays so.
@@ -574,10 +663,12 @@ func merge(have, in *Record) *Record {
 	return &win
 }
 
-// MemStore is a Store in memory.
+// MemStore is a Store in memory, an Updater and a Batcher: two Progress
+// values on one MemStore are two tabs on one browser's storage.
 type MemStore struct {
-	m map[string][]byte
-	// Err, if set, is returned by Save, as a full disk would.
+	mu sync.Mutex
+	m  map[string][]byte
+	// Err, if set, is returned by every save, as a full disk would.
 	Err error
 }
 
@@ -586,6 +677,8 @@ func NewMemStore() *MemStore { return &MemStore{m: map[string][]byte{}} }
 
 // Load returns a copy of every record.
 func (s *MemStore) Load(context.Context) (map[string][]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	out := make(map[string][]byte, len(s.m))
 	for k, v := range s.m {
 		out[k] = append([]byte(nil), v...)
@@ -594,15 +687,39 @@ func (s *MemStore) Load(context.Context) (map[string][]byte, error) {
 }
 
 // Save keeps or deletes a record.
-func (s *MemStore) Save(_ context.Context, key string, value []byte) error {
+func (s *MemStore) Save(ctx context.Context, key string, value []byte) error {
+	return s.SaveAll(ctx, map[string][]byte{key: value})
+}
+
+// SaveAll keeps or deletes every record of values, or none.
+func (s *MemStore) SaveAll(_ context.Context, values map[string][]byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.Err != nil {
 		return s.Err
 	}
-	if value == nil {
-		delete(s.m, key)
-		return nil
+	for key, value := range values {
+		if value == nil {
+			delete(s.m, key)
+		} else {
+			s.m[key] = append([]byte(nil), value...)
+		}
 	}
-	s.m[key] = append([]byte(nil), value...)
+	return nil
+}
+
+// Update writes what change makes of a record, at once.
+func (s *MemStore) Update(_ context.Context, key string, change func(old []byte) []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.Err != nil {
+		return s.Err
+	}
+	if v := change(s.m[key]); v == nil {
+		delete(s.m, key)
+	} else {
+		s.m[key] = append([]byte(nil), v...)
+	}
 	return nil
 }
 
@@ -636,4 +753,40 @@ func joinErrs(errs []error) error {
 		return out[0]
 	}
 	return errors.Join(out...)
+}
+
+// ScratchCell is a scratch cell as the page has it.
+type ScratchCell struct {
+	ID, Source string
+}
+
+// SetScratch saves the scratch notebook: cells in order, and the ids of
+// cells the learner deleted. Only what changed is written, in one
+// transaction, so that an edit costs the same with 5 cells or 500; a cell
+// keeps whether its last run was clean.
+func (p *Progress) SetScratch(ctx context.Context, cells []ScratchCell, deleted []string) error {
+	values := map[string][]byte{}
+	now := p.Now().UnixMilli()
+	for i, c := range cells {
+		r := Record{V: Version, Kind: KindScratch, Lesson: "scratch", ID: c.ID, Source: c.Source, Order: i + 1, Updated: now}
+		if old := p.recs[r.Key()]; old != nil {
+			if old.Source == r.Source && old.Order == r.Order {
+				continue
+			}
+			r.Ran, r.Clean = old.Ran, old.Clean && old.Source == r.Source
+		}
+		if err := r.check(); err != nil {
+			return err
+		}
+		p.recs[r.Key()] = &r
+		values[r.Key()] = r.encode()
+	}
+	for _, id := range deleted {
+		k := Key(KindScratch, "scratch", id)
+		if _, ok := p.recs[k]; ok {
+			delete(p.recs, k)
+			values[k] = nil
+		}
+	}
+	return p.saveAll(ctx, values)
 }

@@ -316,19 +316,73 @@ func keysOf(m map[string][]byte) []string {
 	return ks
 }
 
-// A store that refuses every save is said so once, with how many records.
-func TestFullStorageSaysSoOnce(t *testing.T) {
-	s := NewMemStore()
-	p := open(t, s)
-	file := []byte(`{"gradbook":"progress","version":2,"records":[` +
-		`{"v":2,"kind":"cell","lesson":"l","id":"a","source":"1"},{"v":2,"kind":"cell","lesson":"l","id":"b","source":"2"},{"v":2,"kind":"cell","lesson":"l","id":"c","source":"3"}]}`)
-	f, err := p.Read(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Err = errors.New("the browser's storage for this site is full")
-	_, err = p.Merge(ctx, f, true)
-	if err == nil || err.Error() != "the browser's storage for this site is full (3 records)" {
+// Errors of many saves are said once each, with how many records.
+func TestJoinErrs(t *testing.T) {
+	full := errors.New("the browser's storage for this site is full")
+	err := joinErrs([]error{full, nil, full, full})
+	if err == nil || err.Error() != "the browser's storage for this site is full (3 records)" || !errors.Is(err, full) {
 		t.Errorf("error %q", err)
 	}
+	if joinErrs([]error{nil, nil}) != nil {
+		t.Error("no errors make an error")
+	}
+}
+
+// Two tabs on one storage: a pass saved in one is never lost to a save
+// from the other's older copy, and code saved in both is told of.
+func TestTwoTabs(t *testing.T) {
+	s := NewMemStore()
+	a, b := open(t, s), open(t, s)
+	var told []Record
+	b.Elsewhere = func(r Record) { told = append(told, r) }
+	must(t, a.Put(ctx, Record{Kind: KindExercise, Lesson: "l", ID: "ex", Source: "solved", Passed: true}))
+	// b still holds no record of ex: typing saves its own, not passed.
+	must(t, b.Put(ctx, Record{Kind: KindExercise, Lesson: "l", ID: "ex", Source: "solved "}))
+	fresh := open(t, s)
+	if r := fresh.Get(KindExercise, "l", "ex"); r == nil || !r.Passed || r.Source != "solved " {
+		t.Errorf("after the other tab's save: %+v", r)
+	}
+	if len(told) != 1 || told[0].Source != "solved" {
+		t.Errorf("told %+v", told)
+	}
+	// A tab that saves again what it knows is not told again.
+	told = nil
+	must(t, b.Put(ctx, Record{Kind: KindExercise, Lesson: "l", ID: "ex", Source: "solved  "}))
+	if len(told) != 0 {
+		t.Errorf("told %+v", told)
+	}
+}
+
+// Saving the scratch notebook writes only what changed, in one batch.
+func TestSetScratch(t *testing.T) {
+	s := &countingStore{MemStore: NewMemStore()}
+	p := open(t, s)
+	cells := []ScratchCell{{"scratch-1", "a = 1"}, {"scratch-2", "print(a)"}, {"scratch-3", "b = 2"}}
+	must(t, p.SetScratch(ctx, cells, nil))
+	if s.batches != 1 || s.writes != 3 {
+		t.Errorf("first save: %d batches, %d writes", s.batches, s.writes)
+	}
+	cells[1].Source = "print(a + 1)"
+	must(t, p.SetScratch(ctx, cells, nil))
+	if s.batches != 2 || s.writes != 4 {
+		t.Errorf("one edit: %d batches, %d writes in all", s.batches, s.writes)
+	}
+	must(t, p.SetScratch(ctx, []ScratchCell{cells[2], cells[0]}, []string{"scratch-2"}))
+	again := open(t, s.MemStore)
+	recs := again.All(KindScratch, "scratch")
+	SortByOrder(recs)
+	if len(recs) != 2 || recs[0].ID != "scratch-3" || recs[1].ID != "scratch-1" {
+		t.Errorf("after a move and a delete: %+v", recs)
+	}
+}
+
+type countingStore struct {
+	*MemStore
+	batches, writes int
+}
+
+func (s *countingStore) SaveAll(ctx context.Context, values map[string][]byte) error {
+	s.batches++
+	s.writes += len(values)
+	return s.MemStore.SaveAll(ctx, values)
 }

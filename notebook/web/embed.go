@@ -87,9 +87,34 @@ func (p *Page) embed(base string) {
 			src = strings.Trim(el.TextContent(), "\n")
 			m = placement{lesson: page, group: "inline", record: id}
 		}
+		// Two cells of one id would share one record, or one would take
+		// the other's place: the second gets an id of its own, and says so.
+		if _, taken := p.placed[id]; taken {
+			was := id
+			for n := 2; ; n++ {
+				if _, taken := p.placed[fmt.Sprintf("%s-%d", was, n)]; !taken {
+					id = fmt.Sprintf("%s-%d", was, n)
+					break
+				}
+			}
+			if m.group == "inline" {
+				m.record = id
+			}
+			p.collided(el, was, id)
+		}
 		p.placeCell(el, id, src, m)
 	}
 	p.embedStatus()
+}
+
+// collided says, before a course page's cell, that another cell on the
+// page has its id, and what it keeps its work under instead.
+func (p *Page) collided(el *element, was, id string) {
+	note := p.doc.CreateElement("p")
+	note.SetAttribute("class", block.ClassEmbedErr)
+	note.SetAttribute("role", "alert")
+	note.SetTextContent(fmt.Sprintf("Gradbook: another cell on this page is called %q, so this one keeps its work as %q. Give each cell its own data-id.", was, id))
+	el.ParentNode().InsertBefore(note, el)
 }
 
 // embedStatus gives a course page's cells a status line of their own,

@@ -22,6 +22,8 @@ const (
 	// waitFor bounds every wait on IndexedDB: go-indexeddb has no handler
 	// for a blocked upgrade, and a tab must never hang on another.
 	waitFor = 3 * time.Second
+	// loadFor bounds reading every record, 5 MB of them at most.
+	loadFor = 60 * time.Second
 )
 
 // idbStore is a progress.Store in IndexedDB. It opens a connection for each
@@ -108,8 +110,13 @@ func (s *idbStore) Load(ctx context.Context) (_ map[string][]byte, err error) {
 	if err != nil {
 		return nil, friendly(err)
 	}
+	// Reading many records takes longer than opening the database: a
+	// load that runs out of time fails whole, never as part of the
+	// records (a page that saw only part would export only part).
+	read, done := context.WithTimeout(context.Background(), loadFor)
+	defer done()
 	out := map[string][]byte{}
-	err = cur.Iter(ctx, func(c *idb.CursorWithValue) error {
+	err = cur.Iter(read, func(c *idb.CursorWithValue) error {
 		k, err := c.Key()
 		if err != nil {
 			return err
@@ -127,7 +134,13 @@ func (s *idbStore) Load(ctx context.Context) (_ map[string][]byte, err error) {
 		}
 		return nil
 	})
-	return out, friendly(err)
+	if err == nil && read.Err() != nil {
+		err = read.Err()
+	}
+	if err != nil {
+		return nil, friendly(err)
+	}
+	return out, nil
 }
 
 // Save writes or deletes one record, returning once the transaction has
@@ -158,6 +171,90 @@ func (s *idbStore) Save(ctx context.Context, key string, value []byte) (err erro
 		return friendly(err)
 	}
 	return friendly(txn.Await(ctx))
+}
+
+// SaveAll writes or deletes every record of values in one transaction,
+// returning once it has completed: an import of 60,000 records is one
+// transaction, not 60,000.
+func (s *idbStore) SaveAll(ctx context.Context, values map[string][]byte) (err error) {
+	defer recoverTo(&err)
+	ctx, cancel := context.WithTimeout(ctx, waitFor+time.Duration(len(values))*time.Millisecond)
+	defer cancel()
+	db, err := s.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	txn, err := db.Transaction(idb.TransactionReadWrite, storeName)
+	if err != nil {
+		return friendly(err)
+	}
+	st, err := txn.ObjectStore(storeName)
+	if err != nil {
+		return friendly(err)
+	}
+	for key, value := range values {
+		if value == nil {
+			_, err = st.Delete(js.ValueOf(key))
+		} else {
+			_, err = st.PutKey(js.ValueOf(key), js.ValueOf(string(value)))
+		}
+		if err != nil {
+			_ = txn.Abort()
+			return friendly(err)
+		}
+	}
+	return friendly(txn.Await(ctx))
+}
+
+// Update reads a record and writes what change makes of it in one
+// transaction: change runs inside the read's success event, while the
+// transaction is still active, so no other tab can write between.
+func (s *idbStore) Update(ctx context.Context, key string, change func(old []byte) []byte) (err error) {
+	defer recoverTo(&err)
+	ctx, cancel := context.WithTimeout(ctx, waitFor)
+	defer cancel()
+	db, err := s.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	txn, err := db.Transaction(idb.TransactionReadWrite, storeName)
+	if err != nil {
+		return friendly(err)
+	}
+	st, err := txn.ObjectStore(storeName)
+	if err != nil {
+		return friendly(err)
+	}
+	req, err := st.Get(js.ValueOf(key))
+	if err != nil {
+		return friendly(err)
+	}
+	var inner error
+	err = req.Listen(ctx, func() {
+		v, err := req.Result()
+		if err != nil {
+			inner = err
+			return
+		}
+		var old []byte
+		if v.Type() == js.TypeString {
+			old = []byte(v.String())
+		}
+		if value := change(old); value == nil {
+			_, inner = st.Delete(js.ValueOf(key))
+		} else {
+			_, inner = st.PutKey(js.ValueOf(key), js.ValueOf(string(value)))
+		}
+	}, nil)
+	if err != nil {
+		return friendly(err)
+	}
+	if err := txn.Await(ctx); err != nil {
+		return friendly(err)
+	}
+	return friendly(inner)
 }
 
 func recoverTo(err *error) {

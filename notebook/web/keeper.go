@@ -53,6 +53,11 @@ func (p *Page) startProgress() {
 		k.kept = false
 	}
 	k.prog = prog
+	// Another tab of this site may save the same record: a pass there is
+	// kept here (progress.Put merges), and code saved there is said.
+	prog.Elsewhere = func(r progress.Record) {
+		p.notice(elsewhere(r))
+	}
 	p.moveProgress()
 	for _, n := range prog.Notices {
 		p.notice(n)
@@ -207,4 +212,18 @@ func (p *Page) moveProgress() {
 	if err := errors.Join(errs...); err != nil {
 		p.notice("Your saved progress could not all be moved to its new lesson: " + err.Error() + ". It is still kept where it was.")
 	}
+}
+
+// elsewhere says that another tab saved other code for r's cell.
+func elsewhere(r progress.Record) string {
+	what := "a cell"
+	switch r.Kind {
+	case progress.KindExercise:
+		what = "the exercise " + r.ID
+	case progress.KindCell:
+		what = "the cell " + r.ID
+	case progress.KindScratch:
+		what = "a scratch cell"
+	}
+	return "Your code for " + what + " was also changed in another tab or window: the code on this page is the one saved now. Reload the other tab to see it there."
 }

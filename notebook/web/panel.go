@@ -117,14 +117,19 @@ func (p *Page) importProgress(in *element, file js.Value) {
 		return
 	}
 	take := func(keepMine bool) {
+		p.keep.setStatus("Importing…")
 		p.keep.mu.Lock()
+		p.keep.prog.Saving = func(done, total int) {
+			p.keep.setStatus(fmt.Sprintf("Importing… %s of %s saved.", words.Int(done), words.Count(total, "record")))
+		}
 		n, err := p.keep.prog.Merge(context.Background(), f, keepMine)
+		p.keep.prog.Saving = nil
 		p.keep.mu.Unlock()
 		if err != nil {
 			p.notice("The import was not fully saved: " + err.Error())
 			return
 		}
-		sessionPut("gradbook-notice", fmt.Sprintf("Imported %d records of progress.", n))
+		sessionPut("gradbook-notice", fmt.Sprintf("Imported %s of progress.", words.Count(n, "record")))
 		js.Global().Get("location").Call("reload")
 	}
 	if len(f.Conflicts) == 0 {

@@ -86,9 +86,11 @@ func (p *Page) offerNewVersion(root *element, editor *codeEditor, kind, lesson, 
 	})
 }
 
-// edited saves a cell's source once typing pauses.
+// edited saves a cell's source once typing pauses. Code shared through a
+// link is not the learner's until they keep it or run it: edits to it
+// wait with it.
 func (p *Page) edited(c *Cell) {
-	if p.keep == nil {
+	if p.keep == nil || c.shared {
 		return
 	}
 	if p.scratch {

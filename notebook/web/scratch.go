@@ -7,42 +7,35 @@ import (
 	"fmt"
 	"strings"
 
+	"gradbook/internal/words"
 	"gradbook/notebook/block"
 	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
 )
 
-// saveScratch saves every scratch cell in order and forgets deleted ones.
+// saveScratch saves the scratch cells that changed, in order, and forgets
+// the ones the learner deleted, in one transaction.
 func (p *Page) saveScratch() {
 	k := p.keep
 	if k == nil {
 		return
 	}
-	k.mu.Lock()
-	ctx := context.Background()
-	keep := map[string]bool{}
-	var err error
+	cells := make([]progress.ScratchCell, len(p.cells))
 	for i, c := range p.cells {
-		id := p.cellID(c)
-		keep[id] = true
-		r := progress.Record{Kind: progress.KindScratch, Lesson: "scratch", ID: id, Source: c.editor.Value(), Order: i + 1}
-		if old := k.prog.Get(progress.KindScratch, "scratch", id); old != nil {
-			r.Ran, r.Clean = old.Ran, old.Clean
-		}
-		if e := k.prog.Put(ctx, r); e != nil && err == nil {
-			err = e
-		}
+		cells[i] = progress.ScratchCell{ID: p.cellID(c), Source: c.editor.Value()}
 	}
-	for _, r := range k.prog.All(progress.KindScratch, "scratch") {
-		if !keep[r.ID] {
-			if e := k.prog.Delete(ctx, r.Kind, r.Lesson, r.ID); e != nil && err == nil {
-				err = e
-			}
-		}
+	k.mu.Lock()
+	err := k.prog.SetScratch(context.Background(), cells, p.deleted)
+	if err == nil {
+		p.deleted = nil
 	}
 	k.mu.Unlock()
 	p.saved(err)
 }
+
+// MaxScratchCells is how many scratch cells the page shows: more are kept,
+// and said.
+const MaxScratchCells = 500
 
 // restoreScratch recreates the learner's scratch cells.
 func (p *Page) restoreScratch() {
@@ -58,9 +51,16 @@ func (p *Page) restoreScratch() {
 	ids := make([]string, len(recs))
 	for i, r := range recs {
 		ids[i] = r.ID
-		p.addCellWithID(r.ID, r.Source)
 	}
 	p.nextID = page.NextID(ids, len(recs))
+	if len(recs) > MaxScratchCells {
+		p.notice(fmt.Sprintf("Your scratch notebook has %s: the first %d are shown here, and the rest are kept.", words.Count(len(recs), "cell"), MaxScratchCells))
+		recs = recs[:MaxScratchCells]
+	}
+	for _, r := range recs {
+		p.appendScratchCell(r.ID, r.Source)
+	}
+	p.renumber()
 }
 
 // addCell appends a new scratch cell holding source.
@@ -73,8 +73,15 @@ func (p *Page) addCell(source string) *Cell {
 	return c
 }
 
-// addCellWithID appends a scratch cell.
+// addCellWithID appends a scratch cell and numbers the cells again.
 func (p *Page) addCellWithID(id, source string) *Cell {
+	c := p.appendScratchCell(id, source)
+	p.renumber()
+	return c
+}
+
+// appendScratchCell appends a scratch cell, numbered in the order it comes.
+func (p *Page) appendScratchCell(id, source string) *Cell {
 	box := p.doc.GetElementByID(block.IDCells)
 	tmp := p.doc.CreateElement("div")
 	tmp.SetInnerHTML(block.CodeCellHTML(id, len(p.cells)+1, source))
@@ -82,7 +89,6 @@ func (p *Page) addCellWithID(id, source string) *Cell {
 	box.AppendChild(el)
 	c := p.wire(el)
 	p.cells = append(p.cells, c)
-	p.renumber()
 	return c
 }
 
@@ -140,6 +146,7 @@ func (p *Page) remove(c *Cell) {
 	c.drawn.release()
 	c.root.Remove()
 	p.cells = append(p.cells[:i], p.cells[i+1:]...)
+	p.deleted = append(p.deleted, p.cellID(c))
 	p.renumber()
 	p.say(fmt.Sprintf("Deleted cell %d.", i+1))
 	p.saveScratch()

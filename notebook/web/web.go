@@ -46,6 +46,7 @@ type Page struct {
 	// classes are not Gradbook's.
 	embedded bool
 	nextID   int
+	deleted  []string // scratch cells deleted since the last save
 	keep     *keeper
 	placed   map[string]placement // embedded cells, by cell id
 	on       handlers             // the page's handlers, kept for its lifetime
