@@ -188,8 +188,12 @@ func checkBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err != nil {
 		return nil, err
 	}
+	if strings.HasPrefix(problem, "at ") {
+		// Inside a list or dict: show both whole, not only where they part.
+		problem += fmt.Sprintf(" (the whole: got %s, expected %s)", clipText(actual.String()), clipText(expected.String()))
+	}
 	label = clipText(label)
-	r := CheckResult{Label: label, Passed: problem == "", Line: line}
+	r := CheckResult{Label: label, Passed: problem == "", Line: line, Expected: clipText(show(expected)), Actual: clipText(show(actual))}
 	if r.Passed {
 		r.Text = capMessage(fmt.Sprintf("✓ %s = %s", label, clipText(show(actual))))
 	} else {

@@ -66,3 +66,25 @@ func TestStopReasonsAreNotReadFromText(t *testing.T) {
 		t.Errorf("message %q", r.Err.Msg)
 	}
 }
+
+// The parser's messages in plain words, on the line the mistake is on.
+func TestPlainSyntax(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		line int
+		says string
+	}{
+		{"x = (1 + 2\ny = 3", 1, "'(' opened on line 1 is never closed"},
+		{"a = 1\nx = [1, 2,\n  3\n", 2, "'[' opened on line 2 is never closed"},
+		{"print('a (b'", 1, "'(' opened on line 1 is never closed"},
+		{"if x > 0\n    y = 1", 1, "a ':' is missing at the end of this line"},
+		{"\tx = 1", 1, "this line is indented, but no line above it opens a block"},
+		{"x = 1 +", 1, "the cell ends in the middle of an expression"},
+		{"x = y = )", 1, "'=' assigns a value and cannot stand here: to compare two values, write =="},
+	} {
+		r := runOne(t, tc.src)
+		if r.Err == nil || r.Err.Line != tc.line || !strings.Contains(r.Err.Msg, tc.says) {
+			t.Errorf("%q: %+v, want line %d saying %q", tc.src, r.Err, tc.line, tc.says)
+		}
+	}
+}

@@ -32,6 +32,9 @@ type CellResult struct {
 	// MoreChecks counts the checks of a run beyond MaxChecks, and
 	// MoreFailed those of them that failed: they are not in Checks.
 	MoreChecks, MoreFailed int
+	// MS is how long the cell's own code ran, in milliseconds (0 for a
+	// cell whose kept state was used).
+	MS float64
 }
 
 // Passed reports whether the cell ran clean and every check passed.
@@ -53,6 +56,8 @@ type CheckResult struct {
 	Passed bool
 	Text   string // the line check printed
 	Line   int    // the line of the check in its cell, from 1; 0 if unknown
+	// Expected and Actual are the two values, as check shows them.
+	Expected, Actual string
 }
 
 // CellError is an error in a cell, placed the way Python places one.
@@ -301,6 +306,10 @@ func (s *Session) run(req Request, files []*syntax.File, res []CellResult) *runS
 	for i := start; i < len(cells); i++ {
 		st.current = i
 		res[i] = CellResult{Ran: true}
+		began := time.Now()
+		if req.Start != nil {
+			req.Start(i)
+		}
 		assigned := assignedNames(files[i])
 		rewrite(files[i])
 		prog, err := starlark.FileProgram(files[i], isPredeclared)
@@ -320,6 +329,7 @@ func (s *Session) run(req Request, files []*syntax.File, res []CellResult) *runS
 			}
 		}
 		res[i].Plots = st.plots[i]
+		res[i].MS = float64(time.Since(began).Microseconds()) / 1000
 		if req.All || i == len(cells)-1 {
 			st.drawCell(i, names)
 		}
@@ -504,6 +514,10 @@ func syntaxError(cell int, src string, err error) *CellError {
 	}
 	e.Code = lineOf(src, e.Line)
 	e.Hint = hint(e.Code, e.Msg, col)
+	if e.Hint == "" {
+		e.Msg, e.Line = plainSyntax(e.Msg, src, e.Line, col)
+		e.Code = lineOf(src, e.Line)
+	}
 	if e.Hint == "" {
 		// A statement Starlark lacks (class, import, try) may be on a line
 		// above the one the parser tripped on.

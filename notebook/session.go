@@ -48,6 +48,10 @@ type Request struct {
 	// the index in Cells), for showing output while the run goes on. The
 	// results hold every line too.
 	Print func(cell int, line string)
+	// Start, if not nil, is told when each cell begins to run (cell is
+	// its index in Cells); the cells above it whose state is kept do not
+	// run.
+	Start func(cell int)
 	// Flush, if not nil, is called every 1,000 steps of the cells' code,
 	// so that a caller that holds printed lines back to send them in
 	// batches can send them on while a cell computes without printing.

@@ -31,6 +31,19 @@ async function reloadOffline(page, context) {
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
 }
 
+// skipPredictions skips every prediction still folding what follows it,
+// as a learner who wants the whole lesson at once does, so that Run all
+// runs every cell.
+async function skipPredictions(page) {
+  const skips = page.getByRole("button", { name: "skip the prediction" });
+  for (let n = await skips.count(); n > 0; n--) {
+    const first = skips.first();
+    if (!(await first.isVisible())) break;
+    await first.click();
+  }
+  await expect(page.locator(".after-prediction:not(.open)")).toHaveCount(0);
+}
+
 // cell returns the locator of the n-th code cell (from 1).
 function cell(page, n) {
   return page.locator("section.code-cell").nth(n - 1);
@@ -80,4 +93,4 @@ function withBackward(starter, body) {
 const lessons = ["a-derivative-is-a-nudge", "chain-rule", "fan-out", "reverse-accumulation", "gradient-flow",
   "every-path", "checking-gradients", "neurons-and-mlp", "training-on-moons", "capstone-micrograd"];
 
-module.exports = { test, expect, open, reloadOffline, cell, typeInto, editorOf, goodBackward, withBackward, lessons };
+module.exports = { skipPredictions, test, expect, open, reloadOffline, cell, typeInto, editorOf, goodBackward, withBackward, lessons };

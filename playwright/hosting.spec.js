@@ -4,7 +4,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { spawn } = require("child_process");
-const { test, expect, open, reloadOffline, cell, typeInto, editorOf } = require("./helpers");
+const { test, expect, open, reloadOffline, cell, typeInto, editorOf, skipPredictions } = require("./helpers");
 
 const exported = "http://127.0.0.1:8182/courses/gradbook/";
 
@@ -45,6 +45,7 @@ test("the static export works from a plain file server under a sub-path", async 
   await page.getByRole("link", { name: /Reverse accumulation/ }).click();
   await expect(page).toHaveURL(exported + "lessons/reverse-accumulation.html");
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  await skipPredictions(page);
   await page.getByRole("button", { name: "Run all" }).click();
   await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 30_000 });
   const n = await page.locator("section.code-cell").count();

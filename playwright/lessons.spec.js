@@ -1,5 +1,5 @@
 // The lessons, as a learner works through them.
-const { test, expect, open, goodBackward, withBackward, editorOf, lessons } = require("./helpers");
+const { test, expect, open, goodBackward, withBackward, editorOf, lessons, skipPredictions } = require("./helpers");
 
 test("the index lists every lesson in teaching order, with what it teaches and its time", async ({ page, errors }) => {
   await page.goto("index.html");
@@ -16,7 +16,8 @@ test("the index lists every lesson in teaching order, with what it teaches and i
 for (const slug of lessons) {
   test(`${slug}: Run all, and every check on the page passes`, async ({ page, errors }) => {
     await open(page, `lessons/${slug}.html`);
-    await page.getByRole("button", { name: "Run all" }).click();
+    await skipPredictions(page);
+  await page.getByRole("button", { name: "Run all" }).click();
     await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 60_000 });
     const cells = page.locator("section.code-cell");
     const n = await cells.count();
@@ -175,6 +176,7 @@ async function products(figure) {
 
 test("05: the paths the prose names are the paths the drawings list, full and detached", async ({ page, errors }) => {
   await open(page, "lessons/every-path.html");
+  await skipPredictions(page);
   await page.getByRole("button", { name: "Run all" }).click();
   await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 30_000 });
   const full = page.locator("#cell-network figure.drawing").first();
@@ -200,6 +202,7 @@ test("05: the paths the prose names are the paths the drawings list, full and de
 
 test("checking gradients: the kink's table, and the hidden unit off after the large step", async ({ page, errors }) => {
   await open(page, "lessons/checking-gradients.html");
+  await skipPredictions(page);
   await page.getByRole("button", { name: "Run all" }).click();
   await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 30_000 });
   const step = page.locator("#cell-one-step figure.drawing").first();

@@ -1,5 +1,5 @@
 // The notebook as a learner meets it: cells, drawings, keyboard, errors.
-const { test, expect, open, cell, typeInto, editorOf, lessons } = require("./helpers");
+const { test, expect, open, cell, typeInto, editorOf, lessons, skipPredictions } = require("./helpers");
 const AxeBuilder = require("@axe-core/playwright").default;
 
 const valueExample = `a = Value(2.0, "a"); b = Value(3.0, "b"); c = Value(1.0, "c")
@@ -47,6 +47,7 @@ test("a cell sees the cells above it as they are written now", async ({ page, er
   await expect(cell(page, 2).getByRole("status")).toHaveText("50.0");
   // Reorder: the printing cell first now fails, naming the line.
   await cell(page, 2).getByRole("button", { name: "Move up cell 2" }).click();
+  await skipPredictions(page);
   await page.getByRole("button", { name: "Run all" }).click();
   await expect(cell(page, 1).getByRole("status")).toContainText("cell 1, line 1");
   await expect(cell(page, 1).getByRole("status")).toContainText("w is not defined yet: cell 2, below this one, assigns it");
@@ -92,6 +93,7 @@ test("Reset puts the authored code back", async ({ page, errors }) => {
 
 test("Run all on a lesson: every check passes", async ({ page, errors }) => {
   await open(page, "lessons/chain-rule.html");
+  await skipPredictions(page);
   await page.getByRole("button", { name: "Run all" }).click();
   await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 30_000 });
   const n = await page.locator("section.code-cell").count();
@@ -145,6 +147,7 @@ loss.backward()`);
 
 test("the hostile lesson fixture stays inert", async ({ page, errors }) => {
   await open(page, "fixtures/hostile.html");
+  await skipPredictions(page);
   await page.getByRole("button", { name: "Run all" }).click();
   const out = cell(page, 1).getByRole("status");
   await expect(out).toContainText("<b>not bold</b>");
@@ -163,6 +166,7 @@ test("the hostile lesson fixture stays inert", async ({ page, errors }) => {
 for (const lesson of ["chain-rule", "reverse-accumulation"]) test(`${lesson} reads at phone width`, async ({ page, errors }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await open(page, `lessons/${lesson}.html`);
+  await skipPredictions(page);
   await page.getByRole("button", { name: "Run all" }).click();
   await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 30_000 });
   // The page itself does not scroll sideways; a wide drawing scrolls in its box.
@@ -182,7 +186,8 @@ for (const path of pages) {
     if (path === "index.html") await page.goto(path);
     else await open(page, path);
     if (await page.getByRole("button", { name: "Run all" }).count()) {
-      await page.getByRole("button", { name: "Run all" }).click();
+      await skipPredictions(page);
+  await page.getByRole("button", { name: "Run all" }).click();
       await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 60_000 });
     }
     const results = await new AxeBuilder({ page }).analyze();

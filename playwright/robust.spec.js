@@ -2,7 +2,7 @@
 // notebook or lose their work. Each test reproduces a finding and shows
 // that it is fixed.
 const fs = require("fs");
-const { test, expect, open, cell, editorOf } = require("./helpers");
+const { test, expect, open, cell, editorOf, skipPredictions } = require("./helpers");
 
 // importRecords imports a progress file holding records, from the panel of
 // the page that is open, and waits for the page to reload after it.
@@ -26,6 +26,7 @@ test("stored strings never become selectors: a quiz answer and a visit with quot
   await expect(page.locator("#continue")).toBeHidden();
   // Lesson 02 starts: Run all, the quiz and the panel work.
   await open(page, "lessons/reverse-accumulation.html");
+  await skipPredictions(page);
   await page.getByRole("button", { name: "Run all" }).click();
   await expect(cell(page, 1)).toHaveAttribute("data-state", "passed");
   const quiz = page.locator("#quiz-x-plus-x");
@@ -117,6 +118,7 @@ test("Run all does not adopt shared code: the learner's version stays until they
   await page.goto(`lessons/fan-out.html#share=square:${code}`);
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
   await expect(c.locator("textarea.editor")).toHaveValue("print('shared')");
+  await skipPredictions(page);
   await page.getByRole("button", { name: "Run all" }).click();
   await expect(c.locator("output.out")).toHaveText("shared");
   await expect(c.getByRole("button", { name: "Back to my version" })).toBeVisible();

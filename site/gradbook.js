@@ -288,6 +288,8 @@
   }
 
   function failed(err) {
+    // Nothing can be answered: nothing stays folded.
+    for (const f of document.querySelectorAll(".after-prediction")) f.classList.add("open");
     const s = status();
     if (s) s.textContent = `The notebook could not start (${err.message}). The lesson is still readable; reload to try again.`;
     for (const el of document.querySelectorAll(".gradbook-cell")) {

@@ -15,6 +15,7 @@
 //	runner → page    {gradbook: "died", why}                  its Go program died
 //	page → runner    {gradbook: "job", id, job}               a job (runner.Job)
 //	runner → page    {gradbook: "lines", id, lines}           lines printed: [[cell, text], …]
+//	runner → page    {gradbook: "started", id, cell}          the job's cell begins to run
 //	runner → page    {gradbook: "result", id, result}         the job's runner.Result
 //	runner → page    {gradbook: "error", id, error}           the job failed: a message
 //	course → proxy   {gradbook: "fetch", id, file}            fetch one of Gradbook's files
@@ -38,6 +39,7 @@ const (
 	Died       = "died"
 	Job        = "job"
 	Lines      = "lines"
+	Started    = "started"
 	Result     = "result"
 	Error      = "error"
 	Fetch      = "fetch"
@@ -52,6 +54,7 @@ const (
 	FieldID     = "id"
 	FieldJob    = "job"
 	FieldLines  = "lines"
+	FieldCell   = "cell"
 	FieldResult = "result"
 	FieldError  = "error"
 )
@@ -70,6 +73,7 @@ var Messages = []Message{
 	{Died, "runner", "page", []string{"why"}},
 	{Job, "page", "runner", []string{FieldID, FieldJob}},
 	{Lines, "runner", "page", []string{FieldID, FieldLines}},
+	{Started, "runner", "page", []string{FieldID, FieldCell}},
 	{Result, "runner", "page", []string{FieldID, FieldResult}},
 	{Error, "runner", "page", []string{FieldID, FieldError}},
 	{Fetch, "course page", "proxy frame", []string{"id", "file"}},

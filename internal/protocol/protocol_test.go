@@ -121,7 +121,7 @@ func TestScriptsSpeakTheProtocol(t *testing.T) {
 	}
 	// The Go side writes or reads the rest (the runner's job, lines,
 	// result and error).
-	for _, k := range []string{Job, Lines, Result, Error} {
+	for _, k := range []string{Job, Lines, Started, Result, Error} {
 		used[k] = true
 	}
 	for _, m := range Messages {

@@ -33,14 +33,22 @@ const (
 	ClassChoiceFB    = "choice-feedback"
 	ClassExplain     = "explain"
 	ClassModel       = "model"
-	ClassOpenAnswer  = "open-answer"
-	ClassLeaf        = "leaf"
-	ClassTask        = "task"
-	ClassTick        = "tick"
-	ClassTaskState   = "task-state"
-	ClassExploreCap  = "explore-caption"
-	ClassExploreSt   = "explore-state"
-	ClassCompletion  = "completion"
+	ClassQuizHint    = "quiz-hint"
+	// What a prediction folds (notebook/lesson), its note, its button
+	// to skip, and what shows once the prediction is made.
+	ClassFold       = "after-prediction"
+	ClassFoldWait   = "prediction-wait"
+	ClassSkip       = "skip-prediction"
+	ClassFoldRest   = "prediction-rest"
+	ClassOpen       = "open"
+	ClassOpenAnswer = "open-answer"
+	ClassLeaf       = "leaf"
+	ClassTask       = "task"
+	ClassTick       = "tick"
+	ClassTaskState  = "task-state"
+	ClassExploreCap = "explore-caption"
+	ClassExploreSt  = "explore-state"
+	ClassCompletion = "completion"
 	// On a course page: the author's cells, and the boxes Gradbook puts
 	// them in.
 	ClassEmbedCell = "gradbook-cell"
@@ -68,9 +76,10 @@ const (
 
 // Data attributes.
 const (
-	AttrPage      = "data-page"   // on <body>: lesson, index, scratch, frame
-	AttrLesson    = "data-lesson" // on <body> and the index's items; on a course page's cell, the lesson it takes
-	AttrItems     = "data-items"  // what counts towards a lesson's completion
+	AttrPage      = "data-page"    // on <body>: lesson, index, scratch, frame
+	AttrLesson    = "data-lesson"  // on <body> and the index's items; on a course page's cell, the lesson it takes
+	AttrItems     = "data-items"   // what counts towards a lesson's completion
+	AttrRecords   = "data-records" // every record of a lesson, to move
 	AttrMovedFrom = "data-moved-from"
 	AttrRenamed   = "data-renamed-from" // a lesson's earlier names
 	AttrCellID    = "data-cell-id"
@@ -88,6 +97,8 @@ const (
 	AttrReadyAt  = "data-ready-at"
 	AttrMS       = "data-ms"
 	AttrStep     = "data-step"
+	AttrStale    = "data-stale"      // a cell whose result a change above has made out of date
+	AttrPredicts = "data-prediction" // on a fold: the quiz it waits for
 	// On a course page: the author's cell attributes (README), and the
 	// Gradbook site's address, which embed.js sets on <html>.
 	AttrCell = "data-cell"
@@ -158,6 +169,7 @@ var Selectors = []struct {
 	{Kind("explore"), []string{"explore"}},
 	{Kind("exercise"), []string{"exercise"}},
 	{With("li", AttrItems), []string{"index"}},
+	{With("li", AttrRecords), []string{"index"}},
 	{With("li", AttrLesson), []string{"index"}},
 	{Of(ClassCompletion), []string{"index"}},
 	{"#" + IDNotices, []string{"lesson", "index", "scratch", "frame"}},

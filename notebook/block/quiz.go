@@ -28,6 +28,12 @@ import (
 //
 //	--- model                an open question's model answer, shown
 //	                         after the learner has written their own
+//
+//	--- hint                 shown after two wrong answers; after three,
+//	                         the worked answer (the right choice and its
+//	                         feedback, or the explanation)
+//
+// Text may use Markdown's inline emphasis, **strong** and `code`.
 type Quiz struct {
 	ID       string
 	Question string
@@ -36,6 +42,7 @@ type Quiz struct {
 	Answers  []Answer
 	Explain  string
 	Model    string
+	Hint     string
 
 	expected []float64 // what each answer computes, from Expected
 }
@@ -99,6 +106,8 @@ func ParseQuiz(id, body string) (*Quiz, error) {
 			q.Explain = s.Text
 		case "model":
 			q.Model = s.Text
+		case "hint":
+			q.Hint = s.Text
 		default:
 			return nil, unknownSection("quiz", s)
 		}
@@ -216,7 +225,7 @@ func (q *Quiz) HTML() string {
 	case "choice":
 		for i, c := range q.Choices {
 			fmt.Fprintf(&b, `<div class="choice"><input type="radio" name="%s" id="%s-c%d" value="%d"><label for="%s-c%d">%s</label></div>`,
-				id, id, i+1, i, id, i+1, html.EscapeString(c.Text))
+				id, id, i+1, i, id, i+1, Inline(c.Text))
 		}
 	case "numeric":
 		for i, a := range q.Answers {
@@ -257,8 +266,18 @@ func (q *Quiz) HTML() string {
 		}
 		b.WriteString(dataScript(jsontext.Object{{Name: "labels", Value: labels}, {Name: "expected", Value: expected}, {Name: "wrong", Value: wrong}}))
 	}
-	if q.Explain != "" {
+	if q.Hint != "" {
+		fmt.Fprintf(&b, `<div class="%s" hidden><h4>A hint</h4>%s</div>`, ClassQuizHint, paragraphs(q.Hint))
+	}
+	switch {
+	case q.Explain != "":
 		fmt.Fprintf(&b, `<div class="explain" hidden><h4>Worked solution</h4>%s</div>`, paragraphs(q.Explain))
+	case len(q.Choices) > 0:
+		for _, c := range q.Choices {
+			if c.Correct {
+				fmt.Fprintf(&b, `<div class="explain" hidden><h4>The answer</h4><p>%s</p>%s</div>`, Inline(c.Text), paragraphs(c.Feedback))
+			}
+		}
 	}
 	if q.Model != "" {
 		fmt.Fprintf(&b, `<div class="model" hidden><h4>A model answer</h4>%s</div>`, paragraphs(q.Model))
@@ -272,10 +291,64 @@ func paragraphs(text string) string {
 	var b strings.Builder
 	for _, p := range strings.Split(strings.TrimSpace(text), "\n\n") {
 		if p = strings.TrimSpace(p); p != "" {
-			fmt.Fprintf(&b, "<p>%s</p>", html.EscapeString(strings.Join(strings.Fields(p), " ")))
+			fmt.Fprintf(&b, "<p>%s</p>", Inline(strings.Join(strings.Fields(p), " ")))
 		}
 	}
 	return b.String()
+}
+
+// Inline renders Markdown's inline marks in text as HTML, escaping
+// everything else: *emphasis* and _emphasis_, **strong**, and `code`.
+// Nothing else of Markdown, and no HTML, gets through.
+func Inline(text string) string {
+	var b strings.Builder
+	for len(text) > 0 {
+		switch {
+		case text[0] == '`':
+			if end := strings.IndexByte(text[1:], '`'); end >= 0 {
+				b.WriteString("<code>" + html.EscapeString(text[1:1+end]) + "</code>")
+				text = text[2+end:]
+				continue
+			}
+		case strings.HasPrefix(text, "**"):
+			if end := strings.Index(text[2:], "**"); end > 0 {
+				b.WriteString("<strong>" + Inline(text[2:2+end]) + "</strong>")
+				text = text[4+end:]
+				continue
+			}
+		case text[0] == '*' || text[0] == '_':
+			mark := text[:1]
+			if end := strings.Index(text[1:], mark); end > 0 && text[1] != ' ' && text[end] != ' ' && (mark == "*" || end+2 >= len(text) || !isWordByte(text[end+2])) {
+				b.WriteString("<em>" + Inline(text[1:1+end]) + "</em>")
+				text = text[2+end:]
+				continue
+			}
+		}
+		next := strings.IndexAny(text[1:], "`*_")
+		if next < 0 {
+			next = len(text) - 1
+		}
+		b.WriteString(html.EscapeString(text[:1+next]))
+		text = text[1+next:]
+	}
+	return b.String()
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// After how many wrong answers a quiz shows its hint, and its worked
+// answer.
+const (
+	HintAfter   = 2
+	AnswerAfter = 3
+)
+
+// Reveal says what a quiz shows after wrong wrong answers: its hint, and
+// its worked answer (also once it is answered right).
+func Reveal(wrong int, right bool) (hint, answer bool) {
+	return wrong >= HintAfter && !right, right || wrong >= AnswerAfter
 }
 
 // Numeric is a numeric quiz as the page has it: the answers' labels, the
@@ -355,15 +428,16 @@ func (n *Numeric) Judge(i int, got float64) (right bool, feedback string) {
 }
 
 // Feedback judges the answers a learner typed, one per answer in order,
-// and says so, answer by answer: right, not a number, or not right yet
-// (with what a typical wrong number means). right is whether all are.
+// and says so, answer by answer, as HTML: right, not a number, or not
+// right yet (with what a typical wrong number means). right is whether
+// all are.
 func (n *Numeric) Feedback(typed []string) (right bool, text string) {
 	right = len(typed) == len(n.Expected)
 	var lines []string
 	for i, s := range typed {
 		label := fmt.Sprintf("answer %d", i+1)
 		if i < len(n.Labels) && n.Labels[i] != "" {
-			label = n.Labels[i]
+			label = html.EscapeString(n.Labels[i])
 		}
 		got, ok := ParseNumber(s)
 		if !ok {
@@ -376,7 +450,7 @@ func (n *Numeric) Feedback(typed []string) (right bool, text string) {
 			lines = append(lines, label+": right.")
 		case why != "":
 			right = false
-			lines = append(lines, label+": not right yet. "+why)
+			lines = append(lines, label+": not right yet. "+Inline(why))
 		default:
 			right = false
 			lines = append(lines, label+": not right yet.")
@@ -390,10 +464,11 @@ func (n *Numeric) Feedback(typed []string) (right bool, text string) {
 }
 
 // ChoiceFeedback is what a multiple-choice quiz says to the choice
-// picked: whether it is right, then that choice's feedback.
+// picked, as HTML: whether it is right, then that choice's feedback
+// (HTML, as the quiz's markup has it).
 func ChoiceFeedback(right bool, feedback string) string {
 	if right {
-		return "Right. " + feedback
+		return "<strong>Right.</strong> " + feedback
 	}
-	return "Not quite. " + feedback
+	return "<strong>Not quite.</strong> " + feedback
 }

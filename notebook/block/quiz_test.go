@@ -45,7 +45,7 @@ func TestNumericWrongAnswers(t *testing.T) {
 			t.Errorf("Feedback(%q) = %v %q, want %v %q", tc.typed, right, says, tc.right, tc.says)
 		}
 	}
-	if got := ChoiceFeedback(false, "Each use sends back 1."); got != "Not quite. Each use sends back 1." {
+	if got := ChoiceFeedback(false, "<p>Each use sends back 1.</p>"); got != "<strong>Not quite.</strong> <p>Each use sends back 1.</p>" {
 		t.Errorf("ChoiceFeedback: %q", got)
 	}
 	if _, err := ParseQuiz("q", "?\n--- given\ng = 1\n--- answer g\ng\n--- wrong 1\nBut that is right.\n"); err == nil || !strings.Contains(err.Error(), "is the right answer") {
@@ -71,6 +71,36 @@ func TestSectionsAreTheParsers(t *testing.T) {
 			if unknown != (name == "nonsense") {
 				t.Errorf("%s: --- %s: %v", kind, name, err)
 			}
+		}
+	}
+}
+
+func TestInline(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":                       "plain",
+		"*against* the gradient":      "<em>against</em> the gradient",
+		"**twice** and `x.grad`":      "<strong>twice</strong> and <code>x.grad</code>",
+		"a_b and snake_case_names":    "a_b and snake_case_names",
+		"_em_ here":                   "<em>em</em> here",
+		"2 * 3 * 4":                   "2 * 3 * 4",
+		"<b>not bold</b> & `<i>`":     "&lt;b&gt;not bold&lt;/b&gt; &amp; <code>&lt;i&gt;</code>",
+		"**unclosed and *half":        "**unclosed and *half",
+		"*<script>alert(1)</script>*": "<em>&lt;script&gt;alert(1)&lt;/script&gt;</em>",
+	} {
+		if got := Inline(in); got != want {
+			t.Errorf("Inline(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestReveal(t *testing.T) {
+	for _, tc := range []struct {
+		wrong        int
+		right        bool
+		hint, answer bool
+	}{{0, false, false, false}, {1, false, false, false}, {2, false, true, false}, {3, false, true, true}, {1, true, false, true}} {
+		if hint, answer := Reveal(tc.wrong, tc.right); hint != tc.hint || answer != tc.answer {
+			t.Errorf("Reveal(%d, %v) = %v %v", tc.wrong, tc.right, hint, answer)
 		}
 	}
 }

@@ -52,7 +52,7 @@ func splitSections(body string) (lead string, sections []Section) {
 // Sections names the sections each block kind accepts, in the order the
 // format's reference lists them.
 var Sections = map[string][]string{
-	"quiz":     {"choice", "feedback", "given", "answer", "wrong", "explain", "model"},
+	"quiz":     {"choice", "feedback", "given", "answer", "wrong", "explain", "model", "hint"},
 	"explore":  {"graph", "out", "leaf", "task"},
 	"exercise": {"check", "test", "hint", "solution"},
 }

@@ -18,8 +18,11 @@ type Test struct {
 	Line int // the --- test line in the block, from 1; 0 if unknown
 }
 
-// CheckTests runs the learner's code, then each test after it on a fresh
-// run, and reports them up to the first failure.
+// CheckTests runs the learner's code, then every test after it on a
+// fresh run, and reports them all: a report lists each test passed or
+// failed, and its Why leads with the most specific failure, a test's own
+// fail() message (written for the mistake it recognises) before a check
+// that came out wrong.
 func CheckTests(source string, tests []Test) Report {
 	if why := stopsBefore(source); why != "" {
 		return Report{Why: why}
@@ -28,16 +31,38 @@ func CheckTests(source string, tests []Test) Report {
 		return Report{Why: fmt.Sprintf("Your code defines %s, which %s Gradbook's own: the tests call %s. Give yours %s.",
 			words.List(names), words.Plural(len(names), "is", "are"), words.Plural(len(names), "it", "them"), words.Plural(len(names), "another name", "other names"))}
 	}
-	rep := judge(tests, func(t Test) (string, string) { return t.Name, runTest(source, t) })
-	if !rep.Passed && len(rep.Lines) > 0 {
-		rep.Line = tests[len(rep.Lines)-1].Line
+	rep := Report{Passed: true}
+	lead, leadAuthored, failed := -1, false, 0
+	var whys []string
+	for _, t := range tests {
+		why, authored := runTest(source, t)
+		if why == "" {
+			rep.Lines = append(rep.Lines, "✓ "+t.Name)
+			continue
+		}
+		rep.Passed = false
+		failed++
+		rep.Lines = append(rep.Lines, "✗ "+t.Name)
+		whys = append(whys, why)
+		if lead < 0 || authored && !leadAuthored {
+			lead, leadAuthored = len(whys)-1, authored
+			rep.Line = t.Line
+		}
+	}
+	if rep.Passed {
+		return rep
+	}
+	rep.Why = whys[lead]
+	if failed > 1 {
+		rep.Why += fmt.Sprintf("\n(%d of %d tests fail; this one says most about why.)", failed, len(tests))
 	}
 	return rep
 }
 
 // runTest runs one test after the learner's code and says why it failed,
-// or "" if it passed.
-func runTest(source string, t Test) string {
+// or "" if it passed; authored is whether the why is the test's own
+// fail() message.
+func runTest(source string, t Test) (why string, authored bool) {
 	r := notebook.NewSession().Run(notebook.Request{Cells: []string{source, t.Code}, Fresh: true, Limits: notebook.Limits{Time: notebook.CheckBudget}}).Cells[1]
 	switch e := r.Err; {
 	case e == nil:
@@ -56,18 +81,17 @@ func runTest(source string, t Test) string {
 		if e.Hint != "" {
 			b.WriteString("\nHint: " + e.Hint)
 		}
-		return b.String()
+		return b.String(), false
 	default:
-		msg, authored := strings.CutPrefix(e.Msg, "fail: ")
-		if authored {
-			return msg
+		if msg, authored := strings.CutPrefix(e.Msg, "fail: "); authored {
+			return msg, true
 		}
-		return fmt.Sprintf("On %s: %s", t.Name, msg)
+		return fmt.Sprintf("On %s: %s", t.Name, e.Msg), false
 	}
 	for _, c := range r.Checks {
 		if !c.Passed {
-			return fmt.Sprintf("On %s: %s", t.Name, strings.TrimPrefix(c.Text, "✗ "))
+			return fmt.Sprintf("On %s: %s", t.Name, strings.TrimPrefix(c.Text, "✗ ")), false
 		}
 	}
-	return ""
+	return "", false
 }

@@ -45,10 +45,19 @@ def local(op, x):
 	if r := x.Judge(x.Starter + "\nlen = 3\n" + x.Solution); r.Passed || !strings.Contains(r.Why, "`len`, which is Gradbook's own") {
 		t.Errorf("a solution that replaces len: %+v", r)
 	}
-	// A test's fail() message reaches the learner as written.
+	// Every test runs; a test's fail() message, the most specific, leads
+	// as written.
 	r = x.Judge("def local(op, x):\n    return 1.0 if x >= 0 else 0.0")
-	if r.Passed || r.Why != "At exactly 0, relu's slope is taken as 0, as PyTorch does." || len(r.Lines) != 2 || r.Lines[0] != "✓ relu above 0" {
+	if r.Passed || !strings.HasPrefix(r.Why, "At exactly 0, relu's slope is taken as 0, as PyTorch does.") || len(r.Lines) != 3 || r.Lines[0] != "✓ relu above 0" || r.Lines[2] != "✗ tanh" {
 		t.Errorf("relu(0) = 1: %+v", r)
+	}
+	if !strings.Contains(r.Why, "2 of 3 tests fail") {
+		t.Errorf("the report does not count the failures: %q", r.Why)
+	}
+	// A check that fails leads only where no test says more.
+	r = x.Judge("def local(op, x):\n    return 1.0 if x > 0 else 0.0")
+	if r.Passed || !strings.HasPrefix(r.Why, "On tanh: tanh's slope at 0.5") || len(r.Lines) != 3 {
+		t.Errorf("tanh wrong: %+v", r)
 	}
 	// An error inside the learner's function names their line.
 	r = x.Judge("def local(op, x):\n    return 1 / 0")

@@ -8,4 +8,12 @@ const (
 	ClassStepAll   = "step-all"
 	ClassOverwrite = "overwrite"
 	ClassPathsFrom = "paths-from"
+	ClassGroupOpen = "group-open"
+	ClassFoldAll   = "fold-all"
+)
+
+// A folded group's box in the SVG, and the attribute that holds its key.
+const (
+	SelFolded = "g.group.folded"
+	AttrGroup = "data-group"
 )

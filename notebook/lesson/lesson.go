@@ -141,7 +141,7 @@ func Parse(slug string, src []byte) (*Lesson, error) {
 	md := goldmark.New(
 		goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Typographer),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID(), parser.WithASTTransformers(util.Prioritized(linkFilter{}, 100))),
-		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(&cellRenderer{l: l}, 100))),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(&cellRenderer{l: l}, 100), util.Prioritized(foldRenderer{}, 100))),
 	)
 	doc := md.Parser().Parse(text.NewReader(body))
 	// Collect the cells and the title before rendering.
@@ -203,6 +203,9 @@ func Parse(slug string, src []byte) (*Lesson, error) {
 		return nil, &Error{Line: 1, Msg: "no title: add title: to the front matter or a # heading"}
 	}
 	l.headingIDs(doc)
+	if err := l.foldPredictions(doc, body); err != nil {
+		return nil, err
+	}
 	var out bytes.Buffer
 	if err := md.Renderer().Render(&out, body, doc); err != nil {
 		var e *Error
@@ -332,6 +335,8 @@ func info(n *ast.FencedCodeBlock, src []byte) (string, map[string]string) {
 		}
 		if k, v, ok := strings.Cut(f, "="); ok {
 			attrs[k] = strings.Trim(v, `"'`)
+		} else if f == "predict" {
+			attrs[f] = "" // a flag
 		}
 	}
 	return fields[0], attrs
@@ -450,14 +455,13 @@ func (r *cellRenderer) render(w util.BufWriter, src []byte, n ast.Node, entering
 }
 
 // Items lists what counts towards the lesson's completion, as progress
-// records name them: cell/<id> for each code cell, task/<explore>:<task>
-// for each explore task, quiz/<id> and exercise/<id>.
+// records name them ("quiz/x-plus-x", "exercise/write-backward",
+// "task/linear:db"): what the learner answers, solves or does. Running a
+// cell is not an item: a cell runs by itself.
 func (l *Lesson) Items() []string {
 	var items []string
 	for _, c := range l.Cells {
 		switch c.Kind {
-		case "python":
-			items = append(items, "cell/"+c.ID)
 		case "quiz", "exercise":
 			items = append(items, c.Kind+"/"+c.ID)
 		case "explore":
@@ -469,6 +473,19 @@ func (l *Lesson) Items() []string {
 		}
 	}
 	return items
+}
+
+// Records lists every record the lesson's learners may have, its cells'
+// code with its items: they follow the lesson when it is renamed, and its
+// cells when they move.
+func (l *Lesson) Records() []string {
+	var recs []string
+	for _, c := range l.Cells {
+		if c.Kind == "python" {
+			recs = append(recs, "cell/"+c.ID)
+		}
+	}
+	return append(recs, l.Items()...)
 }
 
 // LoadDir parses every lesson file in dir, sorted by order then slug.
@@ -679,4 +696,79 @@ func LoadFile(f string) (*Lesson, error) {
 	}
 	l.File = f
 	return l, nil
+}
+
+// A prediction is a quiz marked predict (```quiz id=x predict): it asks
+// for a guess before what follows shows the answer. What follows it, up
+// to the next heading or prediction, is folded on the page until the
+// quiz is answered or skipped, and Run all stops at it; without scripts
+// it is all shown.
+
+// kindFold is the AST node that holds what a prediction folds.
+var kindFold = ast.NewNodeKind("Fold")
+
+// fold holds the blocks after a prediction.
+type fold struct {
+	ast.BaseBlock
+	quiz string
+}
+
+func (f *fold) Kind() ast.NodeKind { return kindFold }
+
+func (f *fold) Dump(src []byte, level int) { ast.DumpHelper(f, src, level, nil, nil) }
+
+// foldPredictions wraps what follows each prediction in a fold.
+func (l *Lesson) foldPredictions(doc ast.Node, src []byte) error {
+	isPrediction := func(n ast.Node) (string, bool) {
+		fb, ok := n.(*ast.FencedCodeBlock)
+		if !ok {
+			return "", false
+		}
+		kind, attrs := info(fb, src)
+		_, predict := attrs["predict"]
+		return attrs["id"], kind == "quiz" && predict
+	}
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		id, ok := isPrediction(n)
+		if !ok {
+			continue
+		}
+		if id == "" {
+			return &Error{Line: l.fenceLine(n.(*ast.FencedCodeBlock), src), Msg: "a prediction needs an id: ```quiz id=name predict"}
+		}
+		f := &fold{quiz: id}
+		for next := n.NextSibling(); next != nil; next = n.NextSibling() {
+			if _, heading := next.(*ast.Heading); heading {
+				break
+			}
+			if _, another := isPrediction(next); another {
+				break
+			}
+			doc.RemoveChild(doc, next)
+			f.AppendChild(f, next)
+		}
+		if f.ChildCount() == 0 {
+			return &Error{Line: l.fenceLine(n.(*ast.FencedCodeBlock), src), Msg: "a prediction needs something after it that shows the answer, before the next heading"}
+		}
+		doc.InsertAfter(doc, n, f)
+		n = f
+	}
+	return nil
+}
+
+// foldRenderer renders a fold: a note to answer first (with a button to
+// skip), and what it folds.
+type foldRenderer struct{}
+
+func (foldRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(kindFold, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		id := html.EscapeString(n.(*fold).quiz)
+		if entering {
+			fmt.Fprintf(w, `<div class="%s" id="after-%s" data-prediction="%s"><p class="%s">What follows shows the answer: make your prediction above first, or <button type="button" class="%s" disabled>skip the prediction</button>.</p><div class="%s">`,
+				block.ClassFold, id, id, block.ClassFoldWait, block.ClassSkip, block.ClassFoldRest)
+		} else {
+			w.WriteString("</div></div>\n")
+		}
+		return ast.WalkContinue, nil
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	"gradbook/internal/words"
 	"html/template"
 	"os"
 	"path/filepath"
@@ -32,7 +33,11 @@ const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-sr
 // reloads them when their file is saved; an exported site never has it.
 func Build(dir string, lessons []*Lesson, live int) error {
 	write := func(name, tmpl string, data any) error { return writePage(dir, name, tmpl, data) }
-	if err := write("index.html", "index.html", map[string]any{"Lessons": lessons, "Live": live}); err != nil {
+	minutes := 0
+	for _, l := range lessons {
+		minutes += l.Minutes
+	}
+	if err := write("index.html", "index.html", map[string]any{"Lessons": lessons, "Live": live, "Time": courseTime(minutes)}); err != nil {
 		return err
 	}
 	if err := write("embed.html", "embed.html", nil); err != nil {
@@ -191,4 +196,19 @@ func WriteStarter(path string) (string, error) {
 		return "", err
 	}
 	return path, f.Close()
+}
+
+// courseTime writes the minutes of every lesson for a learner: "about 4
+// hours 10 minutes", "about 45 minutes".
+func courseTime(minutes int) string {
+	h, m := minutes/60, minutes%60
+	switch {
+	case minutes == 0:
+		return ""
+	case h == 0:
+		return fmt.Sprintf("about %d minutes", m)
+	case m == 0:
+		return fmt.Sprintf("about %s", words.Count(h, "hour"))
+	}
+	return fmt.Sprintf("about %s %d minutes", words.Count(h, "hour"), m)
 }

@@ -39,6 +39,19 @@ func TestShow(t *testing.T) {
 	}
 }
 
+// A lesson's cell the learner changed shows a check that no longer holds
+// as the result of their experiment.
+func TestShowEdited(t *testing.T) {
+	r := notebook.NewSession().Run(notebook.Request{Cells: []string{"L = -2.0\nprint('L is', L)\ncheck(L, -8)"}}).Last()
+	got := ShowEdited(r, 0)
+	if got.State != Changed || got.Text != "L is -2.0\n• L: the lesson expects -8; yours gives -2\n" {
+		t.Errorf("ShowEdited = %+v", got)
+	}
+	if got := Show(r, 0); got.State != Failed || !strings.Contains(got.Text, "✗ L: got -2, expected -8") {
+		t.Errorf("Show = %+v", got)
+	}
+}
+
 func TestOutcomeAndWhy(t *testing.T) {
 	res := runner.Result{Cells: []notebook.CellResult{{Ran: true, Output: "a\n"}, {Ran: true, Output: "b\n"}}}
 	if got := Outcome(res, 1, 1, nil, "", 10); got.Output != "b\n" {

@@ -20,15 +20,28 @@ type Shown struct {
 
 // The states a cell shows after a run (its data-state).
 const (
-	Passed = "passed" // it ran clean and every check passed
-	Failed = "failed" // it ran, with failed checks
-	Error  = "error"  // it stopped with an error
+	Passed  = "passed"  // it ran clean and every check passed
+	Failed  = "failed"  // it ran, with failed checks
+	Error   = "error"   // it stopped with an error
+	Changed = "changed" // the learner changed a lesson's cell, and its checks no longer hold
 )
 
 // Show is how a lesson cell, a scratch cell or an exercise shows r; cell
 // is the cell's index in its run, so that an error in another cell's
 // code (a function defined above) marks no line here.
 func Show(r *notebook.CellResult, cell int) Shown {
+	return show(r, cell, false)
+}
+
+// ShowEdited is Show for a lesson's cell whose code the learner changed:
+// its checks are the lesson's, about the lesson's code, so one that no
+// longer holds is an experiment's result, not a mistake: "the lesson
+// expects −8; yours gives −2".
+func ShowEdited(r *notebook.CellResult, cell int) Shown {
+	return show(r, cell, true)
+}
+
+func show(r *notebook.CellResult, cell int, edited bool) Shown {
 	s := Shown{Text: r.Output, State: Passed}
 	switch {
 	case r.Err != nil:
@@ -39,6 +52,13 @@ func Show(r *notebook.CellResult, cell int) Shown {
 		s.State = Error
 		if e := r.Err; !e.Above && e.Where == "" && e.Cell == cell {
 			s.Mark = e.Line
+		}
+	case !r.Passed() && edited:
+		s.State = Changed
+		for _, c := range r.Checks {
+			if !c.Passed && c.Expected != "" {
+				s.Text = strings.Replace(s.Text, c.Text, fmt.Sprintf("• %s: the lesson expects %s; yours gives %s", c.Label, c.Expected, c.Actual), 1)
+			}
 		}
 	case !r.Passed():
 		s.State = Failed

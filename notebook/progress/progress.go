@@ -96,8 +96,10 @@ type Record struct {
 	Clean bool
 	// Passed is a task done, a quiz answered right, an exercise passed.
 	Passed bool
-	// Answer is a quiz's answer as the learner gave it.
-	Answer string
+	// Answer is a quiz's answer as the learner gave it; Skipped is a
+	// prediction the learner chose not to make.
+	Answer  string
+	Skipped bool
 	// Order places a scratch cell; Anchor is where a visit ended.
 	Order   int
 	Anchor  string
@@ -329,6 +331,8 @@ func (r *Record) field(name string) any {
 		return &r.Passed
 	case "answer":
 		return &r.Answer
+	case "skipped":
+		return &r.Skipped
 	case "order":
 		return &r.Order
 	case "anchor":
@@ -350,7 +354,7 @@ func (r *Record) encode() []byte {
 	}{
 		{"source", r.Source, r.Source != ""}, {"authored", r.Authored, r.Authored != ""},
 		{"ran", r.Ran, r.Ran}, {"clean", r.Clean, r.Clean}, {"passed", r.Passed, r.Passed},
-		{"answer", r.Answer, r.Answer != ""}, {"order", r.Order, r.Order != 0}, {"anchor", r.Anchor, r.Anchor != ""},
+		{"answer", r.Answer, r.Answer != ""}, {"skipped", r.Skipped, r.Skipped}, {"order", r.Order, r.Order != 0}, {"anchor", r.Anchor, r.Anchor != ""},
 	} {
 		if f.set {
 			o = append(o, jsontext.Member{Name: f.name, Value: f.v})

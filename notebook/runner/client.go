@@ -47,18 +47,29 @@ type Worker interface {
 }
 
 // Message is what a runner sends about a job: lines printed while it
-// runs, then its result or an error.
+// runs, or that cell Cell begins to run (Begins), then its result or an
+// error.
 type Message struct {
 	ID     int
 	Lines  []Line
+	Begins bool
+	Cell   int
 	Result *Result
 	Err    string
 }
 
-// Line is a line a cell printed: cell indexes the job's cells.
+// Events are what the page is told while a job runs; each may be nil.
+type Events struct {
+	Line  func(cell int, text string)
+	Start func(cell int)
+}
+
+// Line is a line a cell printed: cell indexes the job's cells. A Line
+// with start set says that the cell begins to run.
 type Line struct {
-	Cell int
-	Text string
+	Cell  int
+	Text  string
+	start bool
 }
 
 // Client sends jobs to runners and takes their answers.
@@ -76,7 +87,9 @@ type Client struct {
 	local  *Runner // runs jobs on the page, once no worker can start
 }
 
-// call is one job sent and not yet answered.
+// call is one job sent and not yet answered: what its runner said
+// meanwhile (lines, and cells begun as lines with Text "" and start set)
+// waits for Do to pass it on.
 type call struct {
 	mu    sync.Mutex
 	lines []Line
@@ -173,9 +186,12 @@ func (c *Client) message(m Message) {
 		return // a job that was stopped, or a stale runner's
 	}
 	switch {
-	case len(m.Lines) > 0:
+	case len(m.Lines) > 0 || m.Begins:
 		k.mu.Lock()
 		k.lines = append(k.lines, m.Lines...)
+		if m.Begins {
+			k.lines = append(k.lines, Line{Cell: m.Cell, start: true})
+		}
 		k.mu.Unlock()
 		k.signal()
 	case m.Err != "":
@@ -189,9 +205,9 @@ func (c *Client) message(m Message) {
 // line the cells print as they print it. It blocks until the job ends:
 // call it from a goroutine of its own. A job sent to a runner that dies
 // before it starts never ran: it goes to the next runner.
-func (c *Client) Do(job Job, lines func(cell int, text string)) (Result, error) {
+func (c *Client) Do(job Job, ev Events) (Result, error) {
 	for {
-		r, err := c.try(job, lines)
+		r, err := c.try(job, ev)
 		if err != errNotStarted {
 			return r, err
 		}
@@ -202,7 +218,7 @@ func (c *Client) Do(job Job, lines func(cell int, text string)) (Result, error) 
 var errNotStarted = errors.New("the runner died before it started")
 
 // try sends job to the current runner, once it is ready.
-func (c *Client) try(job Job, lines func(cell int, text string)) (Result, error) {
+func (c *Client) try(job Job, ev Events) (Result, error) {
 	// Wait for the runner; if it was replaced meanwhile, for the next.
 	c.mu.Lock()
 	for ready := c.ready; ; ready = c.ready {
@@ -218,7 +234,7 @@ func (c *Client) try(job Job, lines func(cell int, text string)) (Result, error)
 		c.mu.Unlock()
 		// On the page's own thread a run holds the page up: keep it short.
 		job.Budget = InPageBudget
-		return local.Do(job, lines, nil), nil
+		return local.Do(job, Hooks{Line: ev.Line, Start: ev.Start}), nil
 	}
 	c.next++
 	id := c.next
@@ -237,9 +253,12 @@ func (c *Client) try(job Job, lines func(cell int, text string)) (Result, error)
 		got, done := k.lines, k.done
 		k.lines = nil
 		k.mu.Unlock()
-		if lines != nil {
-			for _, l := range got {
-				lines(l.Cell, l.Text)
+		for _, l := range got {
+			switch {
+			case l.start && ev.Start != nil:
+				ev.Start(l.Cell)
+			case !l.start && ev.Line != nil:
+				ev.Line(l.Cell, l.Text)
 			}
 		}
 		if done != nil {

@@ -71,9 +71,10 @@ func (w *fakeWorker) Post(id int, job Job) {
 			w.died("fatal error: out of memory", true)
 			return
 		}
-		r := w.runner.Do(job, func(cell int, line string) {
-			w.send(Message{ID: id, Lines: []Line{{cell, line}}})
-		}, nil)
+		r := w.runner.Do(job, Hooks{
+			Line:  func(cell int, line string) { w.send(Message{ID: id, Lines: []Line{{Cell: cell, Text: line}}}) },
+			Start: func(cell int) { w.send(Message{ID: id, Begins: true, Cell: cell}) },
+		})
 		w.send(Message{ID: id, Result: &r})
 	}()
 }
@@ -124,16 +125,23 @@ func output(t *testing.T, r Result, err error) string {
 func TestClientRunsJobsAndStreamsLines(t *testing.T) {
 	c := NewClient(&fakeHost{}, nil)
 	var lines []string
-	r, err := c.Do(Job{Cells: []string{"x = 6", "print(x * 7)\nprint('done')"}}, func(cell int, text string) {
-		if cell == 1 {
-			lines = append(lines, text)
-		}
+	var started []int
+	r, err := c.Do(Job{Cells: []string{"x = 6", "print(x * 7)\nprint('done')"}}, Events{
+		Line: func(cell int, text string) {
+			if cell == 1 {
+				lines = append(lines, text)
+			}
+		},
+		Start: func(cell int) { started = append(started, cell) },
 	})
 	if got := output(t, r, err); got != "42\ndone\n" {
 		t.Errorf("output %q", got)
 	}
 	if strings.Join(lines, "|") != "42|done" {
 		t.Errorf("streamed %q", lines)
+	}
+	if len(started) != 2 || started[0] != 0 || started[1] != 1 {
+		t.Errorf("cells began: %v", started)
 	}
 	if c.Busy() {
 		t.Error("busy after the job ended")
@@ -148,7 +156,7 @@ func TestClientStopStartsAFreshRunner(t *testing.T) {
 	c := NewClient(h, nil)
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.Do(Job{Cells: []string{"forever()"}}, nil)
+		_, err := c.Do(Job{Cells: []string{"forever()"}}, Events{})
 		done <- err
 	}()
 	waitFor(t, c.Busy)
@@ -156,7 +164,7 @@ func TestClientStopStartsAFreshRunner(t *testing.T) {
 	if err := <-done; !errors.Is(err, ErrStopped) {
 		t.Fatalf("a stopped job ends with %v, want ErrStopped", err)
 	}
-	r, err := c.Do(Job{Cells: []string{"print(1 + 1)"}}, nil)
+	r, err := c.Do(Job{Cells: []string{"print(1 + 1)"}}, Events{})
 	if got := output(t, r, err); got != "2\n" {
 		t.Errorf("after Stop: %q", got)
 	}
@@ -173,13 +181,13 @@ func TestClientReplacesARunnerThatDies(t *testing.T) {
 	var n notices
 	c := NewClient(h, n.add)
 	for i := range 5 {
-		_, err := c.Do(Job{Cells: []string{"die()"}}, nil)
+		_, err := c.Do(Job{Cells: []string{"die()"}}, Events{})
 		var died *DiedError
 		if !errors.As(err, &died) || died.Why != "fatal error: out of memory" {
 			t.Fatalf("death %d: %v", i+1, err)
 		}
 	}
-	r, err := c.Do(Job{Cells: []string{"print('alive')"}}, nil)
+	r, err := c.Do(Job{Cells: []string{"print('alive')"}}, Events{})
 	if got := output(t, r, err); got != "alive\n" {
 		t.Errorf("after five deaths: %q", got)
 	}
@@ -194,7 +202,7 @@ func TestClientFallsBackToThePage(t *testing.T) {
 	h := &fakeHost{dieEarly: MaxEarlyDeaths + 1}
 	var n notices
 	c := NewClient(h, n.add)
-	r, err := c.Do(Job{Cells: []string{"print('here')"}}, nil)
+	r, err := c.Do(Job{Cells: []string{"print('here')"}}, Events{})
 	if got := output(t, r, err); got != "here\n" {
 		t.Errorf("on the page: %q", got)
 	}
@@ -205,7 +213,7 @@ func TestClientFallsBackToThePage(t *testing.T) {
 	if len(said) != 1 || !strings.Contains(said[0], "the runner could not start") || !strings.Contains(said[0], "cells run on the page itself") {
 		t.Errorf("notices %q", said)
 	}
-	r, _ = c.Do(Job{Cells: []string{"while True:\n    pass"}}, nil)
+	r, _ = c.Do(Job{Cells: []string{"while True:\n    pass"}}, Events{})
 	if e := r.Cells[0].Err; e == nil || !strings.Contains(e.Msg, "stopped after 2 s") {
 		t.Errorf("a runaway loop on the page: %v", e)
 	}
@@ -214,7 +222,7 @@ func TestClientFallsBackToThePage(t *testing.T) {
 func TestClientWithoutWorkers(t *testing.T) {
 	var n notices
 	c := NewClient(&fakeHost{failStart: errors.New("Worker is not defined")}, n.add)
-	r, err := c.Do(Job{Cells: []string{"print(3)"}}, nil)
+	r, err := c.Do(Job{Cells: []string{"print(3)"}}, Events{})
 	if got := output(t, r, err); got != "3\n" {
 		t.Errorf("output %q", got)
 	}
@@ -234,7 +242,7 @@ func TestClientStopWhileStarting(t *testing.T) {
 	for range 3 {
 		c.Stop()
 	}
-	r, err := c.Do(Job{Cells: []string{"print('ok')"}}, nil)
+	r, err := c.Do(Job{Cells: []string{"print('ok')"}}, Events{})
 	if got := output(t, r, err); got != "ok\n" {
 		t.Errorf("output %q", got)
 	}
@@ -245,7 +253,7 @@ func TestClientStopWhileStarting(t *testing.T) {
 func TestClientIgnoresAStaleRunner(t *testing.T) {
 	h := &fakeHost{}
 	c := NewClient(h, nil)
-	go c.Do(Job{Cells: []string{"forever()"}}, nil)
+	go c.Do(Job{Cells: []string{"forever()"}}, Events{})
 	waitFor(t, c.Busy)
 	c.Stop()
 	h.mu.Lock()
@@ -253,7 +261,7 @@ func TestClientIgnoresAStaleRunner(t *testing.T) {
 	h.mu.Unlock()
 	old.message(Message{ID: 1, Result: &Result{}}) // a late answer from the ended runner
 	old.died("late", true)
-	r, err := c.Do(Job{Cells: []string{"print(5)"}}, nil)
+	r, err := c.Do(Job{Cells: []string{"print(5)"}}, Events{})
 	if got := output(t, r, err); got != "5\n" {
 		t.Errorf("output %q", got)
 	}

@@ -54,10 +54,20 @@ type Runner struct {
 // New returns a Runner with an empty Session.
 func New() *Runner { return &Runner{session: notebook.NewSession()} }
 
-// Do does job. print, if not nil, is given each line a cell prints as it
-// is printed (cell indexes job.Cells); flush, if not nil, is called every
-// 1,000 steps while the cells run (notebook.Request.Flush).
-func (r *Runner) Do(job Job, print func(cell int, line string), flush func()) Result {
+// Hooks see a job as it goes; each may be nil.
+type Hooks struct {
+	// Line is given each line a cell prints as it is printed (cell
+	// indexes the job's Cells).
+	Line func(cell int, line string)
+	// Start is told when each cell begins to run.
+	Start func(cell int)
+	// Flush is called every 1,000 steps while the cells run
+	// (notebook.Request.Flush).
+	Flush func()
+}
+
+// Do does job, telling hooks as it goes.
+func (r *Runner) Do(job Job, hooks Hooks) Result {
 	if job.Check != "" || len(job.Tests) > 0 {
 		rep := block.Judge(job.Check, job.Tests, job.Source)
 		return Result{Report: &rep}
@@ -65,7 +75,7 @@ func (r *Runner) Do(job Job, print func(cell int, line string), flush func()) Re
 	if len(job.Cells) == 0 {
 		return Result{}
 	}
-	res := r.session.Run(notebook.Request{Cells: job.Cells, All: job.All, Limits: notebook.Limits{Time: job.Budget}, Print: print, Flush: flush}).Cells
+	res := r.session.Run(notebook.Request{Cells: job.Cells, All: job.All, Limits: notebook.Limits{Time: job.Budget}, Print: hooks.Line, Start: hooks.Start, Flush: hooks.Flush}).Cells
 	if !job.All {
 		res = res[len(res)-1:]
 	}

@@ -75,10 +75,17 @@ func (r *Runner) serveOne(msg js.Value) {
 			flush()
 		}
 	}
-	res := r.Do(job, func(cell int, line string) {
-		lines = append(lines, []any{cell, line})
-		due()
-	}, due)
+	res := r.Do(job, Hooks{
+		Line: func(cell int, line string) {
+			lines = append(lines, []any{cell, line})
+			due()
+		},
+		Start: func(cell int) {
+			flush()
+			post(protocol.Started, id, protocol.FieldCell, js.ValueOf(cell))
+		},
+		Flush: due,
+	})
 	flush()
 	post(protocol.Result, id, protocol.FieldResult, jsvalue.Of(res))
 }

@@ -86,15 +86,16 @@ func (p *Page) Run(c *Cell) {
 	srcs, _ := page.Chain(p.members(), i)
 	last := len(srcs) - 1
 	c.startRun()
-	res, err := p.runner.Do(runner.Job{Cells: srcs}, func(cell int, text string) {
+	res, err := p.runner.Do(runner.Job{Cells: srcs}, runner.Events{Line: func(cell int, text string) {
 		if cell == last {
 			c.stream(text)
 		}
-	})
+	}})
 	ms := c.endRun()
 	r := page.Outcome(res, 0, last, err, c.streamed.String(), ms)
 	c.show(r, last)
 	c.root.SetAttribute(block.AttrMS, strconv.FormatFloat(ms, 'f', 1, 64))
+	p.fresh(c)
 	p.say(fmt.Sprintf("Cell %d %s in %s.", i+1, page.Verdict(r), page.Duration(ms)))
 	p.ran(c, r.Passed()) // saving comes after the learner sees the result
 }
@@ -102,17 +103,24 @@ func (p *Page) Run(c *Cell) {
 // startRun shows that c runs: its Run button becomes Stop, and the time
 // it has been running counts up beside it.
 func (c *Cell) startRun() {
-	done := make(chan struct{})
-	c.running = done
-	c.started = time.Now()
+	c.running = make(chan struct{})
 	c.streamed.Reset()
 	c.root.SetAttribute("aria-busy", "true")
 	c.run.SetTextContent("Stop")
 	c.run.Class().Add(classStop)
 	c.out.Class().Remove(classError)
 	c.out.SetTextContent("")
-	c.timer.SetTextContent("Running…")
 	c.timer.RemoveAttribute("hidden")
+	c.begin()
+}
+
+// begin starts the count of c's time running.
+func (c *Cell) begin() {
+	c.pause()
+	done := make(chan struct{})
+	c.ticking = done
+	c.started = time.Now()
+	c.timer.SetTextContent("Running…")
 	go func() {
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
@@ -127,6 +135,20 @@ func (c *Cell) startRun() {
 	}()
 }
 
+// wait shows that c will run once the cells above it have (Run all).
+func (c *Cell) wait() {
+	c.pause()
+	c.timer.SetTextContent("Waiting…")
+}
+
+// pause stops the count of c's time, as its turn ends.
+func (c *Cell) pause() {
+	if c.ticking != nil {
+		close(c.ticking)
+		c.ticking = nil
+	}
+}
+
 // stream shows a line the running cell printed, appended to what it
 // printed before.
 func (c *Cell) stream(text string) {
@@ -137,6 +159,7 @@ func (c *Cell) stream(text string) {
 
 // endRun puts c back at rest and returns how long it ran, in ms.
 func (c *Cell) endRun() float64 {
+	c.pause()
 	if c.running != nil {
 		close(c.running)
 		c.running = nil
@@ -166,20 +189,46 @@ func (p *Page) RunAll() {
 	start := time.Now()
 	passed := 0
 	results := map[*Cell]*notebook.CellResult{}
-	for _, job := range page.PlanRunAll(p.members()) {
+	// Run all stops at a prediction not yet made: the cells after it show
+	// its answer.
+	members := p.members()
+	waiting := ""
+	for i, c := range p.cells {
+		if q := c.folded(); q != "" {
+			members, waiting = members[:i], q
+			break
+		}
+	}
+	for _, job := range page.PlanRunAll(members) {
 		cells := make([]*Cell, len(job.Members))
 		for j, k := range job.Members {
 			cells[j] = p.cells[k]
 			cells[j].startRun()
+			cells[j].wait() // its own time starts when its turn comes
 		}
-		res, err := p.runner.Do(runner.Job{Cells: job.Srcs, All: true}, func(cell int, text string) {
-			if k := cell - job.Skip; k >= 0 && k < len(cells) {
-				cells[k].stream(text)
-			}
+		var current *Cell
+		res, err := p.runner.Do(runner.Job{Cells: job.Srcs, All: true}, runner.Events{
+			Line: func(cell int, text string) {
+				if k := cell - job.Skip; k >= 0 && k < len(cells) {
+					cells[k].stream(text)
+				}
+			},
+			Start: func(cell int) {
+				if k := cell - job.Skip; k >= 0 && k < len(cells) {
+					if current != nil {
+						current.pause()
+					}
+					current = cells[k]
+					current.begin()
+				}
+			},
 		})
 		for j, d := range cells {
 			ms := d.endRun()
 			results[d] = page.Outcome(res, job.Skip+j, job.Skip+j, err, d.streamed.String(), ms)
+			if r := results[d]; r.Ran && err == nil {
+				d.root.SetAttribute(block.AttrMS, strconv.FormatFloat(r.MS, 'f', 1, 64))
+			}
 		}
 		if err != nil {
 			break // stopped, or the runner died: the cells below wait
@@ -203,9 +252,17 @@ func (p *Page) RunAll() {
 			c.mark(results[c].Passed())
 			continue
 		}
+		p.fresh(c)
 		p.ran(c, results[c].Passed())
 	}
-	p.say(fmt.Sprintf("Ran all %d cells in %s: %d ran clean.", len(results), page.Duration(time.Since(start).Seconds()*1000), passed))
+	msg := fmt.Sprintf("Ran all %d cells in %s: %d ran clean.", len(results), page.Duration(time.Since(start).Seconds()*1000), passed)
+	if waiting != "" {
+		msg = fmt.Sprintf("Ran the %d cells above the prediction in %s: %d ran clean. Make the prediction, or skip it, to run the rest.", len(results), page.Duration(time.Since(start).Seconds()*1000), passed)
+		if q := p.doc.GetElementByID("quiz-" + waiting); q != nil {
+			q.Underlying().Call("scrollIntoView", map[string]any{"block": "center"})
+		}
+	}
+	p.say(msg)
 }
 
 // askReset resets the cell, asking first if the learner changed its code.
@@ -291,6 +348,9 @@ func (c *Cell) show(r *notebook.CellResult, cell int) {
 		cell = r.Err.Cell
 	}
 	s := page.Show(r, cell)
+	if !c.page.scratch && c.editor.Value() != c.editor.DefaultValue() {
+		s = page.ShowEdited(r, cell) // the learner's experiment
+	}
 	c.root.SetAttribute(block.AttrState, s.State)
 	c.page.showResult(r, s, c.root.GetAttribute(block.AttrCellID), c.out, c.drawings, &c.drawn, c.editor)
 }
@@ -314,4 +374,27 @@ func (p *Page) showResult(r *notebook.CellResult, s page.Shown, id string, out, 
 	for k, d := range r.Drawings {
 		newDrawingView(p, drawings, drawn, d, fmt.Sprintf("%s-d%d", id, k+1))
 	}
+}
+
+// staleBelow marks the cells after c, in its group, that show a result:
+// c changed, so what they show may no longer be what they would give.
+func (p *Page) staleBelow(c *Cell) {
+	below := false
+	for _, d := range p.cells {
+		if d == c {
+			below = true
+			continue
+		}
+		if below && d.group == c.group && d.root.HasAttribute(block.AttrState) && !d.root.HasAttribute(block.AttrStale) {
+			d.root.SetAttribute(block.AttrStale, "true")
+			if s := d.root.QuerySelector(block.Of(block.ClassCellState)); s != nil {
+				s.SetTextContent("out of date: a cell above changed")
+			}
+		}
+	}
+}
+
+// fresh clears c's out-of-date mark: it has run again.
+func (p *Page) fresh(c *Cell) {
+	c.root.RemoveAttribute(block.AttrStale)
 }

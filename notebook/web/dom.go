@@ -150,3 +150,11 @@ func (ev *event) Key() string {
 func (ev *event) ShiftKey() bool { return ev.v.Get("shiftKey").Truthy() }
 func (ev *event) CtrlKey() bool  { return ev.v.Get("ctrlKey").Truthy() }
 func (ev *event) MetaKey() bool  { return ev.v.Get("metaKey").Truthy() }
+
+// Closest is the element or its nearest ancestor that sel matches.
+func (e *element) Closest(sel string) *element {
+	if e.v.Get("closest").Type() != js.TypeFunction {
+		return nil // a text node
+	}
+	return wrap(e.v.Call("closest", sel))
+}

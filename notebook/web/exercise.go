@@ -51,7 +51,7 @@ func (p *Page) wireExercise(el *element) {
 	runButton, checkButton := button(el, block.Sel("button", block.ClassRun)), button(el, block.Sel("button", block.ClassCheck))
 	// job runs a job for the exercise, with its buttons off meanwhile, and
 	// says how long it ran.
-	job := func(j runner.Job, lines func(int, string)) (runner.Result, float64, error) {
+	job := func(j runner.Job, ev runner.Events) (runner.Result, float64, error) {
 		runButton.SetDisabled(true)
 		checkButton.SetDisabled(true)
 		el.SetAttribute("aria-busy", "true")
@@ -61,25 +61,25 @@ func (p *Page) wireExercise(el *element) {
 			el.RemoveAttribute("aria-busy")
 		}()
 		start := time.Now()
-		r, err := p.runner.Do(j, lines)
+		r, err := p.runner.Do(j, ev)
 		return r, time.Since(start).Seconds() * 1000, err
 	}
 	run = func() {
 		var streamed strings.Builder
 		out.SetTextContent("Running…")
-		res, ms, err := job(runner.Job{Cells: []string{editor.Value()}}, func(_ int, text string) {
+		res, ms, err := job(runner.Job{Cells: []string{editor.Value()}}, runner.Events{Line: func(_ int, text string) {
 			if streamed.Len() == 0 {
 				out.SetTextContent("")
 			}
 			streamed.WriteString(text + "\n")
 			out.AppendChild(p.doc.CreateTextNode(text + "\n"))
-		})
+		}})
 		r := page.Outcome(res, 0, 0, err, streamed.String(), ms)
 		p.showResult(r, page.Show(r, 0), id, out, drawings, &drawn, editor)
 	}
 	checkIt := func() {
 		report.SetTextContent("Checking…")
-		res, ms, err := job(runner.Job{Check: check, Tests: tests, Source: editor.Value()}, nil)
+		res, ms, err := job(runner.Job{Check: check, Tests: tests, Source: editor.Value()}, runner.Events{})
 		if err != nil || res.Report == nil {
 			report.SetTextContent("The check did not finish: " + page.Why(err, ms) + ".")
 			return

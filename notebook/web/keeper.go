@@ -190,14 +190,14 @@ func (p *Page) moveProgress() {
 		return // a course page's lists are its own
 	}
 	k := p.keep
-	lessons := p.doc.QuerySelectorAll(block.With("li", block.AttrItems))
-	if p.body.HasAttribute(block.AttrItems) {
+	lessons := p.doc.QuerySelectorAll(block.With("li", block.AttrRecords))
+	if p.body.HasAttribute(block.AttrRecords) {
 		lessons = append(lessons, p.body)
 	}
 	var errs []error
 	for _, el := range lessons {
 		to := el.GetAttribute(block.AttrLesson)
-		items := strings.Fields(el.GetAttribute(block.AttrItems))
+		items := strings.Fields(el.GetAttribute(block.AttrRecords))
 		// A lesson that had another name: everything of it, and where
 		// the learner was in it, is kept under the name it has now.
 		for _, old := range strings.Fields(el.GetAttribute(block.AttrRenamed)) {

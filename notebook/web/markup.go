@@ -36,9 +36,19 @@ const (
 	classPlotSummary = "plot-summary"
 	// On a course page: the embedded cells' status line, and its part
 	// that says whether the learner's work is saved.
-	classEmbedStatus = "gradbook-status"
-	classEmbedSaved  = "gradbook-saved"
+	classPracticeLabel = "practice-label"
+	classPractice      = "practice" // "you do the backward pass"
+	classBlanks        = "blanks"
+	classBlank         = "blank"
+	classBlankInput    = "blank-input"
+	classBlankVerdict  = "blank-verdict"
+	classCheckStep     = "check-step"
+	classEmbedStatus   = "gradbook-status"
+	classEmbedSaved    = "gradbook-saved"
 )
 
 // anchor selects a link.
 const anchor = "a"
+
+// attrEdge is the edge a blank of "you do the backward pass" is for.
+const attrEdge = "data-edge"

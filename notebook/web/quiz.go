@@ -28,7 +28,7 @@ func (p *Page) wireQuiz(el *element) {
 	check := button(el, block.Sel("button", block.ClassAnswer))
 	feedback := el.QuerySelector(block.Of(block.ClassFeedback))
 	kind := el.GetAttribute(block.AttrQuiz)
-	tries := 0
+	wrong := 0 // wrong answers given on this page
 	var numeric *block.Numeric
 	var expErr error
 	if kind == "numeric" {
@@ -40,11 +40,25 @@ func (p *Page) wireQuiz(el *element) {
 	// answer checks the learner's answer, shows feedback, and, if save is
 	// set, keeps it.
 	answer := func(save bool) {
-		tries++
 		right := false
 		var given string
 		defer func() {
-			if save && given != "" {
+			if given == "" {
+				return
+			}
+			if !right && save {
+				wrong++
+			}
+			// After two wrong answers, the hint; after three, the answer.
+			hint, worked := block.Reveal(wrong, right)
+			if h := el.QuerySelector(block.Of(block.ClassQuizHint)); h != nil && hint {
+				h.RemoveAttribute("hidden")
+			}
+			if ex := el.QuerySelector(block.Of(block.ClassExplain)); ex != nil && worked && kind != "open" {
+				ex.RemoveAttribute("hidden")
+			}
+			p.answered(id)
+			if save {
 				p.put(progress.Record{Kind: progress.KindQuiz, Lesson: p.keep.lesson, ID: id, Answer: given, Passed: right})
 			}
 		}()
@@ -62,7 +76,9 @@ func (p *Page) wireQuiz(el *element) {
 				return
 			}
 			right = fb.GetAttribute(block.AttrCorrect) == "true"
-			feedback.SetTextContent(block.ChoiceFeedback(right, fb.TextContent()))
+			// Both are the build's own markup: the choice's feedback, rendered
+			// from the lesson with everything escaped.
+			feedback.SetInnerHTML(block.ChoiceFeedback(right, fb.Get("innerHTML").String()))
 			el.SetAttribute(block.AttrState, rightOrWrong(right))
 		case "numeric":
 			if expErr != nil {
@@ -76,11 +92,8 @@ func (p *Page) wireQuiz(el *element) {
 			var text string
 			right, text = numeric.Feedback(typed)
 			given = string(jsontext.Encode(typed))
-			feedback.SetTextContent(text)
+			feedback.SetInnerHTML(text) // escaped by Feedback
 			el.SetAttribute(block.AttrState, rightOrWrong(right))
-			if ex := el.QuerySelector(block.Of(block.ClassExplain)); ex != nil && (right || tries >= 2) {
-				ex.RemoveAttribute("hidden")
-			}
 		case "open":
 			el.QuerySelector(block.Of(block.ClassModel)).RemoveAttribute("hidden")
 			feedback.SetTextContent("Compare your answer with the model answer below.")
@@ -90,6 +103,15 @@ func (p *Page) wireQuiz(el *element) {
 		}
 	}
 	p.listen(check, "click", func(*event) { spawn(func() { answer(true) }) })
+	// Enter in an answer's field, or on a choice, checks it.
+	for _, in := range append(inputs, radios...) {
+		p.listen(in, "keydown", func(ev *event) {
+			if ev.Key() == "Enter" {
+				ev.PreventDefault()
+				spawn(func() { answer(true) })
+			}
+		})
+	}
 	// Put a saved answer back, with its feedback.
 	if r := p.keep.get(progress.KindQuiz, id); r.Updated != 0 && r.Answer != "" {
 		switch kind {
@@ -111,7 +133,6 @@ func (p *Page) wireQuiz(el *element) {
 			el.QuerySelector(block.Sel("textarea", block.ClassOpenAnswer)).SetValue(r.Answer)
 		}
 		answer(false)
-		tries = 0
 	}
 	if kind == "open" {
 		text := el.QuerySelector(block.Sel("textarea", block.ClassOpenAnswer))

@@ -49,9 +49,12 @@ func (c *Cell) mark(clean bool) {
 	if s == nil {
 		return
 	}
-	if clean {
+	switch {
+	case clean:
 		s.SetTextContent("✓ done")
-	} else {
+	case c.root.GetAttribute(block.AttrState) == page.Changed:
+		s.SetTextContent("your version")
+	default:
 		s.SetTextContent("needs another look")
 	}
 }
@@ -90,6 +93,7 @@ func (p *Page) offerNewVersion(root *element, editor *codeEditor, kind, lesson, 
 // link is not the learner's until they keep it or run it: edits to it
 // wait with it.
 func (p *Page) edited(c *Cell) {
+	p.staleBelow(c)
 	if p.keep == nil || c.shared {
 		return
 	}

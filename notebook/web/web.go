@@ -46,7 +46,8 @@ type Page struct {
 	// classes are not Gradbook's.
 	embedded bool
 	nextID   int
-	deleted  []string // scratch cells deleted since the last save
+	deleted  []string       // scratch cells deleted since the last save
+	views    []*drawingView // the drawings shown now, fitted again when the window resizes
 	keep     *keeper
 	placed   map[string]placement // embedded cells, by cell id
 	on       handlers             // the page's handlers, kept for its lifetime
@@ -79,6 +80,7 @@ type Cell struct {
 	// While the cell runs: running is closed when it ends, timer shows for
 	// how long, streamed holds what it printed so far.
 	running  chan struct{}
+	ticking  chan struct{} // closed when its time stops counting
 	started  time.Time
 	timer    *element
 	streamed strings.Builder
@@ -103,6 +105,14 @@ func Start() *Page {
 	}
 	p.runner = newRunnerClient(p.notice)
 	p.editors = loadEditors()
+	// Drawings fit their column again when the window's width settles.
+	var resized *time.Timer
+	p.on.listen(window(), "resize", func(*event) {
+		if resized != nil {
+			resized.Stop()
+		}
+		resized = time.AfterFunc(150*time.Millisecond, func() { spawn(p.relayoutAll) })
+	})
 	// Escape stops whatever runs, as the Stop button of a running cell does.
 	p.on.listen(doc, "keydown", func(ev *event) {
 		if ev.Key() == "Escape" && p.runner.Busy() {
@@ -130,6 +140,7 @@ func Start() *Page {
 	}
 	p.openShared()
 	if !p.embedded {
+		p.wireFolds()
 		p.wireKinds()
 		p.wirePanel()
 		p.showCompletion()

@@ -64,6 +64,8 @@ func (ws *workers) Start(message func(runner.Message), died func(why string, sta
 func decode(v js.Value) runner.Message {
 	m := runner.Message{ID: v.Get(protocol.FieldID).Int()}
 	switch v.Get(protocol.Key).String() {
+	case protocol.Started:
+		m.Begins, m.Cell = true, v.Get(protocol.FieldCell).Int()
 	case protocol.Lines:
 		ls := v.Get(protocol.FieldLines)
 		for i := range ls.Length() {
