@@ -203,7 +203,7 @@ func (t *Tape) Forward(vals []float64) error {
 	v := vals[:t.leaves+len(t.code)]
 	out := v[t.leaves:]
 	for i, c := range t.code {
-		out[i] = ops[c.op].forward(v[c.a], v[c.b], c.k)
+		out[i] = forward(c.op, v[c.a], v[c.b], c.k)
 	}
 	for i, y := range out {
 		if y-y != 0 { // NaN or ±Inf
@@ -245,22 +245,47 @@ func (t *Tape) Reverse(vals, grads []float64, out int, mode Mode) {
 		return
 	}
 	code := t.code[:out-t.leaves+1]
-	for i := len(code) - 1; i >= 0; i-- {
-		up := g[t.leaves+i]
-		if up == 0 && mode == Accumulate {
-			continue
-		}
-		c := code[i]
-		da, db := ops[c.op].local(v[c.a], v[c.b], c.k, v[t.leaves+i])
-		if mode == OverwriteBug { // the bug: '=' where '+=' belongs
-			g[c.a] = up * da
+	if mode == OverwriteBug {
+		for i := len(code) - 1; i >= 0; i-- {
+			c := code[i]
+			up := g[t.leaves+i]
+			da, db := local(c.op, v[c.a], v[c.b], c.k, v[t.leaves+i])
+			g[c.a] = up * da // the bug: '=' where '+=' belongs
 			if ops[c.op].arity == 2 {
 				g[c.b] = up * db
 			}
+		}
+		return
+	}
+	reverse(code, v, g, t.leaves)
+}
+
+// reverse is the reverse pass over code, whose node i is slot base+i:
+// every node adds its gradient times each local derivative into its
+// inputs' gradients. The common ops are written out, the rest go through
+// local.
+func reverse(code []instr, v, g []float64, base int) {
+	for i := len(code) - 1; i >= 0; i-- {
+		up := g[base+i]
+		if up == 0 {
 			continue
 		}
-		g[c.a] += up * da
-		g[c.b] += up * db // db is 0 for one-input ops, whose b is a
+		c := &code[i]
+		switch c.op {
+		case opAdd:
+			g[c.a] += up
+			g[c.b] += up
+		case opSub:
+			g[c.a] += up
+			g[c.b] -= up
+		case opMul:
+			g[c.a] += up * v[c.b]
+			g[c.b] += up * v[c.a]
+		default:
+			da, db := local(c.op, v[c.a], v[c.b], c.k, v[base+i])
+			g[c.a] += up * da
+			g[c.b] += up * db // db is 0 for one-input ops, whose b is a
+		}
 	}
 }
 
@@ -268,7 +293,7 @@ func (t *Tape) Reverse(vals, grads []float64, out int, mode Mode) {
 // p-th input, at vals.
 func (t *Tape) LocalGrad(vals []float64, s, p int) float64 {
 	c := t.code[s-t.leaves]
-	da, db := ops[c.op].local(vals[c.a], vals[c.b], c.k, vals[s])
+	da, db := local(c.op, vals[c.a], vals[c.b], c.k, vals[s])
 	if p == 0 {
 		return da
 	}

@@ -29,7 +29,7 @@ func (v *Value) apply(op opcode, w *Value, k float64) *Value {
 	if b == nil {
 		b = v
 	}
-	return &Value{Data: ops[op].forward(v.Data, b.Data, k), op: op, node: true, in: [2]*Value{v, w}, k: k}
+	return &Value{Data: forward(op, v.Data, b.Data, k), op: op, node: true, in: [2]*Value{v, w}, k: k}
 }
 
 // Add returns v + w.
