@@ -3,7 +3,9 @@ package engine
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"sync"
 
 	"gradbook/internal/words"
 )
@@ -41,6 +43,8 @@ type instr struct {
 // each run brings its own slices.
 type Tape struct {
 	names     []string
+	labels    map[int32]string // compiled from Values: the labelled slots' labels
+	nameOnce  sync.Once        // makes the names of a tape compiled from Values
 	slots     map[string]int32 // the slot of each name, when compiled from a Graph
 	leaves    int
 	code      []instr
@@ -166,7 +170,22 @@ func (t *Tape) NumNodes() int { return len(t.code) }
 
 // Names returns the name of every slot: the leaves, then the nodes.
 // The caller must not change it.
-func (t *Tape) Names() []string { return t.names }
+func (t *Tape) Names() []string {
+	t.nameOnce.Do(func() {
+		if t.names != nil {
+			return
+		}
+		t.names = make([]string, t.leaves+len(t.code))
+		for s := range t.names {
+			if l := t.labels[int32(s)]; l != "" {
+				t.names[s] = l
+			} else {
+				t.names[s] = "v" + strconv.Itoa(s)
+			}
+		}
+	})
+	return t.names
+}
 
 // Slot returns the slot of a leaf or node.
 func (t *Tape) Slot(name string) (int, bool) {
@@ -215,9 +234,10 @@ func (t *Tape) Forward(vals []float64) error {
 
 func (t *Tape) diagnose(v []float64, i int) error {
 	c := t.code[i]
-	name := t.names[t.leaves+i]
+	names := t.Names()
+	name := names[t.leaves+i]
 	a, b := v[c.a], v[c.b]
-	an, bn := t.names[c.a], t.names[c.b]
+	an, bn := names[c.a], names[c.b]
 	switch {
 	case c.op == opDiv && b == 0:
 		return nodeErr(name, ErrDivByZero, "division by zero: %s / %s with %s = 0", an, bn, bn)

@@ -1,6 +1,6 @@
 package engine
 
-import "strconv"
+import "sync/atomic"
 
 // Value is a scalar in an expression built with methods, micrograd style:
 //
@@ -11,15 +11,24 @@ import "strconv"
 // Data is computed when the Value is built; Grad is filled in by Backward.
 // A Value runs on the same compiled machinery as Graph: Backward compiles
 // the expression behind it into a Tape.
+//
+// A Value is not safe for concurrent use: walking its expression marks
+// the Values in it.
 type Value struct {
 	Data  float64
 	Grad  float64
 	Label string
-	op    opcode
-	node  bool // false for a leaf
-	in    [2]*Value
+	in    [2]*Value // in[1] is nil for one-input ops
 	k     float64
+	op    opcode
+	node  bool   // false for a leaf
+	mark  uint32 // the walk that last reached it (see Topo)
+	slot  int32  // its slot in the tape being compiled from it
 }
+
+// walks numbers the walks over Values, so that a walk marks what it has
+// reached instead of keeping a set of it.
+var walks atomic.Uint32
 
 // NewValue returns a leaf holding x, labelled for display.
 func NewValue(x float64, label string) *Value { return &Value{Data: x, Label: label} }
@@ -112,32 +121,35 @@ func (v *Value) Backward() { v.BackwardMode(Accumulate) }
 // the classic assign-instead-of-add bug does.
 func (v *Value) BackwardMode(mode Mode) {
 	order := Topo(v)
-	t, vals, slots := compileValues(order)
+	t, vals := compileValues(order)
 	grads := make([]float64, len(vals))
-	t.Reverse(vals, grads, slots[len(order)-1], mode)
-	for i, u := range order {
-		u.Grad = grads[slots[i]]
+	t.Reverse(vals, grads, int(v.slot), mode)
+	for _, u := range order {
+		u.Grad = grads[u.slot]
 	}
 }
 
 // Topo returns every value v depends on, and v last, each once, inputs
-// before the values made from them. It uses an explicit stack.
+// before the values made from them. It uses an explicit stack, and marks
+// the values it reaches instead of keeping a set of them.
 func Topo(v *Value) []*Value {
 	type frame struct {
 		v    *Value
 		next int
 	}
-	seen := map[*Value]bool{v: true}
+	walk := walks.Add(1)
+	v.mark = walk
 	var order []*Value
-	stack := []frame{{v, 0}}
+	stack := make([]frame, 1, 64)
+	stack[0] = frame{v, 0}
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
-		if in := f.v.Inputs(); f.next < len(in) {
-			u := in[f.next]
+		if u := f.v; u.node && f.next < 2 && u.in[f.next] != nil {
+			w := u.in[f.next]
 			f.next++
-			if !seen[u] {
-				seen[u] = true
-				stack = append(stack, frame{u, 0})
+			if w.mark != walk {
+				w.mark = walk
+				stack = append(stack, frame{w, 0})
 			}
 			continue
 		}
@@ -152,53 +164,52 @@ func Topo(v *Value) []*Value {
 // slot unless it is a leaf.
 func TapeOf(root *Value) (t *Tape, vals []float64, bySlot []*Value) {
 	order := Topo(root)
-	t, vals, slots := compileValues(order)
+	t, vals = compileValues(order)
 	bySlot = make([]*Value, len(order))
-	for i, u := range order {
-		bySlot[slots[i]] = u
+	for _, u := range order {
+		bySlot[u.slot] = u
 	}
 	return t, vals, bySlot
 }
 
 // compileValues builds a Tape for a topological order of values, with the
-// values of its slots and the slot of each value in order. Leaves come
-// first, as in every Tape; each group keeps its order.
-func compileValues(order []*Value) (t *Tape, vals []float64, slots []int) {
-	slot := make(map[*Value]int32, len(order))
-	slots = make([]int, len(order))
-	t = &Tape{names: make([]string, len(order))}
-	for i, u := range order {
+// values of its slots, and leaves the slot of each value in its slot
+// field. Leaves come first, as in every Tape; each group keeps its order.
+// The tape names a slot by its value's label, else "v" and the slot, when
+// it is first asked (Names).
+func compileValues(order []*Value) (t *Tape, vals []float64) {
+	t = &Tape{}
+	for _, u := range order {
 		if !u.node {
-			slot[u] = int32(t.leaves)
-			slots[i] = t.leaves
+			u.slot = int32(t.leaves)
 			t.leaves++
 		}
 	}
-	n := t.leaves
-	for i, u := range order {
+	n := int32(t.leaves)
+	for _, u := range order {
 		if u.node {
-			slot[u] = int32(n)
-			slots[i] = n
+			u.slot = n
 			n++
 		}
 	}
 	vals = make([]float64, len(order))
 	t.code = make([]instr, 0, len(order)-t.leaves)
-	for i, u := range order {
-		s := slots[i]
-		vals[s] = u.Data
-		t.names[s] = u.Label
-		if t.names[s] == "" {
-			t.names[s] = "v" + strconv.Itoa(i)
+	for _, u := range order {
+		vals[u.slot] = u.Data
+		if u.Label != "" {
+			if t.labels == nil {
+				t.labels = map[int32]string{}
+			}
+			t.labels[u.slot] = u.Label
 		}
 		if u.node {
-			a := slot[u.in[0]]
+			a := u.in[0].slot
 			b := a
 			if u.in[1] != nil {
-				b = slot[u.in[1]]
+				b = u.in[1].slot
 			}
 			t.code = append(t.code, instr{op: u.op, a: a, b: b, k: u.k})
 		}
 	}
-	return t, vals, slots
+	return t, vals
 }
