@@ -3,6 +3,7 @@ package notebook
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -190,6 +191,10 @@ func (v *Value) backward(thread *starlark.Thread, b *starlark.Builtin, args star
 	return starlark.None, nil
 }
 
+// yieldEvery is how many Values a run makes between yields to the Go
+// scheduler (see made).
+const yieldEvery = 1024
+
 // made checks a new Value's data, records it as the cell's latest graph,
 // and wraps it.
 func (st *runState) made(r *engine.Value, op string, in ...*engine.Value) (starlark.Value, error) {
@@ -205,6 +210,13 @@ func (st *runState) made(r *engine.Value, op string, in ...*engine.Value) (starl
 	}
 	if st.values++; st.values > maxValues {
 		return nil, fmt.Errorf("stopped: the cell made more than %s in one run, more than a page can hold (an endless loop?)", words.Count(maxValues, "Value"))
+	}
+	if st.values%yieldEvery == 0 {
+		// In WebAssembly the collector's mark worker runs only when the
+		// code yields: without this, a collection that starts during a
+		// training step can last until the cell ends, with the heap
+		// growing and every pointer write paying the write barrier.
+		runtime.Gosched()
 	}
 	if st.rec != nil {
 		return &Value{r, st.lin, st.rec}, nil // a trace records: no drawing
