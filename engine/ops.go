@@ -97,6 +97,40 @@ var opByName = func() map[string]opcode {
 	return m
 }()
 
+// opNamed is opByName as a switch, which costs less than a map look-up
+// where a caller names an op for each Value it makes (Value.Make).
+func opNamed(name string) (opcode, bool) {
+	switch name {
+	case "add":
+		return opAdd, true
+	case "sub":
+		return opSub, true
+	case "mul":
+		return opMul, true
+	case "div":
+		return opDiv, true
+	case "sq":
+		return opSq, true
+	case "tanh":
+		return opTanh, true
+	case "relu":
+		return opRelu, true
+	case "neg":
+		return opNeg, true
+	case "exp":
+		return opExp, true
+	case "log":
+		return opLog, true
+	case "sigmoid":
+		return opSigmoid, true
+	case "pow":
+		return opPow, true
+	case "detach":
+		return opDetach, true
+	}
+	return 0, false
+}
+
 // forward is the forward rule of op as a switch, for the tape's loops and
 // Value's methods: a switch is faster than a call through the table's
 // function values, which stay the rules' readable statement.

@@ -34,11 +34,33 @@ var walks atomic.Uint32
 func NewValue(x float64, label string) *Value { return &Value{Data: x, Label: label} }
 
 func (v *Value) apply(op opcode, w *Value, k float64) *Value {
-	b := w
-	if b == nil {
-		b = v
+	r := new(Value)
+	r.set(op, v, w, k)
+	return r
+}
+
+// set makes r the node op(a, b) with constant k; b is nil for one-input ops.
+func (r *Value) set(op opcode, a, b *Value, k float64) {
+	y := a
+	if b != nil {
+		y = b
 	}
-	return &Value{Data: forward(op, v.Data, b.Data, k), op: op, node: true, in: [2]*Value{v, w}, k: k}
+	*r = Value{Data: forward(op, a.Data, y.Data, k), op: op, node: true, in: [2]*Value{a, b}, k: k}
+}
+
+// Make sets r to the op called name applied to a, or to a and b for a
+// two-input op, with the constant k for pow (0 otherwise): what a.Add(b),
+// a.Pow(k) or a.Apply(name) return, but in a Value the caller has, which
+// can be part of an object of its own instead of a heap object for each
+// Value. It reports false, leaving r as it was, if there is no such op
+// or b is given for a one-input op or missing for a two-input one.
+func (r *Value) Make(name string, a, b *Value, k float64) bool {
+	c, ok := opNamed(name)
+	if !ok || (ops[c].arity == 2) != (b != nil) || !ops[c].konst && k != 0 {
+		return false
+	}
+	r.set(c, a, b, k)
+	return true
 }
 
 // Add returns v + w.
@@ -85,7 +107,7 @@ func (v *Value) Detach() *Value { return v.apply(opDetach, nil, 0) }
 // Apply returns the one-input op called name (relu, tanh, exp, …) applied
 // to v, and whether there is such an op without a constant.
 func (v *Value) Apply(name string) (*Value, bool) {
-	c, ok := opByName[name]
+	c, ok := opNamed(name)
 	if !ok || ops[c].arity != 1 || ops[c].konst {
 		return nil, false
 	}

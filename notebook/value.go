@@ -158,11 +158,7 @@ func (v *Value) unaryMethod(thread *starlark.Thread, b *starlark.Builtin, args s
 	if b.Name() == "log" && v.v.Data <= 0 {
 		return nil, fmt.Errorf("log of a non-positive number: %s is %s", describe(v.v), words.Number(v.v.Data))
 	}
-	r, ok := v.v.Apply(b.Name())
-	if !ok {
-		return nil, fmt.Errorf("%s: the engine has no such op", b.Name())
-	}
-	return v.state().made(r, b.Name(), v.v)
+	return v.state().node(b.Name(), v.v, nil, 0)
 }
 
 func (v *Value) pow(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -174,7 +170,7 @@ func (v *Value) pow(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	if !ok || math.IsNaN(k) || math.IsInf(k, 0) {
 		return nil, fmt.Errorf("pow: the exponent must be a finite number, got %s", x.String())
 	}
-	return v.state().made(v.v.Pow(k), "pow", v.v)
+	return v.state().node("pow", v.v, nil, k)
 }
 
 func (v *Value) backward(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -195,9 +191,30 @@ func (v *Value) backward(thread *starlark.Thread, b *starlark.Builtin, args star
 // scheduler (see made).
 const yieldEvery = 1024
 
+// cellValue is a Value and its engine Value in one heap object, which
+// halves what a cell's arithmetic allocates.
+type cellValue struct {
+	e engine.Value
+	w Value
+}
+
+// node makes the Value of the op called name on a (and b, for a two-input
+// op) with pow's constant k: see made.
+func (st *runState) node(name string, a, b *engine.Value, k float64) (starlark.Value, error) {
+	c := new(cellValue)
+	if !c.e.Make(name, a, b, k) {
+		return nil, fmt.Errorf("%s: the engine has no such op", name)
+	}
+	if b == nil {
+		return st.made(c, name, a)
+	}
+	return st.made(c, name, a, b)
+}
+
 // made checks a new Value's data, records it as the cell's latest graph,
 // and wraps it.
-func (st *runState) made(r *engine.Value, op string, in ...*engine.Value) (starlark.Value, error) {
+func (st *runState) made(c *cellValue, op string, in ...*engine.Value) (starlark.Value, error) {
+	r := &c.e
 	if math.IsNaN(r.Data) || math.IsInf(r.Data, 0) {
 		args := ""
 		for i, u := range in {
@@ -214,22 +231,37 @@ func (st *runState) made(r *engine.Value, op string, in ...*engine.Value) (starl
 	if st.values%yieldEvery == 0 {
 		// In WebAssembly the collector's mark worker runs only when the
 		// code yields: without this, a collection that starts during a
-		// training step can last until the cell ends, with the heap
-		// growing and every pointer write paying the write barrier.
+		// training step lasts until the cell ends, with the heap growing
+		// and every pointer write paying the write barrier.
 		runtime.Gosched()
 	}
+	c.w = Value{v: r, l: st.lin}
 	if st.rec != nil {
-		return &Value{r, st.lin, st.rec}, nil // a trace records: no drawing
+		c.w.rec = st.rec // a trace records: no drawing
+		return &c.w, nil
+	}
+	st.builtValue(r)
+	return &c.w, nil
+}
+
+// builtValue records r as the cell's latest graph, as built does, without
+// a new target for each Value: the cell's latest target, when it is the
+// expression behind a Value (which nothing else holds), takes r's root.
+func (st *runState) builtValue(r *engine.Value) {
+	if st.current >= 0 && st.current < len(st.last) && st.quiet == 0 {
+		if t := st.last[st.current]; t != nil && t.root != nil && t.tape == nil {
+			t.root = r
+			return
+		}
 	}
 	st.built(&target{root: r})
-	return &Value{v: r, l: st.lin}, nil
 }
 
 // Unary implements -v (and +v).
 func (v *Value) Unary(op syntax.Token) (starlark.Value, error) {
 	switch op {
 	case syntax.MINUS:
-		return v.state().made(v.v.Neg(), "neg", v.v)
+		return v.state().node("neg", v.v, nil, 0)
 	case syntax.PLUS:
 		return v, nil
 	}
@@ -248,24 +280,23 @@ func (v *Value) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 	if side == starlark.Right {
 		a, b = w, v.v
 	}
-	var r *engine.Value
 	var name string
 	switch op {
 	case syntax.PLUS:
-		r, name = a.Add(b), "add"
+		name = "add"
 	case syntax.MINUS:
-		r, name = a.Sub(b), "sub"
+		name = "sub"
 	case syntax.STAR:
-		r, name = a.Mul(b), "mul"
+		name = "mul"
 	case syntax.SLASH:
 		if b.Data == 0 {
 			return nil, fmt.Errorf("division by zero: %s is 0", describe(b))
 		}
-		r, name = a.Div(b), "div"
+		name = "div"
 	default:
 		return nil, nil
 	}
-	return v.state().made(r, name, a, b)
+	return v.state().node(name, a, b, 0)
 }
 
 // toValue turns a Value or a number into an engine Value; a number becomes
@@ -308,7 +339,8 @@ func newValue(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return nil, fmt.Errorf("Value: want a finite number, got %s", words.Number(f))
 	}
-	return state(thread).made(engine.NewValue(f, label), "Value")
+	c := &cellValue{e: engine.Value{Data: f, Label: label}}
+	return state(thread).made(c, "Value")
 }
 
 // detach is the built-in detach(v): a stop-gradient.
@@ -317,5 +349,5 @@ func detach(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &v); err != nil {
 		return nil, err
 	}
-	return v.state().made(v.v.Detach(), "detach", v.v)
+	return v.state().node("detach", v.v, nil, 0)
 }
