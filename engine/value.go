@@ -140,14 +140,57 @@ func (v *Value) Inputs() []*Value {
 func (v *Value) Backward() { v.BackwardMode(Accumulate) }
 
 // BackwardMode is Backward with a choice of Mode; OverwriteBug shows what
-// the classic assign-instead-of-add bug does.
+// the classic assign-instead-of-add bug does. It runs the reverse pass of
+// a Tape (Reverse), with the same rules in the same order, on the Values
+// themselves: their Grad fields are the gradients, so it needs no tape.
 func (v *Value) BackwardMode(mode Mode) {
 	order := Topo(v)
-	t, vals := compileValues(order)
-	grads := make([]float64, len(vals))
-	t.Reverse(vals, grads, int(v.slot), mode)
 	for _, u := range order {
-		u.Grad = grads[u.slot]
+		u.Grad = 0
+	}
+	v.Grad = 1
+	for i := len(order) - 1; i >= 0; i-- {
+		u := order[i]
+		if !u.node {
+			continue
+		}
+		a, b := u.in[0], u.in[1]
+		if mode == OverwriteBug {
+			y := a
+			if b != nil {
+				y = b
+			}
+			da, db := local(u.op, a.Data, y.Data, u.k, u.Data)
+			a.Grad = u.Grad * da // the bug: '=' where '+=' belongs
+			if b != nil {
+				b.Grad = u.Grad * db
+			}
+			continue
+		}
+		up := u.Grad
+		if up == 0 {
+			continue
+		}
+		switch u.op {
+		case opAdd:
+			a.Grad += up
+			b.Grad += up
+		case opSub:
+			a.Grad += up
+			b.Grad -= up
+		case opMul:
+			a.Grad += up * b.Data
+			b.Grad += up * a.Data
+		default:
+			if b == nil {
+				da, _ := local(u.op, a.Data, a.Data, u.k, u.Data)
+				a.Grad += up * da
+				break
+			}
+			da, db := local(u.op, a.Data, b.Data, u.k, u.Data)
+			a.Grad += up * da
+			b.Grad += up * db
+		}
 	}
 }
 
