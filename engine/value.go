@@ -198,13 +198,35 @@ func (v *Value) BackwardMode(mode Mode) {
 // before the values made from them. It uses an explicit stack, and marks
 // the values it reaches instead of keeping a set of them.
 func Topo(v *Value) []*Value {
+	var order []*Value
+	walk(v, func(u *Value) {
+		if len(order) == cap(order) {
+			// Double: append grows a large slice by a quarter, which
+			// makes five times the order's size in garbage.
+			order = append(make([]*Value, 0, 2*cap(order)+64), order...)
+		}
+		order = append(order, u)
+	})
+	return order
+}
+
+// Size returns how many values the expression behind v has, v included:
+// len(Topo(v)), without making the list.
+func Size(v *Value) int {
+	n := 0
+	walk(v, func(*Value) { n++ })
+	return n
+}
+
+// walk calls visit on every value v depends on, and on v last, each once,
+// inputs before the values made from them.
+func walk(v *Value, visit func(*Value)) {
 	type frame struct {
 		v    *Value
 		next int
 	}
-	walk := walks.Add(1)
-	v.mark = walk
-	var order []*Value
+	mark := walks.Add(1)
+	v.mark = mark
 	stack := make([]frame, 1, 64)
 	stack[0] = frame{v, 0}
 	for len(stack) > 0 {
@@ -212,16 +234,15 @@ func Topo(v *Value) []*Value {
 		if u := f.v; u.node && f.next < 2 && u.in[f.next] != nil {
 			w := u.in[f.next]
 			f.next++
-			if w.mark != walk {
-				w.mark = walk
+			if w.mark != mark {
+				w.mark = mark
 				stack = append(stack, frame{w, 0})
 			}
 			continue
 		}
-		order = append(order, f.v)
+		visit(f.v)
 		stack = stack[:len(stack)-1]
 	}
-	return order
 }
 
 // TapeOf compiles the expression behind root into a Tape, returning the
