@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"sort"
 	"strings"
 	"unsafe"
@@ -131,8 +130,11 @@ func (v *Value) AttrNames() []string { return valueAttrs }
 // Attr returns .value (or .data), .grad, .label, .op, or a method.
 func (v *Value) Attr(name string) (starlark.Value, error) {
 	switch name {
-	case "value", "data":
-		v.reading("." + name)
+	case "value":
+		v.reading(".value")
+		return starlark.Float(v.v.Data), nil
+	case "data":
+		v.reading(".data")
 		return starlark.Float(v.v.Data), nil
 	case "grad":
 		return starlark.Float(v.v.Grad), nil
@@ -140,15 +142,32 @@ func (v *Value) Attr(name string) (starlark.Value, error) {
 		return starlark.String(v.v.Label), nil
 	case "op":
 		return starlark.String(v.v.Op()), nil
-	case "pow":
-		return starlark.NewBuiltin(name, v.pow), nil
-	case "backward":
-		return starlark.NewBuiltin(name, v.backward), nil
 	}
-	if slices.Contains(unaryMethods, name) {
-		return starlark.NewBuiltin(name, v.unaryMethod), nil
+	if m := methods[name]; m != nil {
+		return m.BindReceiver(v), nil
 	}
 	return nil, nil
+}
+
+// methods are a Value's methods, each a built-in bound to the Value when
+// a cell reads it (one heap object, not a closure and a built-in).
+var methods = func() map[string]*starlark.Builtin {
+	m := map[string]*starlark.Builtin{
+		"pow":      starlark.NewBuiltin("pow", method((*Value).pow)),
+		"backward": starlark.NewBuiltin("backward", method((*Value).backward)),
+	}
+	for _, name := range unaryMethods {
+		m[name] = starlark.NewBuiltin(name, method((*Value).unaryMethod))
+	}
+	return m
+}()
+
+// method makes f, a method of Value, a built-in's function, for the Value
+// the built-in is bound to.
+func method(f func(*Value, *starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error)) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	return func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		return f(b.Receiver().(*Value), thread, b, args, kwargs)
+	}
 }
 
 func (v *Value) unaryMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -198,10 +217,21 @@ type cellValue struct {
 	w Value
 }
 
+// cellConst is a cellValue with the constant leaf that a number on one
+// side of an operator becomes, in the same heap object.
+type cellConst struct {
+	cellValue
+	k engine.Value
+}
+
 // node makes the Value of the op called name on a (and b, for a two-input
 // op) with pow's constant k: see made.
 func (st *runState) node(name string, a, b *engine.Value, k float64) (starlark.Value, error) {
-	c := new(cellValue)
+	return st.nodeIn(new(cellValue), name, a, b, k)
+}
+
+// nodeIn is node, made in c.
+func (st *runState) nodeIn(c *cellValue, name string, a, b *engine.Value, k float64) (starlark.Value, error) {
 	if !c.e.Make(name, a, b, k) {
 		return nil, fmt.Errorf("%s: the engine has no such op", name)
 	}
@@ -248,11 +278,12 @@ func (st *runState) made(c *cellValue, op string, in ...*engine.Value) (starlark
 // a new target for each Value: the cell's latest target, when it is the
 // expression behind a Value (which nothing else holds), takes r's root.
 func (st *runState) builtValue(r *engine.Value) {
-	if st.current >= 0 && st.current < len(st.last) && st.quiet == 0 {
-		if t := st.last[st.current]; t != nil && t.root != nil && t.tape == nil {
-			t.root = r
-			return
-		}
+	if st.quiet > 0 || st.current < 0 || st.current >= len(st.last) {
+		return // built would record nothing
+	}
+	if t := st.last[st.current]; t != nil && t.root != nil && t.tape == nil {
+		t.root = r
+		return
 	}
 	st.built(&target{root: r})
 }
@@ -272,8 +303,16 @@ func (v *Value) Unary(op syntax.Token) (starlark.Value, error) {
 // number on either side. Other operators are not supported (Starlark has
 // no **: use .pow(k)).
 func (v *Value) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
-	w, ok := toValue(y)
-	if !ok {
+	var w *engine.Value
+	var c *cellValue
+	switch y := y.(type) {
+	case *Value:
+		w, c = y.v, new(cellValue)
+	case starlark.Int, starlark.Float:
+		f, _ := starlark.AsFloat(y)
+		cc := &cellConst{k: engine.Value{Data: f}} // the number is a constant leaf
+		w, c = &cc.k, &cc.cellValue
+	default:
 		return nil, nil
 	}
 	a, b := v.v, w
@@ -296,20 +335,7 @@ func (v *Value) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 	default:
 		return nil, nil
 	}
-	return v.state().node(name, a, b, 0)
-}
-
-// toValue turns a Value or a number into an engine Value; a number becomes
-// a constant leaf.
-func toValue(x starlark.Value) (*engine.Value, bool) {
-	switch x := x.(type) {
-	case *Value:
-		return x.v, true
-	case starlark.Int, starlark.Float:
-		f, _ := starlark.AsFloat(x)
-		return engine.NewValue(f, ""), true
-	}
-	return nil, false
+	return v.state().nodeIn(c, name, a, b, 0)
 }
 
 func describe(v *engine.Value) string {
