@@ -109,4 +109,13 @@ func BenchmarkStep(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/value")
 		})
 	}
+	// Recording the moons step's graph with trace, which should cost no
+	// more than a plain step.
+	b.Run("moons-record", func(b *testing.B) {
+		prog := benchProgram(b, "moons")
+		runCells(b, prog, "step = trace(loss_of, params)")
+		for b.Loop() {
+			runCells(b, prog, "step = trace(loss_of, params)")
+		}
+	})
 }
