@@ -131,9 +131,9 @@ func opNamed(name string) (opcode, bool) {
 	return 0, false
 }
 
-// forward is the forward rule of op as a switch, for the tape's loops and
-// Value's methods: a switch is faster than a call through the table's
-// function values, which stay the rules' readable statement.
+// forward is the forward rule of op, with the commonest ops in a switch,
+// for the tape's loops and Value's methods: a switch is faster than a call
+// through the table's function values, which stay the rules' statement.
 // TestSwitchMatchesTable checks the two agree.
 func forward(op opcode, a, b, k float64) float64 {
 	switch op {
@@ -143,31 +143,11 @@ func forward(op opcode, a, b, k float64) float64 {
 		return a - b
 	case opMul:
 		return a * b
-	case opDiv:
-		return a / b
-	case opSq:
-		return a * a
-	case opTanh:
-		return math.Tanh(a)
-	case opRelu:
-		return relu(a)
-	case opNeg:
-		return -a
-	case opExp:
-		return math.Exp(a)
-	case opLog:
-		return math.Log(a)
-	case opSigmoid:
-		return sigmoid(a)
-	case opPow:
-		return math.Pow(a, k)
-	case opDetach:
-		return a
 	}
 	return ops[op].forward(a, b, k)
 }
 
-// local is the local derivatives of op as a switch (see forward).
+// local is the local derivatives of op, as forward is its rule.
 func local(op opcode, a, b, k, y float64) (da, db float64) {
 	switch op {
 	case opAdd:
@@ -176,29 +156,6 @@ func local(op opcode, a, b, k, y float64) (da, db float64) {
 		return 1, -1
 	case opMul:
 		return b, a
-	case opDiv:
-		return 1 / b, -a / (b * b)
-	case opSq:
-		return 2 * a, 0
-	case opTanh:
-		return 1 - y*y, 0
-	case opRelu:
-		return step(a), 0
-	case opNeg:
-		return -1, 0
-	case opExp:
-		return y, 0
-	case opLog:
-		return 1 / a, 0
-	case opSigmoid:
-		return y * (1 - y), 0
-	case opPow:
-		if k == 0 {
-			return 0, 0
-		}
-		return k * math.Pow(a, k-1), 0
-	case opDetach:
-		return 0, 0
 	}
 	return ops[op].local(a, b, k, y)
 }

@@ -44,7 +44,7 @@ type instr struct {
 type Tape struct {
 	names     []string
 	labels    map[int32]string // compiled from Values: the labelled slots' labels
-	nameOnce  sync.Once        // makes the names of a tape compiled from Values
+	lazyNames sync.Once        // makes names for a tape compiled from Values
 	slots     map[string]int32 // the slot of each name, when compiled from a Graph
 	leaves    int
 	code      []instr
@@ -171,20 +171,24 @@ func (t *Tape) NumNodes() int { return len(t.code) }
 // Names returns the name of every slot: the leaves, then the nodes.
 // The caller must not change it.
 func (t *Tape) Names() []string {
-	t.nameOnce.Do(func() {
-		if t.names != nil {
-			return
-		}
-		t.names = make([]string, t.leaves+len(t.code))
-		for s := range t.names {
-			if l := t.labels[int32(s)]; l != "" {
-				t.names[s] = l
-			} else {
-				t.names[s] = "v" + strconv.Itoa(s)
-			}
-		}
-	})
+	t.lazyNames.Do(t.makeNames)
 	return t.names
+}
+
+// makeNames names the slots of a tape compiled from Values, if it has no
+// names: a value's label, else "v" and its slot.
+func (t *Tape) makeNames() {
+	if t.names != nil {
+		return // compiled from a Graph
+	}
+	t.names = make([]string, t.leaves+len(t.code))
+	for s := range t.names {
+		if l := t.labels[int32(s)]; l != "" {
+			t.names[s] = l
+		} else {
+			t.names[s] = "v" + strconv.Itoa(s)
+		}
+	}
 }
 
 // Slot returns the slot of a leaf or node.

@@ -28,7 +28,7 @@ type Value struct {
 
 // walks numbers the walks over Values, so that a walk marks what it has
 // reached instead of keeping a set of it.
-var walks atomic.Uint32
+var walks uint32
 
 // NewValue returns a leaf holding x, labelled for display.
 func NewValue(x float64, label string) *Value { return &Value{Data: x, Label: label} }
@@ -199,36 +199,27 @@ func (v *Value) BackwardMode(mode Mode) {
 // the values it reaches instead of keeping a set of them.
 func Topo(v *Value) []*Value {
 	var order []*Value
-	walk(v, func(u *Value) {
-		if len(order) == cap(order) {
-			// Double: append grows a large slice by a quarter, which
-			// makes five times the order's size in garbage.
-			order = append(make([]*Value, 0, 2*cap(order)+64), order...)
-		}
-		order = append(order, u)
-	})
+	walk(v, &order)
 	return order
 }
 
 // Size returns how many values the expression behind v has, v included:
 // len(Topo(v)), without making the list.
-func Size(v *Value) int {
-	n := 0
-	walk(v, func(*Value) { n++ })
-	return n
-}
+func Size(v *Value) int { return walk(v, nil) }
 
-// walk calls visit on every value v depends on, and on v last, each once,
-// inputs before the values made from them.
-func walk(v *Value, visit func(*Value)) {
+// walk appends to order, if it is not nil, every value v depends on, and
+// v last, each once, inputs before the values made from them; it returns
+// how many there are.
+func walk(v *Value, order *[]*Value) int {
 	type frame struct {
 		v    *Value
 		next int
 	}
-	mark := walks.Add(1)
+	mark := atomic.AddUint32(&walks, 1)
 	v.mark = mark
 	stack := make([]frame, 1, 64)
 	stack[0] = frame{v, 0}
+	n := 0
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		if u := f.v; u.node && f.next < 2 && u.in[f.next] != nil {
@@ -240,9 +231,18 @@ func walk(v *Value, visit func(*Value)) {
 			}
 			continue
 		}
-		visit(f.v)
+		if order != nil {
+			if o := *order; len(o) == cap(o) {
+				// Double: append grows a large slice by a quarter, which
+				// makes five times the order's size in garbage.
+				*order = append(make([]*Value, 0, 2*cap(o)+64), o...)
+			}
+			*order = append(*order, f.v)
+		}
+		n++
 		stack = stack[:len(stack)-1]
 	}
+	return n
 }
 
 // TapeOf compiles the expression behind root into a Tape, returning the

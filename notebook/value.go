@@ -152,22 +152,23 @@ func (v *Value) Attr(name string) (starlark.Value, error) {
 // methods are a Value's methods, each a built-in bound to the Value when
 // a cell reads it (one heap object, not a closure and a built-in).
 var methods = func() map[string]*starlark.Builtin {
-	m := map[string]*starlark.Builtin{
-		"pow":      starlark.NewBuiltin("pow", method((*Value).pow)),
-		"backward": starlark.NewBuiltin("backward", method((*Value).backward)),
-	}
-	for _, name := range unaryMethods {
-		m[name] = starlark.NewBuiltin(name, method((*Value).unaryMethod))
+	m := map[string]*starlark.Builtin{}
+	for _, name := range append([]string{"pow", "backward"}, unaryMethods...) {
+		m[name] = starlark.NewBuiltin(name, method)
 	}
 	return m
 }()
 
-// method makes f, a method of Value, a built-in's function, for the Value
-// the built-in is bound to.
-func method(f func(*Value, *starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error)) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-	return func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		return f(b.Receiver().(*Value), thread, b, args, kwargs)
+// method calls the method of the Value the built-in b is bound to.
+func method(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	v := b.Receiver().(*Value)
+	switch b.Name() {
+	case "pow":
+		return v.pow(thread, b, args, kwargs)
+	case "backward":
+		return v.backward(thread, b, args, kwargs)
 	}
+	return v.unaryMethod(thread, b, args, kwargs)
 }
 
 func (v *Value) unaryMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
