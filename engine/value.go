@@ -9,8 +9,9 @@ import "sync/atomic"
 //	L.Backward() // a.Grad == 42
 //
 // Data is computed when the Value is built; Grad is filled in by Backward.
-// A Value runs on the same compiled machinery as Graph: Backward compiles
-// the expression behind it into a Tape.
+// A Value follows the same rules as Graph: Backward runs a Tape's reverse
+// pass on the Values themselves, and TapeOf compiles the expression behind
+// one into a Tape.
 //
 // A Value is not safe for concurrent use: walking its expression marks
 // the Values in it.
