@@ -206,12 +206,15 @@ func Topo(v *Value) []*Value {
 
 // Size returns how many values the expression behind v has, v included:
 // len(Topo(v)), without making the list.
-func Size(v *Value) int { return walk(v, nil) }
+func Size(v *Value) int {
+	n, _ := walk(v, nil)
+	return n
+}
 
 // walk appends to order, if it is not nil, every value v depends on, and
 // v last, each once, inputs before the values made from them; it returns
-// how many there are.
-func walk(v *Value, order *[]*Value) int {
+// how many there are, and how many of them are leaves.
+func walk(v *Value, order *[]*Value) (n, leaves int) {
 	type frame struct {
 		v    *Value
 		next int
@@ -220,10 +223,10 @@ func walk(v *Value, order *[]*Value) int {
 	v.mark = mark
 	stack := make([]frame, 1, 64)
 	stack[0] = frame{v, 0}
-	n := 0
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
-		if u := f.v; u.node && f.next < 2 && u.in[f.next] != nil {
+		u := f.v
+		if u.node && f.next < 2 && u.in[f.next] != nil {
 			w := u.in[f.next]
 			f.next++
 			if w.mark != mark {
@@ -238,64 +241,61 @@ func walk(v *Value, order *[]*Value) int {
 				// makes five times the order's size in garbage.
 				*order = append(make([]*Value, 0, 2*cap(o)+64), o...)
 			}
-			*order = append(*order, f.v)
+			*order = append(*order, u)
 		}
 		n++
+		if !u.node {
+			leaves++
+		}
 		stack = stack[:len(stack)-1]
 	}
-	return n
+	return n, leaves
 }
 
 // TapeOf compiles the expression behind root into a Tape, returning the
 // value of every slot and the Value in each slot. The root is in the last
 // slot unless it is a leaf.
 func TapeOf(root *Value) (t *Tape, vals []float64, bySlot []*Value) {
-	order := Topo(root)
-	t, vals = compileValues(order)
+	var order []*Value
+	_, leaves := walk(root, &order)
 	bySlot = make([]*Value, len(order))
-	for _, u := range order {
-		bySlot[u.slot] = u
-	}
+	t, vals = compileValues(order, leaves, bySlot)
 	return t, vals, bySlot
 }
 
-// compileValues builds a Tape for a topological order of values, with the
-// values of its slots, and leaves the slot of each value in its slot
-// field. Leaves come first, as in every Tape; each group keeps its order.
-// The tape names a slot by its value's label, else "v" and the slot, when
-// it is first asked (Names).
-func compileValues(order []*Value) (t *Tape, vals []float64) {
-	t = &Tape{}
-	for _, u := range order {
-		if !u.node {
-			u.slot = int32(t.leaves)
-			t.leaves++
-		}
-	}
-	n := int32(t.leaves)
-	for _, u := range order {
-		if u.node {
-			u.slot = n
-			n++
-		}
-	}
+// compileValues builds a Tape for a topological order of values, of which
+// leaves are leaves, in one pass: it returns the values of the tape's
+// slots, fills bySlot with the value in each slot, and leaves the slot of
+// each value in its slot field. Leaves come first, as in every Tape; each
+// group keeps its order, so that a node's inputs have their slots before
+// it. The tape names a slot by its value's label, else "v" and the slot,
+// when it is first asked (Names).
+func compileValues(order []*Value, leaves int, bySlot []*Value) (t *Tape, vals []float64) {
+	t = &Tape{leaves: leaves, code: make([]instr, len(order)-leaves)}
 	vals = make([]float64, len(order))
-	t.code = make([]instr, 0, len(order)-t.leaves)
+	leaf, node := 0, leaves
 	for _, u := range order {
-		vals[u.slot] = u.Data
-		if u.Label != "" {
-			if t.labels == nil {
-				t.labels = map[int32]string{}
-			}
-			t.labels[u.slot] = u.Label
-		}
+		s := leaf
 		if u.node {
+			s = node
 			a := u.in[0].slot
 			b := a
 			if u.in[1] != nil {
 				b = u.in[1].slot
 			}
-			t.code = append(t.code, instr{op: u.op, a: a, b: b, k: u.k})
+			t.code[s-leaves] = instr{op: u.op, a: a, b: b, k: u.k}
+			node++
+		} else {
+			leaf++
+		}
+		u.slot = int32(s)
+		vals[s] = u.Data
+		bySlot[s] = u
+		if u.Label != "" {
+			if t.labels == nil {
+				t.labels = map[int32]string{}
+			}
+			t.labels[u.slot] = u.Label
 		}
 	}
 	return t, vals
