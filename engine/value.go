@@ -200,21 +200,22 @@ func (v *Value) BackwardMode(mode Mode) {
 // the values it reaches instead of keeping a set of them.
 func Topo(v *Value) []*Value {
 	var order []*Value
-	walk(v, &order)
+	walk(v, &order, nil)
 	return order
 }
 
 // Size returns how many values the expression behind v has, v included:
 // len(Topo(v)), without making the list.
 func Size(v *Value) int {
-	n, _ := walk(v, nil)
+	n, _ := walk(v, nil, nil)
 	return n
 }
 
-// walk appends to order, if it is not nil, every value v depends on, and
-// v last, each once, inputs before the values made from them; it returns
-// how many there are, and how many of them are leaves.
-func walk(v *Value, order *[]*Value) (n, leaves int) {
+// walk visits every value v depends on, and v last, each once, inputs
+// before the values made from them: it appends each to order, if order is
+// not nil, and gives each to c, if c is not nil. It returns how many
+// values there are, and how many of them are leaves.
+func walk(v *Value, order *[]*Value, c *compiler) (n, leaves int) {
 	type frame struct {
 		v    *Value
 		next int
@@ -243,6 +244,9 @@ func walk(v *Value, order *[]*Value) (n, leaves int) {
 			}
 			*order = append(*order, u)
 		}
+		if c != nil {
+			c.add(u)
+		}
 		n++
 		if !u.node {
 			leaves++
@@ -254,49 +258,56 @@ func walk(v *Value, order *[]*Value) (n, leaves int) {
 
 // TapeOf compiles the expression behind root into a Tape, returning the
 // value of every slot and the Value in each slot. The root is in the last
-// slot unless it is a leaf.
+// slot unless it is a leaf. It walks the expression twice, to count its
+// values and then to compile them, so that it allocates only what it
+// returns.
 func TapeOf(root *Value) (t *Tape, vals []float64, bySlot []*Value) {
-	var order []*Value
-	_, leaves := walk(root, &order)
-	bySlot = make([]*Value, len(order))
-	t, vals = compileValues(order, leaves, bySlot)
-	return t, vals, bySlot
+	n, leaves := walk(root, nil, nil)
+	c := &compiler{
+		t:      &Tape{leaves: leaves, code: make([]instr, n-leaves)},
+		vals:   make([]float64, n),
+		bySlot: make([]*Value, n),
+		node:   leaves,
+	}
+	walk(root, nil, c)
+	return c.t, c.vals, c.bySlot
 }
 
-// compileValues builds a Tape for a topological order of values, of which
-// leaves are leaves, in one pass: it returns the values of the tape's
-// slots, fills bySlot with the value in each slot, and leaves the slot of
-// each value in its slot field. Leaves come first, as in every Tape; each
-// group keeps its order, so that a node's inputs have their slots before
-// it. The tape names a slot by its value's label, else "v" and the slot,
-// when it is first asked (Names).
-func compileValues(order []*Value, leaves int, bySlot []*Value) (t *Tape, vals []float64) {
-	t = &Tape{leaves: leaves, code: make([]instr, len(order)-leaves)}
-	vals = make([]float64, len(order))
-	leaf, node := 0, leaves
-	for _, u := range order {
-		s := leaf
-		if u.node {
-			s = node
-			a := u.in[0].slot
-			b := a
-			if u.in[1] != nil {
-				b = u.in[1].slot
-			}
-			t.code[s-leaves] = instr{op: u.op, a: a, b: b, k: u.k}
-			node++
-		} else {
-			leaf++
+// compiler builds a Tape from the values of an expression given in a
+// topological order. Leaves take the first slots, as in every Tape, and
+// each group keeps its order, so that a node's inputs have their slots
+// before it. The tape names a slot by its value's label, else "v" and the
+// slot, when it is first asked (Names).
+type compiler struct {
+	t          *Tape
+	vals       []float64
+	bySlot     []*Value
+	leaf, node int // the next slot of each kind
+}
+
+// add gives u the next slot of its kind, and its instruction if it is a
+// node.
+func (c *compiler) add(u *Value) {
+	s := c.leaf
+	if u.node {
+		s = c.node
+		a := u.in[0].slot
+		b := a
+		if u.in[1] != nil {
+			b = u.in[1].slot
 		}
-		u.slot = int32(s)
-		vals[s] = u.Data
-		bySlot[s] = u
-		if u.Label != "" {
-			if t.labels == nil {
-				t.labels = map[int32]string{}
-			}
-			t.labels[u.slot] = u.Label
-		}
+		c.t.code[s-c.t.leaves] = instr{op: u.op, a: a, b: b, k: u.k}
+		c.node++
+	} else {
+		c.leaf++
 	}
-	return t, vals
+	u.slot = int32(s)
+	c.vals[s] = u.Data
+	c.bySlot[s] = u
+	if u.Label != "" {
+		if c.t.labels == nil {
+			c.t.labels = map[int32]string{}
+		}
+		c.t.labels[u.slot] = u.Label
+	}
 }
