@@ -7,7 +7,6 @@
 package main
 
 import (
-	"runtime/debug"
 	"syscall/js"
 
 	"gradbook/notebook/runner"
@@ -16,14 +15,6 @@ import (
 
 func main() {
 	if js.Global().Get("document").IsUndefined() {
-		// A cell's arithmetic makes garbage fast over a small live heap
-		// (a training step's graph), and in WebAssembly every collection
-		// runs on the cell's own thread: collecting at five times the
-		// live heap rather than twice takes a plain training step about
-		// a third less time (at nine times, more: the memory grows). The
-		// run's heap limit (notebook.MaxHeap) still collects before the
-		// heap outgrows it.
-		debug.SetGCPercent(400)
 		runner.Serve() // in the worker: runs jobs until the page ends it
 		return
 	}
