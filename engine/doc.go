@@ -53,7 +53,9 @@
 // # Values
 //
 // Value is the same machinery with a micrograd-style API: build expressions
-// with methods and call Backward on the result. BackwardMode(OverwriteBug)
+// with methods and call Backward on the result, which walks the Values
+// once and marks them as it goes (no map, no allocation per Value), then
+// runs the reverse pass on their Grad fields. BackwardMode(OverwriteBug)
 // reproduces the classic bug of assigning gradients instead of adding them,
 // for teaching.
 //

@@ -25,40 +25,40 @@ type op struct {
 // The ops, one entry each. Adding an op is adding an entry here, a line to
 // the table in doc.go, and its cases to the tests.
 var ops = [...]op{
-	{"add", 2, false,
+	opAdd: {"add", 2, false,
 		func(a, b, _ float64) float64 { return a + b },
 		func(_, _, _, _ float64) (float64, float64) { return 1, 1 }},
-	{"sub", 2, false,
+	opSub: {"sub", 2, false,
 		func(a, b, _ float64) float64 { return a - b },
 		func(_, _, _, _ float64) (float64, float64) { return 1, -1 }},
-	{"mul", 2, false,
+	opMul: {"mul", 2, false,
 		func(a, b, _ float64) float64 { return a * b },
 		func(a, b, _, _ float64) (float64, float64) { return b, a }},
-	{"div", 2, false,
+	opDiv: {"div", 2, false,
 		func(a, b, _ float64) float64 { return a / b },
 		func(a, b, _, _ float64) (float64, float64) { return 1 / b, -a / (b * b) }},
-	{"sq", 1, false,
+	opSq: {"sq", 1, false,
 		func(a, _, _ float64) float64 { return a * a },
 		func(a, _, _, _ float64) (float64, float64) { return 2 * a, 0 }},
-	{"tanh", 1, false,
+	opTanh: {"tanh", 1, false,
 		func(a, _, _ float64) float64 { return math.Tanh(a) },
 		func(_, _, _, y float64) (float64, float64) { return 1 - y*y, 0 }},
-	{"relu", 1, false,
+	opRelu: {"relu", 1, false,
 		func(a, _, _ float64) float64 { return relu(a) },
 		func(a, _, _, _ float64) (float64, float64) { return step(a), 0 }}, // 0 at exactly 0
-	{"neg", 1, false,
+	opNeg: {"neg", 1, false,
 		func(a, _, _ float64) float64 { return -a },
 		func(_, _, _, _ float64) (float64, float64) { return -1, 0 }},
-	{"exp", 1, false,
+	opExp: {"exp", 1, false,
 		func(a, _, _ float64) float64 { return math.Exp(a) },
 		func(_, _, _, y float64) (float64, float64) { return y, 0 }},
-	{"log", 1, false,
+	opLog: {"log", 1, false,
 		func(a, _, _ float64) float64 { return math.Log(a) },
 		func(a, _, _, _ float64) (float64, float64) { return 1 / a, 0 }},
-	{"sigmoid", 1, false,
+	opSigmoid: {"sigmoid", 1, false,
 		func(a, _, _ float64) float64 { return sigmoid(a) },
 		func(_, _, _, y float64) (float64, float64) { return y * (1 - y), 0 }},
-	{"pow", 1, true,
+	opPow: {"pow", 1, true,
 		func(a, _, k float64) float64 { return math.Pow(a, k) },
 		func(a, _, k, _ float64) (float64, float64) {
 			if k == 0 {
@@ -66,26 +66,27 @@ var ops = [...]op{
 			}
 			return k * math.Pow(a, k-1), 0
 		}},
-	{"detach", 1, false, // a stop-gradient: the value passes, no gradient goes upstream
+	opDetach: {"detach", 1, false, // a stop-gradient: the value passes, no gradient goes upstream
 		func(a, _, _ float64) float64 { return a },
 		func(_, _, _, _ float64) (float64, float64) { return 0, 0 }},
 }
 
-// The opcodes that Value's methods and the error messages name.
-var (
-	opAdd     = mustOp("add")
-	opSub     = mustOp("sub")
-	opMul     = mustOp("mul")
-	opDiv     = mustOp("div")
-	opSq      = mustOp("sq")
-	opTanh    = mustOp("tanh")
-	opRelu    = mustOp("relu")
-	opNeg     = mustOp("neg")
-	opExp     = mustOp("exp")
-	opLog     = mustOp("log")
-	opSigmoid = mustOp("sigmoid")
-	opPow     = mustOp("pow")
-	opDetach  = mustOp("detach")
+// The opcodes, one per entry of ops (which is keyed by them).
+const (
+	opAdd opcode = iota
+	opSub
+	opMul
+	opDiv
+	opSq
+	opTanh
+	opRelu
+	opNeg
+	opExp
+	opLog
+	opSigmoid
+	opPow
+	opDetach
+	numOps
 )
 
 var opByName = func() map[string]opcode {
@@ -96,12 +97,67 @@ var opByName = func() map[string]opcode {
 	return m
 }()
 
-func mustOp(name string) opcode {
-	c, ok := opByName[name]
-	if !ok {
-		panic("engine: no op " + name)
+// opNamed is opByName as a switch, which costs less than a map look-up
+// where a caller names an op for each Value it makes (Value.Make).
+func opNamed(name string) (opcode, bool) {
+	switch name {
+	case "add":
+		return opAdd, true
+	case "sub":
+		return opSub, true
+	case "mul":
+		return opMul, true
+	case "div":
+		return opDiv, true
+	case "sq":
+		return opSq, true
+	case "tanh":
+		return opTanh, true
+	case "relu":
+		return opRelu, true
+	case "neg":
+		return opNeg, true
+	case "exp":
+		return opExp, true
+	case "log":
+		return opLog, true
+	case "sigmoid":
+		return opSigmoid, true
+	case "pow":
+		return opPow, true
+	case "detach":
+		return opDetach, true
 	}
-	return c
+	return 0, false
+}
+
+// forward is the forward rule of op, with the commonest ops in a switch,
+// for the tape's loops and Value's methods: a switch is faster than a call
+// through the table's function values, which stay the rules' statement.
+// TestSwitchMatchesTable checks the two agree.
+func forward(op opcode, a, b, k float64) float64 {
+	switch op {
+	case opAdd:
+		return a + b
+	case opSub:
+		return a - b
+	case opMul:
+		return a * b
+	}
+	return ops[op].forward(a, b, k)
+}
+
+// local is the local derivatives of op, as forward is its rule.
+func local(op opcode, a, b, k, y float64) (da, db float64) {
+	switch op {
+	case opAdd:
+		return 1, 1
+	case opSub:
+		return 1, -1
+	case opMul:
+		return b, a
+	}
+	return ops[op].local(a, b, k, y)
 }
 
 func relu(a float64) float64 {

@@ -3,7 +3,9 @@ package engine
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"sync"
 
 	"gradbook/internal/words"
 )
@@ -41,6 +43,8 @@ type instr struct {
 // each run brings its own slices.
 type Tape struct {
 	names     []string
+	labels    map[int32]string // compiled from Values: the labelled slots' labels
+	lazyNames sync.Once        // makes names for a tape compiled from Values
 	slots     map[string]int32 // the slot of each name, when compiled from a Graph
 	leaves    int
 	code      []instr
@@ -166,7 +170,26 @@ func (t *Tape) NumNodes() int { return len(t.code) }
 
 // Names returns the name of every slot: the leaves, then the nodes.
 // The caller must not change it.
-func (t *Tape) Names() []string { return t.names }
+func (t *Tape) Names() []string {
+	t.lazyNames.Do(t.makeNames)
+	return t.names
+}
+
+// makeNames names the slots of a tape compiled from Values, if it has no
+// names: a value's label, else "v" and its slot.
+func (t *Tape) makeNames() {
+	if t.names != nil {
+		return // compiled from a Graph
+	}
+	t.names = make([]string, t.leaves+len(t.code))
+	for s := range t.names {
+		if l := t.labels[int32(s)]; l != "" {
+			t.names[s] = l
+		} else {
+			t.names[s] = "v" + strconv.Itoa(s)
+		}
+	}
+}
 
 // Slot returns the slot of a leaf or node.
 func (t *Tape) Slot(name string) (int, bool) {
@@ -202,11 +225,30 @@ func (t *Tape) Op(s int) string {
 func (t *Tape) Forward(vals []float64) error {
 	v := vals[:t.leaves+len(t.code)]
 	out := v[t.leaves:]
-	for i, c := range t.code {
-		out[i] = ops[c.op].forward(v[c.a], v[c.b], c.k)
+	bad := 0.0 // y*0 is NaN where y is NaN or ±Inf, so bad ends NaN if any y is
+	for i := range t.code {
+		c := &t.code[i]
+		var y float64
+		switch c.op { // the common ops written out, the rest through forward
+		case opAdd:
+			y = v[c.a] + v[c.b]
+		case opSub:
+			y = v[c.a] - v[c.b]
+		case opMul:
+			y = v[c.a] * v[c.b]
+		case opRelu:
+			y = relu(v[c.a])
+		default:
+			y = forward(c.op, v[c.a], v[c.b], c.k)
+		}
+		out[i] = y
+		bad += y * 0
+	}
+	if bad == 0 {
+		return nil
 	}
 	for i, y := range out {
-		if y-y != 0 { // NaN or ±Inf
+		if y-y != 0 {
 			return t.diagnose(v, i)
 		}
 	}
@@ -215,9 +257,10 @@ func (t *Tape) Forward(vals []float64) error {
 
 func (t *Tape) diagnose(v []float64, i int) error {
 	c := t.code[i]
-	name := t.names[t.leaves+i]
+	names := t.Names()
+	name := names[t.leaves+i]
 	a, b := v[c.a], v[c.b]
-	an, bn := t.names[c.a], t.names[c.b]
+	an, bn := names[c.a], names[c.b]
 	switch {
 	case c.op == opDiv && b == 0:
 		return nodeErr(name, ErrDivByZero, "division by zero: %s / %s with %s = 0", an, bn, bn)
@@ -245,22 +288,47 @@ func (t *Tape) Reverse(vals, grads []float64, out int, mode Mode) {
 		return
 	}
 	code := t.code[:out-t.leaves+1]
-	for i := len(code) - 1; i >= 0; i-- {
-		up := g[t.leaves+i]
-		if up == 0 && mode == Accumulate {
-			continue
-		}
-		c := code[i]
-		da, db := ops[c.op].local(v[c.a], v[c.b], c.k, v[t.leaves+i])
-		if mode == OverwriteBug { // the bug: '=' where '+=' belongs
-			g[c.a] = up * da
+	if mode == OverwriteBug {
+		for i := len(code) - 1; i >= 0; i-- {
+			c := code[i]
+			up := g[t.leaves+i]
+			da, db := local(c.op, v[c.a], v[c.b], c.k, v[t.leaves+i])
+			g[c.a] = up * da // the bug: '=' where '+=' belongs
 			if ops[c.op].arity == 2 {
 				g[c.b] = up * db
 			}
+		}
+		return
+	}
+	reverse(code, v, g, t.leaves)
+}
+
+// reverse is the reverse pass over code, whose node i is slot base+i:
+// every node adds its gradient times each local derivative into its
+// inputs' gradients. The common ops are written out, the rest go through
+// local.
+func reverse(code []instr, v, g []float64, base int) {
+	for i := len(code) - 1; i >= 0; i-- {
+		up := g[base+i]
+		if up == 0 {
 			continue
 		}
-		g[c.a] += up * da
-		g[c.b] += up * db // db is 0 for one-input ops, whose b is a
+		c := &code[i]
+		switch c.op {
+		case opAdd:
+			g[c.a] += up
+			g[c.b] += up
+		case opSub:
+			g[c.a] += up
+			g[c.b] -= up
+		case opMul:
+			g[c.a] += up * v[c.b]
+			g[c.b] += up * v[c.a]
+		default:
+			da, db := local(c.op, v[c.a], v[c.b], c.k, v[base+i])
+			g[c.a] += up * da
+			g[c.b] += up * db // db is 0 for one-input ops, whose b is a
+		}
 	}
 }
 
@@ -268,7 +336,7 @@ func (t *Tape) Reverse(vals, grads []float64, out int, mode Mode) {
 // p-th input, at vals.
 func (t *Tape) LocalGrad(vals []float64, s, p int) float64 {
 	c := t.code[s-t.leaves]
-	da, db := ops[c.op].local(vals[c.a], vals[c.b], c.k, vals[s])
+	da, db := local(c.op, vals[c.a], vals[c.b], c.k, vals[s])
 	if p == 0 {
 		return da
 	}

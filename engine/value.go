@@ -1,6 +1,6 @@
 package engine
 
-import "strconv"
+import "sync/atomic"
 
 // Value is a scalar in an expression built with methods, micrograd style:
 //
@@ -9,27 +9,59 @@ import "strconv"
 //	L.Backward() // a.Grad == 42
 //
 // Data is computed when the Value is built; Grad is filled in by Backward.
-// A Value runs on the same compiled machinery as Graph: Backward compiles
-// the expression behind it into a Tape.
+// A Value follows the same rules as Graph: Backward runs a Tape's reverse
+// pass on the Values themselves, and TapeOf compiles the expression behind
+// one into a Tape.
+//
+// A Value is not safe for concurrent use: walking its expression marks
+// the Values in it.
 type Value struct {
 	Data  float64
 	Grad  float64
 	Label string
-	op    opcode
-	node  bool // false for a leaf
-	in    [2]*Value
+	in    [2]*Value // in[1] is nil for one-input ops
 	k     float64
+	op    opcode
+	node  bool   // false for a leaf
+	mark  uint32 // the walk that last reached it (see Topo)
+	slot  int32  // its slot in the tape being compiled from it
 }
+
+// walks numbers the walks over Values, so that a walk marks what it has
+// reached instead of keeping a set of it.
+var walks uint32
 
 // NewValue returns a leaf holding x, labelled for display.
 func NewValue(x float64, label string) *Value { return &Value{Data: x, Label: label} }
 
 func (v *Value) apply(op opcode, w *Value, k float64) *Value {
-	b := w
-	if b == nil {
-		b = v
+	r := new(Value)
+	r.set(op, v, w, k)
+	return r
+}
+
+// set makes r the node op(a, b) with constant k; b is nil for one-input ops.
+func (r *Value) set(op opcode, a, b *Value, k float64) {
+	y := a
+	if b != nil {
+		y = b
 	}
-	return &Value{Data: ops[op].forward(v.Data, b.Data, k), op: op, node: true, in: [2]*Value{v, w}, k: k}
+	*r = Value{Data: forward(op, a.Data, y.Data, k), op: op, node: true, in: [2]*Value{a, b}, k: k}
+}
+
+// Make sets r to the op called name applied to a, or to a and b for a
+// two-input op, with the constant k for pow (0 otherwise): what a.Add(b),
+// a.Pow(k) or a.Apply(name) return, but in a Value the caller has, which
+// can be part of an object of its own instead of a heap object for each
+// Value. It reports false, leaving r as it was, if there is no such op
+// or b is given for a one-input op or missing for a two-input one.
+func (r *Value) Make(name string, a, b *Value, k float64) bool {
+	c, ok := opNamed(name)
+	if !ok || (ops[c].arity == 2) != (b != nil) || !ops[c].konst && k != 0 {
+		return false
+	}
+	r.set(c, a, b, k)
+	return true
 }
 
 // Add returns v + w.
@@ -76,7 +108,7 @@ func (v *Value) Detach() *Value { return v.apply(opDetach, nil, 0) }
 // Apply returns the one-input op called name (relu, tanh, exp, …) applied
 // to v, and whether there is such an op without a constant.
 func (v *Value) Apply(name string) (*Value, bool) {
-	c, ok := opByName[name]
+	c, ok := opNamed(name)
 	if !ok || ops[c].arity != 1 || ops[c].konst {
 		return nil, false
 	}
@@ -109,96 +141,173 @@ func (v *Value) Inputs() []*Value {
 func (v *Value) Backward() { v.BackwardMode(Accumulate) }
 
 // BackwardMode is Backward with a choice of Mode; OverwriteBug shows what
-// the classic assign-instead-of-add bug does.
+// the classic assign-instead-of-add bug does. It runs the reverse pass of
+// a Tape (Reverse), with the same rules in the same order, on the Values
+// themselves: their Grad fields are the gradients, so it needs no tape.
 func (v *Value) BackwardMode(mode Mode) {
 	order := Topo(v)
-	t, vals, slots := compileValues(order)
-	grads := make([]float64, len(vals))
-	t.Reverse(vals, grads, slots[len(order)-1], mode)
-	for i, u := range order {
-		u.Grad = grads[slots[i]]
+	for _, u := range order {
+		u.Grad = 0
+	}
+	v.Grad = 1
+	for i := len(order) - 1; i >= 0; i-- {
+		u := order[i]
+		if !u.node {
+			continue
+		}
+		a, b := u.in[0], u.in[1]
+		if mode == OverwriteBug {
+			y := a
+			if b != nil {
+				y = b
+			}
+			da, db := local(u.op, a.Data, y.Data, u.k, u.Data)
+			a.Grad = u.Grad * da // the bug: '=' where '+=' belongs
+			if b != nil {
+				b.Grad = u.Grad * db
+			}
+			continue
+		}
+		up := u.Grad
+		if up == 0 {
+			continue
+		}
+		switch u.op {
+		case opAdd:
+			a.Grad += up
+			b.Grad += up
+		case opSub:
+			a.Grad += up
+			b.Grad -= up
+		case opMul:
+			a.Grad += up * b.Data
+			b.Grad += up * a.Data
+		default:
+			if b == nil {
+				da, _ := local(u.op, a.Data, a.Data, u.k, u.Data)
+				a.Grad += up * da
+				break
+			}
+			da, db := local(u.op, a.Data, b.Data, u.k, u.Data)
+			a.Grad += up * da
+			b.Grad += up * db
+		}
 	}
 }
 
 // Topo returns every value v depends on, and v last, each once, inputs
-// before the values made from them. It uses an explicit stack.
+// before the values made from them. It uses an explicit stack, and marks
+// the values it reaches instead of keeping a set of them.
 func Topo(v *Value) []*Value {
+	var order []*Value
+	walk(v, &order, nil)
+	return order
+}
+
+// Size returns how many values the expression behind v has, v included:
+// len(Topo(v)), without making the list.
+func Size(v *Value) int {
+	n, _ := walk(v, nil, nil)
+	return n
+}
+
+// walk visits every value v depends on, and v last, each once, inputs
+// before the values made from them: it appends each to order, if order is
+// not nil, and gives each to c, if c is not nil. It returns how many
+// values there are, and how many of them are leaves.
+func walk(v *Value, order *[]*Value, c *compiler) (n, leaves int) {
 	type frame struct {
 		v    *Value
 		next int
 	}
-	seen := map[*Value]bool{v: true}
-	var order []*Value
-	stack := []frame{{v, 0}}
+	mark := atomic.AddUint32(&walks, 1)
+	v.mark = mark
+	stack := make([]frame, 1, 64)
+	stack[0] = frame{v, 0}
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
-		if in := f.v.Inputs(); f.next < len(in) {
-			u := in[f.next]
+		u := f.v
+		if u.node && f.next < 2 && u.in[f.next] != nil {
+			w := u.in[f.next]
 			f.next++
-			if !seen[u] {
-				seen[u] = true
-				stack = append(stack, frame{u, 0})
+			if w.mark != mark {
+				w.mark = mark
+				stack = append(stack, frame{w, 0})
 			}
 			continue
 		}
-		order = append(order, f.v)
+		if order != nil {
+			if o := *order; len(o) == cap(o) {
+				// Double: append grows a large slice by a quarter, which
+				// makes five times the order's size in garbage.
+				*order = append(make([]*Value, 0, 2*cap(o)+64), o...)
+			}
+			*order = append(*order, u)
+		}
+		if c != nil {
+			c.add(u)
+		}
+		n++
+		if !u.node {
+			leaves++
+		}
 		stack = stack[:len(stack)-1]
 	}
-	return order
+	return n, leaves
 }
 
 // TapeOf compiles the expression behind root into a Tape, returning the
 // value of every slot and the Value in each slot. The root is in the last
-// slot unless it is a leaf.
+// slot unless it is a leaf. It walks the expression twice, to count its
+// values and then to compile them, so that it allocates only what it
+// returns.
 func TapeOf(root *Value) (t *Tape, vals []float64, bySlot []*Value) {
-	order := Topo(root)
-	t, vals, slots := compileValues(order)
-	bySlot = make([]*Value, len(order))
-	for i, u := range order {
-		bySlot[slots[i]] = u
+	n, leaves := walk(root, nil, nil)
+	c := &compiler{
+		t:      &Tape{leaves: leaves, code: make([]instr, n-leaves)},
+		vals:   make([]float64, n),
+		bySlot: make([]*Value, n),
+		node:   leaves,
 	}
-	return t, vals, bySlot
+	walk(root, nil, c)
+	return c.t, c.vals, c.bySlot
 }
 
-// compileValues builds a Tape for a topological order of values, with the
-// values of its slots and the slot of each value in order. Leaves come
-// first, as in every Tape; each group keeps its order.
-func compileValues(order []*Value) (t *Tape, vals []float64, slots []int) {
-	slot := make(map[*Value]int32, len(order))
-	slots = make([]int, len(order))
-	t = &Tape{names: make([]string, len(order))}
-	for i, u := range order {
-		if !u.node {
-			slot[u] = int32(t.leaves)
-			slots[i] = t.leaves
-			t.leaves++
+// compiler builds a Tape from the values of an expression given in a
+// topological order. Leaves take the first slots, as in every Tape, and
+// each group keeps its order, so that a node's inputs have their slots
+// before it. The tape names a slot by its value's label, else "v" and the
+// slot, when it is first asked (Names).
+type compiler struct {
+	t          *Tape
+	vals       []float64
+	bySlot     []*Value
+	leaf, node int // the next slot of each kind
+}
+
+// add gives u the next slot of its kind, and its instruction if it is a
+// node.
+func (c *compiler) add(u *Value) {
+	s := c.leaf
+	if u.node {
+		s = c.node
+		a := u.in[0].slot
+		b := a
+		if u.in[1] != nil {
+			b = u.in[1].slot
 		}
+		c.t.code[s-c.t.leaves] = instr{op: u.op, a: a, b: b, k: u.k}
+		c.node++
+	} else {
+		c.leaf++
 	}
-	n := t.leaves
-	for i, u := range order {
-		if u.node {
-			slot[u] = int32(n)
-			slots[i] = n
-			n++
+	u.slot = int32(s)
+	c.vals[s] = u.Data
+	c.bySlot[s] = u
+	if u.Label != "" {
+		if c.t.labels == nil {
+			c.t.labels = map[int32]string{}
 		}
+		c.t.labels[u.slot] = u.Label
 	}
-	vals = make([]float64, len(order))
-	t.code = make([]instr, 0, len(order)-t.leaves)
-	for i, u := range order {
-		s := slots[i]
-		vals[s] = u.Data
-		t.names[s] = u.Label
-		if t.names[s] == "" {
-			t.names[s] = "v" + strconv.Itoa(i)
-		}
-		if u.node {
-			a := slot[u.in[0]]
-			b := a
-			if u.in[1] != nil {
-				b = slot[u.in[1]]
-			}
-			t.code = append(t.code, instr{op: u.op, a: a, b: b, k: u.k})
-		}
-	}
-	return t, vals, slots
 }

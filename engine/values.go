@@ -54,17 +54,18 @@ func (t *Tape) bindMap(m map[string]float64, sorted bool) (names []string, v Val
 // node. For a reverse pass, v holds every leaf and node value. Problems
 // are reported in the order of v, then missing values in graph order.
 func (t *Tape) Load(v Values, leavesOnly bool) ([]float64, error) {
-	n := len(t.names)
+	names := t.Names()
+	n := len(names)
 	if leavesOnly {
 		n = t.leaves
 	}
-	vals := make([]float64, len(t.names))
+	vals := make([]float64, len(names))
 	filled := make([]bool, n)
 	extra := 0
 	for i, s := range v.Slots {
 		x := v.Xs[i]
 		finite := !math.IsNaN(x) && !math.IsInf(x, 0)
-		if s < 0 || int(s) >= len(t.names) {
+		if s < 0 || int(s) >= len(names) {
 			if extra >= len(v.Extra) {
 				return nil, fmt.Errorf("%w: value %d has no name", ErrSyntax, i+1)
 			}
@@ -78,7 +79,7 @@ func (t *Tape) Load(v Values, leavesOnly bool) ([]float64, error) {
 			}
 			continue
 		}
-		name := t.names[s]
+		name := names[s]
 		if int(s) >= t.leaves {
 			if leavesOnly {
 				return nil, nodeErr(name, ErrDuplicate, "is both a leaf and a node: give the node another name")
@@ -97,10 +98,10 @@ func (t *Tape) Load(v Values, leavesOnly bool) ([]float64, error) {
 			continue
 		}
 		if s < t.leaves {
-			return nil, nodeErr(t.names[t.leaves+int(t.firstUser[s])], ErrUndefined,
-				"input %q is not defined earlier: no leaf or earlier node has that name", t.names[s])
+			return nil, nodeErr(names[t.leaves+int(t.firstUser[s])], ErrUndefined,
+				"input %q is not defined earlier: no leaf or earlier node has that name", names[s])
 		}
-		return nil, nodeErr(t.names[s], ErrMissingValue, "has no value: pass backward the values that evaluate returned")
+		return nil, nodeErr(names[s], ErrMissingValue, "has no value: pass backward the values that evaluate returned")
 	}
 	return vals, nil
 }
@@ -115,7 +116,7 @@ func (t *Tape) Gradients(vals []float64, v Values, out string, mode Mode) ([]flo
 		found := false
 		extra := 0
 		for i, s := range v.Slots {
-			if s < 0 || int(s) >= len(t.names) {
+			if s < 0 || int(s) >= t.leaves+len(t.code) {
 				if extra < len(v.Extra) && v.Extra[extra] == out {
 					res[i] = 1
 					found = true
@@ -158,7 +159,7 @@ func (t *Tape) Evaluate(leaves map[string]float64) (map[string]float64, error) {
 	for name, x := range leaves {
 		res[name] = x
 	}
-	for i, name := range t.names[t.leaves:] {
+	for i, name := range t.Names()[t.leaves:] {
 		res[name] = vals[t.leaves+i]
 	}
 	return res, nil

@@ -176,3 +176,24 @@ loss.backward()`)
 		t.Errorf("svg lacks its text alternative or the overwrite toggle")
 	}
 }
+
+// sum adds as Python's sum does, on its fast path (one list) and its
+// general one alike.
+func TestSum(t *testing.T) {
+	for _, c := range []struct{ name, src, out, err string }{
+		{"empty list", "print(sum([]))", "0\n", ""},
+		{"numbers", "print(sum([1, 2.5]), sum((1, 2)), sum([1, 2], 10), sum([1], start=0.5))", "3.5 3 13 1.5\n", ""},
+		{"Values", "a, b = Value(2.0), Value(3.0)\ns = sum([a, b, 1])\ns.backward()\nprint(s.value, a.grad, s.op)", "6.0 1.0 add\n", ""},
+		{"generator-free iterable", "print(sum(range(4)))", "6\n", ""},
+		{"a string in the list", "sum([Value(1.0), \"x\"])", "", "sum: unknown binary op: Value + string"},
+		{"no argument", "sum()", "", "sum: missing argument for xs"},
+	} {
+		r := runOne(t, c.src)
+		switch {
+		case c.err == "" && (r.Err != nil || r.Output != c.out):
+			t.Errorf("%s: output %q, error %v; want %q", c.name, r.Output, r.Err, c.out)
+		case c.err != "" && (r.Err == nil || r.Err.Msg != c.err):
+			t.Errorf("%s: error %v; want %q", c.name, r.Err, c.err)
+		}
+	}
+}

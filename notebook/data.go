@@ -104,6 +104,17 @@ func sumBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	var x starlark.Value
 	for it.Next(&x) {
 		var err error
+		if t, ok := total.(*Value); ok {
+			// What starlark.Binary would do, without its search for the
+			// operator's implementation.
+			if total, err = t.Binary(syntax.PLUS, x, starlark.Left); err != nil {
+				return nil, fmt.Errorf("sum: %v", err)
+			}
+			if total != nil {
+				continue
+			}
+			total = t // x is not a number: let starlark.Binary say so
+		}
 		if total, err = starlark.Binary(syntax.PLUS, total, x); err != nil {
 			return nil, fmt.Errorf("sum: %v", err)
 		}

@@ -393,7 +393,7 @@ func bytes(n int) string {
 // that is too many to draw.
 func (t *target) draw(names map[*engine.Value]string) (*draw.Drawing, int) {
 	if t.root != nil {
-		if n := len(engine.Topo(t.root)); n > draw.MaxDrawnNodes {
+		if n := engine.Size(t.root); n > draw.MaxDrawnNodes {
 			return nil, n
 		}
 		d := draw.Value(t.root, names)

@@ -100,8 +100,17 @@ func traceBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 		return nil, fmt.Errorf("trace: %s must return a Value, got %s", f.Name(), res.Type())
 	}
 	tape, vals, bySlot := engine.TapeOf(root.v)
+	// The slot of each input the graph uses. Inputs are leaves, which come
+	// first: the nodes need looking at only if an input is not one.
+	look := bySlot[:tape.NumLeaves()]
+	for v := range inputs {
+		if v.Op() != "" {
+			look = bySlot
+			break
+		}
+	}
 	slot := make(map[*engine.Value]int, len(inputs))
-	for s, u := range bySlot {
+	for s, u := range look {
 		if inputs[u] {
 			slot[u] = s
 		}

@@ -3,7 +3,7 @@ package notebook
 import (
 	"fmt"
 	"math"
-	"slices"
+	"runtime"
 	"sort"
 	"strings"
 	"unsafe"
@@ -130,8 +130,11 @@ func (v *Value) AttrNames() []string { return valueAttrs }
 // Attr returns .value (or .data), .grad, .label, .op, or a method.
 func (v *Value) Attr(name string) (starlark.Value, error) {
 	switch name {
-	case "value", "data":
-		v.reading("." + name)
+	case "value":
+		v.reading(".value")
+		return starlark.Float(v.v.Data), nil
+	case "data":
+		v.reading(".data")
 		return starlark.Float(v.v.Data), nil
 	case "grad":
 		return starlark.Float(v.v.Grad), nil
@@ -139,15 +142,33 @@ func (v *Value) Attr(name string) (starlark.Value, error) {
 		return starlark.String(v.v.Label), nil
 	case "op":
 		return starlark.String(v.v.Op()), nil
-	case "pow":
-		return starlark.NewBuiltin(name, v.pow), nil
-	case "backward":
-		return starlark.NewBuiltin(name, v.backward), nil
 	}
-	if slices.Contains(unaryMethods, name) {
-		return starlark.NewBuiltin(name, v.unaryMethod), nil
+	if m := methods[name]; m != nil {
+		return m.BindReceiver(v), nil
 	}
 	return nil, nil
+}
+
+// methods are a Value's methods, each a built-in bound to the Value when
+// a cell reads it (one heap object, not a closure and a built-in).
+var methods = func() map[string]*starlark.Builtin {
+	m := map[string]*starlark.Builtin{}
+	for _, name := range append([]string{"pow", "backward"}, unaryMethods...) {
+		m[name] = starlark.NewBuiltin(name, method)
+	}
+	return m
+}()
+
+// method calls the method of the Value the built-in b is bound to.
+func method(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	v := b.Receiver().(*Value)
+	switch b.Name() {
+	case "pow":
+		return v.pow(thread, b, args, kwargs)
+	case "backward":
+		return v.backward(thread, b, args, kwargs)
+	}
+	return v.unaryMethod(thread, b, args, kwargs)
 }
 
 func (v *Value) unaryMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -157,11 +178,7 @@ func (v *Value) unaryMethod(thread *starlark.Thread, b *starlark.Builtin, args s
 	if b.Name() == "log" && v.v.Data <= 0 {
 		return nil, fmt.Errorf("log of a non-positive number: %s is %s", describe(v.v), words.Number(v.v.Data))
 	}
-	r, ok := v.v.Apply(b.Name())
-	if !ok {
-		return nil, fmt.Errorf("%s: the engine has no such op", b.Name())
-	}
-	return v.state().made(r, b.Name(), v.v)
+	return v.state().node(b.Name(), v.v, nil, 0)
 }
 
 func (v *Value) pow(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -173,7 +190,7 @@ func (v *Value) pow(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	if !ok || math.IsNaN(k) || math.IsInf(k, 0) {
 		return nil, fmt.Errorf("pow: the exponent must be a finite number, got %s", x.String())
 	}
-	return v.state().made(v.v.Pow(k), "pow", v.v)
+	return v.state().node("pow", v.v, nil, k)
 }
 
 func (v *Value) backward(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -190,9 +207,45 @@ func (v *Value) backward(thread *starlark.Thread, b *starlark.Builtin, args star
 	return starlark.None, nil
 }
 
+// yieldEvery is how many Values a run makes between yields to the Go
+// scheduler (see made).
+const yieldEvery = 1024
+
+// cellValue is a Value and its engine Value in one heap object, which
+// halves what a cell's arithmetic allocates.
+type cellValue struct {
+	e engine.Value
+	w Value
+}
+
+// cellConst is a cellValue with the constant leaf that a number on one
+// side of an operator becomes, in the same heap object.
+type cellConst struct {
+	cellValue
+	k engine.Value
+}
+
+// node makes the Value of the op called name on a (and b, for a two-input
+// op) with pow's constant k: see made.
+func (st *runState) node(name string, a, b *engine.Value, k float64) (starlark.Value, error) {
+	return st.nodeIn(new(cellValue), name, a, b, k)
+}
+
+// nodeIn is node, made in c.
+func (st *runState) nodeIn(c *cellValue, name string, a, b *engine.Value, k float64) (starlark.Value, error) {
+	if !c.e.Make(name, a, b, k) {
+		return nil, fmt.Errorf("%s: the engine has no such op", name)
+	}
+	if b == nil {
+		return st.made(c, name, a)
+	}
+	return st.made(c, name, a, b)
+}
+
 // made checks a new Value's data, records it as the cell's latest graph,
 // and wraps it.
-func (st *runState) made(r *engine.Value, op string, in ...*engine.Value) (starlark.Value, error) {
+func (st *runState) made(c *cellValue, op string, in ...*engine.Value) (starlark.Value, error) {
+	r := &c.e
 	if math.IsNaN(r.Data) || math.IsInf(r.Data, 0) {
 		args := ""
 		for i, u := range in {
@@ -212,18 +265,41 @@ func (st *runState) made(r *engine.Value, op string, in ...*engine.Value) (starl
 		}
 		return nil, &stopError{ErrTooManyValues, stopMessage(ErrTooManyValues, st.limits)}
 	}
+	if st.values%yieldEvery == 0 {
+		// In WebAssembly the collector's mark worker runs only when the
+		// code yields: without this, a collection that starts during a
+		// training step lasts until the cell ends, with the heap growing
+		// and every pointer write paying the write barrier.
+		runtime.Gosched()
+	}
+	c.w = Value{v: r, l: st.lin}
 	if st.rec != nil {
-		return &Value{r, st.lin, st.rec}, nil // a trace records: no drawing
+		c.w.rec = st.rec // a trace records: no drawing
+		return &c.w, nil
+	}
+	st.builtValue(r)
+	return &c.w, nil
+}
+
+// builtValue records r as the cell's latest graph, as built does, without
+// a new target for each Value: the cell's latest target, when it is the
+// expression behind a Value (which nothing else holds), takes r's root.
+func (st *runState) builtValue(r *engine.Value) {
+	if st.quiet > 0 || st.current < 0 || st.current >= len(st.last) {
+		return // built would record nothing
+	}
+	if t := st.last[st.current]; t != nil && t.root != nil && t.tape == nil {
+		t.root = r
+		return
 	}
 	st.built(&target{root: r})
-	return &Value{v: r, l: st.lin}, nil
 }
 
 // Unary implements -v (and +v).
 func (v *Value) Unary(op syntax.Token) (starlark.Value, error) {
 	switch op {
 	case syntax.MINUS:
-		return v.state().made(v.v.Neg(), "neg", v.v)
+		return v.state().node("neg", v.v, nil, 0)
 	case syntax.PLUS:
 		return v, nil
 	}
@@ -234,45 +310,39 @@ func (v *Value) Unary(op syntax.Token) (starlark.Value, error) {
 // number on either side. Other operators are not supported (Starlark has
 // no **: use .pow(k)).
 func (v *Value) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
-	w, ok := toValue(y)
-	if !ok {
+	var w *engine.Value
+	var c *cellValue
+	switch y := y.(type) {
+	case *Value:
+		w, c = y.v, new(cellValue)
+	case starlark.Int, starlark.Float:
+		f, _ := starlark.AsFloat(y)
+		cc := &cellConst{k: engine.Value{Data: f}} // the number is a constant leaf
+		w, c = &cc.k, &cc.cellValue
+	default:
 		return nil, nil
 	}
 	a, b := v.v, w
 	if side == starlark.Right {
 		a, b = w, v.v
 	}
-	var r *engine.Value
 	var name string
 	switch op {
 	case syntax.PLUS:
-		r, name = a.Add(b), "add"
+		name = "add"
 	case syntax.MINUS:
-		r, name = a.Sub(b), "sub"
+		name = "sub"
 	case syntax.STAR:
-		r, name = a.Mul(b), "mul"
+		name = "mul"
 	case syntax.SLASH:
 		if b.Data == 0 {
 			return nil, fmt.Errorf("division by zero: %s is 0", describe(b))
 		}
-		r, name = a.Div(b), "div"
+		name = "div"
 	default:
 		return nil, nil
 	}
-	return v.state().made(r, name, a, b)
-}
-
-// toValue turns a Value or a number into an engine Value; a number becomes
-// a constant leaf.
-func toValue(x starlark.Value) (*engine.Value, bool) {
-	switch x := x.(type) {
-	case *Value:
-		return x.v, true
-	case starlark.Int, starlark.Float:
-		f, _ := starlark.AsFloat(x)
-		return engine.NewValue(f, ""), true
-	}
-	return nil, false
+	return v.state().nodeIn(c, name, a, b, 0)
 }
 
 func describe(v *engine.Value) string {
@@ -302,7 +372,8 @@ func newValue(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return nil, fmt.Errorf("Value: want a finite number, got %s", words.Number(f))
 	}
-	return state(thread).made(engine.NewValue(f, clipLabel(label)), "Value")
+	c := &cellValue{e: engine.Value{Data: f, Label: clipLabel(label)}}
+	return state(thread).made(c, "Value")
 }
 
 // detach is the built-in detach(v): a stop-gradient.
@@ -311,5 +382,5 @@ func detach(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &v); err != nil {
 		return nil, err
 	}
-	return v.state().made(v.v.Detach(), "detach", v.v)
+	return v.state().node("detach", v.v, nil, 0)
 }
