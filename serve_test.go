@@ -218,3 +218,14 @@ func TestHandlerEncodings(t *testing.T) {
 		t.Errorf("after Dir: Content-Encoding %q", res.Header.Get("Content-Encoding"))
 	}
 }
+
+// The loader reads the decoded size under the name the server sends it.
+func TestLoaderReadsDecodedLength(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("site", "autodiff.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"`+decodedLength+`"`) {
+		t.Errorf("site/autodiff.js does not read the %s header", decodedLength)
+	}
+}
