@@ -144,7 +144,11 @@
     if (!compiled) {
       const load = loading();
       compiled = autodiff.compile(url, embed ? embed.fetch : undefined, load.progress);
-      compiled.then(load.done, load.done);
+      const loaded = () => {
+        load.done();
+        keepOffline();
+      };
+      compiled.then(loaded, loaded);
     }
     runnerScript = runnerScript || readRunner();
     runnerScript.catch(() => {}); // said when a runner is started
@@ -278,8 +282,12 @@
   }
   let accepted = false;
   // Only on Gradbook's own site: a course page that embeds cells keeps its
-  // own service worker, if any.
-  if ("serviceWorker" in navigator && location.protocol !== "file:" && new URL(script.src).origin === location.origin) {
+  // own service worker, if any. It is registered once gradbook.wasm has
+  // come (or failed to): on a first visit its install fetches the whole
+  // site, which on a slow network would share it with the wasm the
+  // learner waits for.
+  function keepOffline() {
+    if (!("serviceWorker" in navigator) || location.protocol === "file:" || new URL(script.src).origin !== location.origin) return;
     navigator.serviceWorker.addEventListener("controllerchange", () => {
       if (accepted) location.reload();
     });
