@@ -5,6 +5,7 @@ go 1.26.8
 tool honnef.co/go/tools/cmd/staticcheck
 
 require (
+	github.com/andybalholm/brotli v1.3.0
 	github.com/evanw/esbuild v0.28.2
 	github.com/hack-pad/go-indexeddb v0.3.2
 	github.com/yuin/goldmark v1.8.7

@@ -3,16 +3,17 @@
 //   8181  the site, as `go run serve.go` builds and serves it;
 //   8182  the static export (`go run serve.go -out`) under a sub-path, from
 //         a plain static file server;
-//   8183  a course page on another origin that embeds cells;
+//   8183  a course page on another origin that embeds cells (playwright/course,
+//         copied to playwright/.course with the site's port);
 //   8188  the static export again, from a host that sends no CORS headers;
 //   8189  course pages that the embedding spec writes into playwright/.courses.
-// GRADBOOK_PORT_BASE moves them all (9181 puts the site on 9181, the
-// export on 9182, …), so that two checkouts can run specs side by side;
-// the specs that name the other ports expect the default.
+// Specs start more on 8184-8187. GRADBOOK_PORT_BASE moves them all
+// (GRADBOOK_PORT_BASE=10181: 10181-10189), so that two checkouts can run
+// their specs side by side; specs take theirs from port() in helpers.js.
 const { defineConfig } = require("@playwright/test");
+const { port } = require("./playwright/helpers");
 
-const base = Number(process.env.GRADBOOK_PORT_BASE || 8181);
-const site = base, exported = base + 1, course = base + 2, noCors = base + 7, courses = base + 8;
+const site = port(8181), exported = port(8182), course = port(8183), noCORS = port(8188), courses = port(8189);
 
 module.exports = defineConfig({
   testDir: "playwright",
@@ -43,8 +44,8 @@ module.exports = defineConfig({
       reuseExistingServer: !process.env.CI,
     },
     {
-      command: `node playwright/static-server.js playwright/.export ${noCors} /gradbook/ --no-cors`,
-      url: `http://127.0.0.1:${noCors}/gradbook/index.html`,
+      command: `node playwright/static-server.js playwright/.export ${noCORS} /gradbook/ --no-cors`,
+      url: `http://127.0.0.1:${noCORS}/gradbook/index.html`,
       timeout: 300_000,
       reuseExistingServer: !process.env.CI,
     },
@@ -55,7 +56,7 @@ module.exports = defineConfig({
       reuseExistingServer: !process.env.CI,
     },
     {
-      command: `node playwright/static-server.js playwright/course ${course} /`,
+      command: `mkdir -p playwright/.course && sed "s/127\\.0\\.0\\.1:8181/127.0.0.1:${site}/g" playwright/course/index.html > playwright/.course/index.html && node playwright/static-server.js playwright/.course ${course} /`,
       url: `http://127.0.0.1:${course}/index.html`,
       timeout: 60_000,
       reuseExistingServer: !process.env.CI,

@@ -20,7 +20,9 @@
 // same Go toolchain (so they always match), and renders the lessons in
 // site/lessons/*.md to HTML pages with the index and the scratch page.
 // Everything built goes to build/ (-dir), beside a copy of site/'s static
-// files: site/ holds sources only.
+// files: site/ holds sources only. Each file that compresses gets a brotli
+// and a gzip copy beside it (gradbook.wasm.br, gradbook.wasm.gz), made
+// once per change; the server sends the one the browser accepts.
 package main
 
 import (
@@ -38,10 +40,12 @@ import (
 	"os/signal"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"gradbook/internal/precompress"
 	"gradbook/internal/preview"
 	"gradbook/notebook/lesson"
 )
@@ -122,6 +126,9 @@ func main() {
 	if len(problems) > 0 && !live {
 		log.Fatalf("serve: %s: fix them first", plural(len(problems), "lesson problem"))
 	}
+	if !live {
+		b.compress()
+	}
 	if *out != "" {
 		version, err := lesson.Export(*siteDir, *out)
 		if err != nil {
@@ -144,6 +151,10 @@ func main() {
 	mux.Handle("/", handler(*siteDir))
 	b.preview.Routes(mux, ctx.Done())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	// Serving starts at once: until a file has its compressed copies
+	// (gradbook.wasm's brotli takes 15 s when it changed), it is sent
+	// as it is.
+	go b.compress()
 	go b.watch(ctx, watcher)
 	go func() {
 		<-ctx.Done()
@@ -174,6 +185,23 @@ type builder struct {
 	live       bool
 	preview    preview.Hub
 	mu         sync.Mutex // one page build at a time
+	zmu        sync.Mutex // one pass of compression at a time
+}
+
+// compress gives every file of the build that compresses its fresh
+// compressed copies.
+func (b *builder) compress() {
+	b.zmu.Lock()
+	defer b.zmu.Unlock()
+	start := time.Now()
+	n, err := precompress.Dir(b.dir)
+	if err != nil {
+		log.Printf("serve: compressing the built files: %v (they are served as they are)", err)
+		return
+	}
+	if n > 0 {
+		fmt.Printf("Wrote %s (brotli and gzip) in %.1f s.\n", plural(n, "compressed file"), time.Since(start).Seconds())
+	}
 }
 
 // watch rebuilds the pages when a lesson file is saved and tells the open
@@ -191,15 +219,15 @@ func (b *builder) watch(ctx context.Context, w *preview.Watcher) {
 		}
 		fmt.Printf("Rebuilt for %s in %d ms; told %s.\n", strings.Join(slugs, ", "), time.Since(start).Milliseconds(), plural(b.preview.Listeners(), "open page"))
 		b.preview.Publish(slugs)
+		go b.compress()
 	})
 }
 
-// prepare copies the static files into b.dir (unless it is site itself),
-// compiles the two wasm programs into it and copies the toolchain's
-// wasm_exec.js.
+// prepare copies the static files into b.dir, compiles the two wasm
+// programs into it and copies the toolchain's wasm_exec.js.
 func (b *builder) prepare() error {
 	dir := b.dir
-	if _, err := lesson.Export("site", dir); err != nil {
+	if err := lesson.Copy("site", dir); err != nil {
 		return fmt.Errorf("copying site/ to %s: %v", dir, err)
 	}
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
@@ -291,7 +319,15 @@ func copyFile(dst, src string) error {
 // maxPath is the longest address served.
 const maxPath = 1024
 
-// handler serves dir with the headers the site needs.
+// decodedLength is the header that gives a compressed file's size once
+// decoded (Content-Length is what travels), so that site/autodiff.js can
+// say how much of gradbook.wasm has loaded.
+const decodedLength = "Gradbook-Decoded-Length"
+
+// handler serves dir with the headers the site needs. A file that
+// compresses is sent as its brotli or gzip copy (precompress.Dir) when the
+// request's Accept-Encoding allows it and the copy is fresh, as it is
+// otherwise.
 func handler(dir string) http.Handler {
 	mime.AddExtensionType(".wasm", "application/wasm")
 	files := http.FileServer(http.Dir(dir))
@@ -306,23 +342,64 @@ func handler(dir string) http.Handler {
 		h.Set("Cache-Control", "no-cache")
 		h.Set("Content-Security-Policy", lesson.CSP+"; frame-ancestors *")
 		// Course pages on other origins load the embed script, the wasm
-		// and the cells from here.
+		// and the cells from here, and read how much of the wasm came.
 		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("Access-Control-Expose-Headers", "Content-Encoding, "+decodedLength)
 		h.Set("X-Content-Type-Options", "nosniff")
-		// Serve index.html as itself: http.FileServer would redirect it to
-		// the folder, and a cached redirect cannot answer a navigation.
-		if path.Base(r.URL.Path) == "index.html" {
-			f, err := os.Open(filepath.Join(dir, filepath.FromSlash(path.Clean("/"+r.URL.Path))))
-			if err != nil {
-				http.NotFound(w, r)
-				return
-			}
-			defer f.Close()
-			if st, err := f.Stat(); err == nil {
-				http.ServeContent(w, r, "index.html", st.ModTime(), f)
-				return
-			}
+		if (r.Method == http.MethodGet || r.Method == http.MethodHead) && serveFile(w, r, http.Dir(dir)) {
+			return
 		}
 		files.ServeHTTP(w, r)
 	})
+}
+
+// serveFile serves a file that compresses, in the encoding the request
+// accepts, and reports whether it did; it leaves the rest (other files,
+// folders, what is not there) to http.FileServer. It serves index.html as
+// itself: http.FileServer would redirect it to the folder, and a cached
+// redirect cannot answer a navigation.
+func serveFile(w http.ResponseWriter, r *http.Request, root http.Dir) bool {
+	name := path.Clean("/" + r.URL.Path)
+	if strings.HasSuffix(r.URL.Path, "/") {
+		name = path.Join(name, "index.html")
+	}
+	if !precompress.Compressible(name) {
+		return false
+	}
+	f, err := root.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	h := w.Header()
+	h.Add("Vary", "Accept-Encoding")
+	if t := mime.TypeByExtension(path.Ext(name)); t != "" {
+		h.Set("Content-Type", t)
+	}
+	h.Set(decodedLength, strconv.FormatInt(info.Size(), 10))
+	var body io.ReadSeeker = f
+	// A range is of the file's own bytes, as a client that resumes a
+	// download or seeks means it: a Range request gets them, unencoded.
+	if r.Header.Get("Range") == "" {
+		for _, e := range precompress.Accepted(r.Header.Get("Accept-Encoding")) {
+			c, err := root.Open(name + e.Ext)
+			if err != nil {
+				continue
+			}
+			defer c.Close()
+			if ci, err := c.Stat(); err == nil && precompress.Fresh(info, ci) {
+				body = c
+				h.Set("Content-Encoding", e.Name)
+				// ServeContent leaves it out once an encoding is set.
+				h.Set("Content-Length", strconv.FormatInt(ci.Size(), 10))
+				break
+			}
+		}
+	}
+	http.ServeContent(w, r, name, info.ModTime(), body)
+	return true
 }

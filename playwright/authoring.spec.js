@@ -5,7 +5,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { spawn, execFileSync } = require("child_process");
-const { test, expect, reloadOffline, editorOf } = require("./helpers");
+const { test, expect, reloadOffline, editorOf, port } = require("./helpers");
 
 const repo = path.join(__dirname, "..");
 
@@ -38,8 +38,8 @@ test("an author's lessons folder: live preview on save, an error shown with file
   const starter = fs.readFileSync(file, "utf8");
   fs.copyFileSync(path.join(__dirname, "fixtures", "hostile.md"), path.join(folder, "hostile.md"));
 
-  const site = "http://127.0.0.1:8186/";
-  const server = await serve(["-dir", path.join(root, "site"), "-builtin=false", "-lessons", folder, "-addr", "127.0.0.1:8186"], site + "index.html");
+  const site = `http://127.0.0.1:${port(8186)}/`;
+  const server = await serve(["-dir", path.join(root, "site"), "-builtin=false", "-lessons", folder, "-addr", `127.0.0.1:${port(8186)}`], site + "index.html");
   try {
     await page.goto(site + "index.html");
     await expect(page.locator("ol.lessons li")).toHaveCount(2);
@@ -82,9 +82,9 @@ test("an author's lessons folder: live preview on save, an error shown with file
   const out = path.join(root, "export");
   execFileSync("go", ["run", "serve.go", "-dir", path.join(root, "site"), "-builtin=false", "-lessons", folder, "-out", out], { cwd: repo });
   expect(fs.readFileSync(path.join(out, "lessons", "my-lesson.html"), "utf8")).not.toContain("__gradbook");
-  const host = spawn("node", [path.join(__dirname, "static-server.js"), out, "8187", "/course/"], { stdio: "ignore" });
+  const host = spawn("node", [path.join(__dirname, "static-server.js"), out, String(port(8187)), "/course/"], { stdio: "ignore" });
   try {
-    const url = "http://127.0.0.1:8187/course/";
+    const url = `http://127.0.0.1:${port(8187)}/course/`;
     await expect.poll(async () => (await fetch(url + "index.html").catch(() => ({ ok: false }))).ok).toBe(true);
     await page.goto(url + "lessons/my-lesson.html");
     await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });

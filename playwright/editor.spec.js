@@ -2,7 +2,7 @@
 const fs = require("fs");
 const path = require("path");
 const zlib = require("zlib");
-const { test, expect, open, cell, editorOf } = require("./helpers");
+const { test, expect, open, cell, editorOf, port } = require("./helpers");
 
 // codeOf reads a cell's code from the textarea that keeps it.
 const codeOf = (c) => c.locator("textarea.editor").inputValue();
@@ -66,7 +66,7 @@ test("lessons, exercises, embedded and framed cells all use the editor; without 
   await expect(page.locator("#exercise-write-backward").getByRole("textbox", { name: "Exercise: your code" })).toBeVisible();
   await expect(page.locator("section.code-cell textarea.editor:visible")).toHaveCount(0);
 
-  await page.goto("http://127.0.0.1:8183/index.html");
+  await page.goto(`http://127.0.0.1:${port(8183)}/index.html`);
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   const embedded = page.locator(".gradbook-embed section.code-cell");
   await expect(embedded.first().locator(".cm-editor")).toHaveCount(1);
@@ -74,7 +74,7 @@ test("lessons, exercises, embedded and framed cells all use the editor; without 
 
   const off = await browser.newContext({ javaScriptEnabled: false });
   const plain = await off.newPage();
-  await plain.goto("http://127.0.0.1:8181/lessons/reverse-accumulation.html");
+  await plain.goto(`http://127.0.0.1:${port(8181)}/lessons/reverse-accumulation.html`);
   await expect(plain.locator("#cell-worked textarea.editor")).toBeVisible();
   await expect(plain.locator("#cell-worked textarea.editor")).toHaveValue(/g = \[\["p", "mul", \["a", "b"\]\]/);
   await off.close();

@@ -3,13 +3,13 @@
 // Access-Control-Allow-Origin and one that sends no CORS headers at all.
 const fs = require("fs");
 const path = require("path");
-const { test, expect, typeInto } = require("./helpers");
+const { test, expect, typeInto, port } = require("./helpers");
 
 const hosts = {
-  "a host that sends CORS headers": "http://127.0.0.1:8182/courses/gradbook/",
-  "a host that sends none": "http://127.0.0.1:8188/gradbook/",
+  "a host that sends CORS headers": `http://127.0.0.1:${port(8182)}/courses/gradbook/`,
+  "a host that sends none": `http://127.0.0.1:${port(8188)}/gradbook/`,
 };
-const coursePort = 8189;
+const coursePort = port(8189);
 
 // snippet is the README's embed example with its address replaced.
 function snippet(site) {

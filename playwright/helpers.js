@@ -1,6 +1,15 @@
 // Shared helpers for the notebook specs.
 const { test: base, expect } = require("@playwright/test");
 
+// port gives one of the test servers' ports (playwright.config.js) as
+// moved by GRADBOOK_PORT_BASE, so that two checkouts can run their specs
+// side by side: port(8183) is the course page's port, 8183 when the
+// variable is unset.
+const portBase = Number(process.env.GRADBOOK_PORT_BASE || 8181);
+function port(p) {
+  return portBase + p - 8181;
+}
+
 // test records console errors and page errors; each test ends by
 // asserting there were none.
 const test = base.extend({
@@ -93,4 +102,4 @@ function withBackward(starter, body) {
 const lessons = ["a-derivative-is-a-nudge", "chain-rule", "fan-out", "reverse-accumulation", "gradient-flow",
   "every-path", "checking-gradients", "neurons-and-mlp", "training-on-moons", "capstone-micrograd"];
 
-module.exports = { skipPredictions, test, expect, open, reloadOffline, cell, typeInto, editorOf, goodBackward, withBackward, lessons };
+module.exports = { skipPredictions, test, expect, open, reloadOffline, cell, typeInto, editorOf, goodBackward, withBackward, lessons, port };

@@ -2,7 +2,7 @@
 // reproduced here as a learner would meet it, and must not come back.
 const fs = require("fs");
 const path = require("path");
-const { test, expect, open, cell, editorOf, typeInto } = require("./helpers");
+const { test, expect, open, cell, editorOf, typeInto, port } = require("./helpers");
 
 const saved = (page) => expect(page.locator("#save-status")).toHaveText("Saved.");
 
@@ -140,8 +140,8 @@ test("embedded cells keep the course page's own ids, and two cells of one id are
 <pre class="gradbook-cell" data-id="same">print("second")</pre>
 <pre class="gradbook-cell" data-id="reverse-accumulation--worked">print("inline")</pre>
 <div class="gradbook-cell" data-lesson="reverse-accumulation" data-cell="worked"></div>
-</main><script src="http://127.0.0.1:8182/courses/gradbook/embed.js"></script></body></html>`);
-  await page.goto("http://127.0.0.1:8189/collide.html");
+</main><script src="http://127.0.0.1:${port(8182)}/courses/gradbook/embed.js"></script></body></html>`);
+  await page.goto(`http://127.0.0.1:${port(8189)}/collide.html`);
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   const cells = page.locator(".gradbook-embed section.code-cell");
   await expect(cells).toHaveCount(4);

@@ -4,9 +4,9 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { spawn } = require("child_process");
-const { test, expect, open, reloadOffline, cell, typeInto, editorOf, skipPredictions } = require("./helpers");
+const { test, expect, open, reloadOffline, cell, typeInto, editorOf, skipPredictions, port } = require("./helpers");
 
-const exported = "http://127.0.0.1:8182/courses/gradbook/";
+const exported = `http://127.0.0.1:${port(8182)}/courses/gradbook/`;
 
 // deploy copies the static export into a deploy of its own, which a test
 // may change under the page, serves it on port under /site/, and opens a
@@ -37,7 +37,7 @@ function newServiceWorker(dir, version, file) {
     .replace(/const VERSION = "[0-9a-f]+";/, `const VERSION = "${version}";`)
     .replace(new RegExp(`"${file.replace(".", "\\.")}":"[0-9a-f]+"`), `"${file}":"${sum}"`));
 }
-const course = "http://127.0.0.1:8183/index.html";
+const course = `http://127.0.0.1:${port(8183)}/index.html`;
 
 test("the static export works from a plain file server under a sub-path", async ({ page, errors }) => {
   await page.goto(exported);
@@ -83,7 +83,7 @@ test("offline after the first visit: lessons, cells and progress work", async ({
 });
 
 test("a new deploy is offered, and taken whole", async ({ page, errors }, info) => {
-  const { dir, server } = await deploy(page, 8184);
+  const { dir, server } = await deploy(page, port(8184));
   try {
     const before = await page.evaluate(() => caches.keys());
 
@@ -109,7 +109,7 @@ test("a new deploy is offered, and taken whole", async ({ page, errors }, info) 
 
 test("a half-finished deploy is refused: the last complete build is served until the whole new one is there", async ({ page, errors }) => {
   test.setTimeout(120_000);
-  const { dir, server } = await deploy(page, 8185);
+  const { dir, server } = await deploy(page, port(8185));
   try {
     const before = await page.evaluate(() => caches.keys());
     const update = () => page.evaluate(async () => {
@@ -227,14 +227,14 @@ test("share a cell's code by link; opening it does not overwrite the learner's v
 
 test("a lesson in a frame, by its old address as the README once gave it: no site chrome, and it tells the parent its height", async ({ page, errors }) => {
   await page.goto(course);
-  await page.evaluate(() => {
+  await page.evaluate((src) => {
     const f = document.createElement("iframe");
     f.id = "lesson-frame";
     f.title = "A whole lesson";
-    f.src = "http://127.0.0.1:8181/lessons/04-fan-out.html?frame";
+    f.src = src;
     f.height = "150";
     document.querySelector("main").append(f);
-  });
+  }, `http://127.0.0.1:${port(8181)}/lessons/04-fan-out.html?frame`);
   const frame = page.frameLocator("#lesson-frame");
   await expect(frame.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   await expect(frame.locator("header.top")).toBeHidden();

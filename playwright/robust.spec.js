@@ -2,7 +2,7 @@
 // notebook or lose their work. Each test reproduces a finding and shows
 // that it is fixed.
 const fs = require("fs");
-const { test, expect, open, cell, editorOf, skipPredictions } = require("./helpers");
+const { test, expect, open, cell, editorOf, skipPredictions, port } = require("./helpers");
 
 // importRecords imports a progress file holding records, from the panel of
 // the page that is open, and waits for the page to reload after it.
@@ -130,7 +130,7 @@ test("Run all does not adopt shared code: the learner's version stays until they
 });
 
 test("embed.js sizes only Gradbook's frames, to a capped height", async ({ page, errors }) => {
-  await page.goto("http://127.0.0.1:8183/index.html");
+  await page.goto(`http://127.0.0.1:${port(8183)}/index.html`);
   const gradbookFrame = page.locator("iframe[title^='A Gradbook cell']");
   await expect(page.frameLocator("iframe[title^='A Gradbook cell']").locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   // A third-party frame asks for 5,000,000 px: ignored.
@@ -203,12 +203,12 @@ test("hostile cells: each gives a clean message, and the notebook and the saved 
 test("in a frame on another site, the frame says where its progress is kept", async ({ page, errors }) => {
   // localhost and 127.0.0.1 are different sites: the browser partitions
   // the frame's storage.
-  await page.goto("http://localhost:8183/index.html");
+  await page.goto(`http://localhost:${port(8183)}/index.html`);
   const frame = page.frameLocator("iframe[title^='A Gradbook cell']");
   await expect(frame.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   await expect(frame.getByRole("status").filter({ hasText: "In this frame" })).toContainText("your progress is kept for this course page only");
   // On the same site (another port), the frame uses Gradbook's own storage and says nothing.
-  await page.goto("http://127.0.0.1:8183/index.html");
+  await page.goto(`http://127.0.0.1:${port(8183)}/index.html`);
   const same = page.frameLocator("iframe[title^='A Gradbook cell']");
   await expect(same.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   await expect(same.locator(".frame-storage")).toHaveCount(0);
@@ -216,7 +216,7 @@ test("in a frame on another site, the frame says where its progress is kept", as
 
 test("on a course page too, a dead runner is started again, and the page and every edit are kept", async ({ page }) => {
   test.setTimeout(180_000);
-  await page.goto("http://127.0.0.1:8183/index.html");
+  await page.goto(`http://127.0.0.1:${port(8183)}/index.html`);
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   const first = page.locator(".gradbook-embed section.code-cell").nth(0);
   const second = page.locator(".gradbook-embed section.code-cell").nth(1);

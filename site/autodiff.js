@@ -310,24 +310,74 @@
   }
 
   // compile fetches and compiles the WebAssembly module at url (a path in
-  // Node), with get if given (a function like fetch). It streams where the
-  // server sends application/wasm and falls back where it does not.
-  async function compile(url, get = fetch) {
+  // Node), with get if given (a function like fetch, which may answer with
+  // a Response made whole, as embed.js's proxy does). It streams where the
+  // server sends application/wasm, and compiles the bytes where it does
+  // not. progress, if given, is called as the body arrives with the bytes
+  // received so far and the file's size (see size), and once at its end
+  // with both equal to what came.
+  async function compile(url, get = fetch, progress = null) {
     if (typeof process !== "undefined" && process.versions && process.versions.node && typeof require === "function") {
       return WebAssembly.compile(require("fs").readFileSync(url));
     }
-    try {
-      return await WebAssembly.compileStreaming(get(url));
-    } catch (err) {
-      if (/unsafe-eval/.test(err.message)) throw err; // the page's CSP does not allow WebAssembly
-      // A server that does not send application/wasm, or a fetch that
-      // failed: fetch again to say why, or compile the bytes.
-      const response = await get(url);
-      if (!response.ok) {
-        throw Object.assign(new Error(`cannot load ${url}: ${response.status} ${response.statusText}`), { status: response.status });
-      }
-      return WebAssembly.compile(await response.arrayBuffer());
+    const response = await (get || fetch)(url);
+    if (!response.ok) {
+      throw Object.assign(new Error(`cannot load ${url}: ${response.status} ${response.statusText}`), { status: response.status });
     }
+    const body = progress && response.body ? counted(response, progress) : response;
+    if (typeof WebAssembly.compileStreaming === "function" && /^application\/wasm\s*(;|$)/i.test(response.headers.get("Content-Type") || "")) {
+      try {
+        return await WebAssembly.compileStreaming(body);
+      } catch (err) {
+        if (/unsafe-eval/.test(err.message) || err instanceof WebAssembly.CompileError) throw err;
+        // The browser would not stream it after all: fetch it again, and
+        // compile the bytes.
+        return WebAssembly.compile(await (await (get || fetch)(url)).arrayBuffer());
+      }
+    }
+    // A server that does not send application/wasm.
+    return WebAssembly.compile(await body.arrayBuffer());
+  }
+
+  // size is the size of a response's file, or null where the response
+  // does not tell it: the body read is decoded, so a compressed response's
+  // Content-Length (what travels) is not it. Gradbook's server sends the
+  // decoded size in Gradbook-Decoded-Length; without it, Content-Length
+  // is the file's size only on a response that is not encoded, which can
+  // be told only where the page may read Content-Encoding (its own
+  // origin: on another origin the header is hidden unless exposed).
+  function size(response) {
+    const h = response.headers;
+    const decoded = Number(h.get("Gradbook-Decoded-Length"));
+    if (decoded > 0) return decoded;
+    const length = Number(h.get("Content-Length"));
+    if (length > 0 && !h.get("Content-Encoding") && response.type !== "cors" && response.type !== "opaque") return length;
+    return null;
+  }
+
+  // counted is response with a body that calls progress(received, total)
+  // for each piece of it that arrives.
+  function counted(response, progress) {
+    let total = size(response);
+    let received = 0;
+    const tell = (n, of) => {
+      try {
+        progress(n, of);
+      } catch { /* a report that fails stops no load */ }
+    };
+    tell(0, total);
+    const body = response.body.pipeThrough(new TransformStream({
+      transform(chunk, controller) {
+        received += chunk.byteLength;
+        if (total !== null && received > total) total = null; // not the size after all
+        tell(received, total);
+        controller.enqueue(chunk);
+      },
+      flush() {
+        tell(received, received);
+      },
+    }));
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   }
   api.compile = compile;
 

@@ -6,7 +6,9 @@
   "use strict";
   const script = document.currentScript;
   const url = new URL("gradbook.wasm", script.src).href;
-  const status = () => document.getElementById("notebook-status");
+  // The notebook's status line, on Gradbook's own pages: on a course page
+  // (embedded, below), every id is the course's own.
+  const status = () => embedded ? null : document.getElementById("notebook-status");
 
   // The cells' code editor (CodeMirror, bundled in editor.js), loaded once
   // for all the cells of the page; the notebook waits for it, and keeps
@@ -139,10 +141,61 @@
   let runnerScript = null;
   function start() {
     // The site's one wasm loader is in autodiff.js.
-    compiled = compiled || autodiff.compile(url, embed ? embed.fetch : undefined);
+    if (!compiled) {
+      const load = loading();
+      compiled = autodiff.compile(url, embed ? embed.fetch : undefined, load.progress);
+      const loaded = () => {
+        load.done();
+        keepOffline();
+      };
+      compiled.then(loaded, loaded);
+    }
     runnerScript = runnerScript || readRunner();
     runnerScript.catch(() => {}); // said when a runner is started
     return compiled.then((module) => autodiff.instantiate(module, stopped));
+  }
+
+  // While gradbook.wasm downloads, the page says how much has come: in the
+  // status line on Gradbook's pages, and on a course page in a note after
+  // each cell, where a failure would be said (the first note is announced).
+  // Status lines are polite live regions: a quick load says nothing, a
+  // slow one says it at most once a second, and its end.
+  function loading() {
+    const t0 = performance.now();
+    let shownAt = 0, shown = "";
+    let notes = [];
+    const mb = (n) => (n / 1e6).toFixed(1);
+    function show(text) {
+      if (text === shown) return;
+      shown = text;
+      const s = status();
+      if (s) s.textContent = `Loading the notebook… ${text}`;
+      if (!embedded) return;
+      if (notes.length === 0) {
+        for (const el of document.querySelectorAll(".gradbook-cell")) {
+          const note = document.createElement("p");
+          note.className = "gradbook-loading";
+          if (notes.length === 0) note.setAttribute("role", "status");
+          el.after(note);
+          notes.push(note);
+        }
+      }
+      for (const note of notes) note.textContent = `Loading Gradbook… ${text}`;
+    }
+    return {
+      progress(received, total) {
+        const now = performance.now();
+        const end = total !== null && received >= total;
+        if (shownAt === 0 ? now - t0 < 500 : !end && now - shownAt < 1000) return;
+        shownAt = now;
+        show(total !== null ? `${mb(received)} of ${mb(total)} MB` : `${mb(received)} MB so far`);
+      },
+      // done takes the course page's notes away: the cells take their place.
+      done() {
+        for (const note of notes) note.remove();
+        notes = [];
+      },
+    };
   }
   async function readRunner() {
     const get = embed ? embed.fetch : fetch;
@@ -229,8 +282,12 @@
   }
   let accepted = false;
   // Only on Gradbook's own site: a course page that embeds cells keeps its
-  // own service worker, if any.
-  if ("serviceWorker" in navigator && location.protocol !== "file:" && new URL(script.src).origin === location.origin) {
+  // own service worker, if any. It is registered once gradbook.wasm has
+  // come (or failed to): on a first visit its install fetches the whole
+  // site, which on a slow network would share it with the wasm the
+  // learner waits for.
+  function keepOffline() {
+    if (!("serviceWorker" in navigator) || location.protocol === "file:" || new URL(script.src).origin !== location.origin) return;
     navigator.serviceWorker.addEventListener("controllerchange", () => {
       if (accepted) location.reload();
     });

@@ -12,15 +12,18 @@ import (
 	"text/template"
 
 	"gradbook/internal/jsontext"
+	"gradbook/internal/precompress"
 )
 
 var swTemplate = template.Must(template.ParseFS(templateFiles, "templates/sw.js"))
 
 // published reports whether a file of the built site is part of what is
-// served: not lesson sources, test fixtures or the service worker itself.
+// served: not lesson sources, test fixtures, the service worker itself or
+// the compressed copies of files (gradbook.wasm.br: a browser asks for
+// gradbook.wasm, and the host picks the copy its Accept-Encoding allows).
 func published(rel string) bool {
 	rel = filepath.ToSlash(rel)
-	return !strings.HasSuffix(rel, ".md") && !strings.HasPrefix(rel, "fixtures/") && rel != "sw.js" && rel != "_headers" && !strings.HasPrefix(filepath.Base(rel), ".")
+	return !strings.HasSuffix(rel, ".md") && !strings.HasPrefix(rel, "fixtures/") && rel != "sw.js" && rel != "_headers" && !strings.HasPrefix(filepath.Base(rel), ".") && !precompress.IsCopy(rel)
 }
 
 // Files lists the published files of the built site in dir, sorted, with
@@ -89,29 +92,69 @@ const headers = `# Netlify and Cloudflare Pages read this file. It lets course p
   Access-Control-Allow-Origin: *
 `
 
-// Export copies the published files of the built site in dir to out, with
-// a service worker and the _headers file, ready for any static host under
-// any path.
-func Export(dir, out string) (string, error) {
+// Copy copies the published files of the built site in dir to out, each
+// with its modification time and with its compressed copies that are
+// fresh (see internal/precompress), so that they stay fresh in out.
+func Copy(dir, out string) error {
 	files, err := Files(dir)
 	if err != nil {
-		return "", err
+		return err
 	}
 	for _, f := range files {
-		b, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			return "", err
-		}
+		src := filepath.Join(dir, filepath.FromSlash(f))
 		dst := filepath.Join(out, filepath.FromSlash(f))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return "", err
+			return err
 		}
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
-			return "", err
+		info, err := os.Stat(src)
+		if err != nil {
+			return err
 		}
+		if err := copyFile(dst, src, info); err != nil {
+			return err
+		}
+		for _, e := range precompress.Encodings {
+			if c, err := os.Stat(src + e.Ext); err == nil && precompress.Fresh(info, c) {
+				if err := copyFile(dst+e.Ext, src+e.Ext, c); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// copyFile copies src, as info found it, to dst with its modification
+// time.
+func copyFile(dst, src string, info fs.FileInfo) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		return err
+	}
+	return os.Chtimes(dst, info.ModTime(), info.ModTime())
+}
+
+// Export copies the published files of the built site in dir to out, with
+// a service worker, the _headers file, and a brotli and a gzip copy of
+// every file that compresses (gradbook.wasm.br, gradbook.wasm.gz: for
+// hosts that serve such copies), ready for any static host under any
+// path.
+func Export(dir, out string) (string, error) {
+	if err := Copy(dir, out); err != nil {
+		return "", err
 	}
 	if err := os.WriteFile(filepath.Join(out, "_headers"), []byte(headers), 0o644); err != nil {
 		return "", err
 	}
-	return WriteServiceWorker(out)
+	version, err := WriteServiceWorker(out)
+	if err != nil {
+		return "", err
+	}
+	if _, err := precompress.Dir(out); err != nil {
+		return "", err
+	}
+	return version, nil
 }
