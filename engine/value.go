@@ -22,7 +22,10 @@ type Value struct {
 	in    [2]*Value // in[1] is nil for one-input ops
 	k     float64
 	op    opcode
-	node  bool   // false for a leaf
+	node  bool // false for a leaf
+	// Const marks a leaf that stands for a number the code wrote (the 2
+	// in 2 * x) rather than a value of its own: drawings show it small.
+	Const bool
 	mark  uint32 // the walk that last reached it (see Topo)
 	slot  int32  // its slot in the tape being compiled from it
 }
@@ -208,6 +211,32 @@ func Topo(v *Value) []*Value {
 // len(Topo(v)), without making the list.
 func Size(v *Value) int {
 	n, _ := walk(v, nil, nil)
+	return n
+}
+
+// SizeAtMost returns how many values the expression behind v has, v
+// included, if that is at most max, and otherwise a number above max: it
+// stops counting there, so that asking whether a graph is small is cheap
+// for a large one.
+func SizeAtMost(v *Value, max int) int {
+	mark := atomic.AddUint32(&walks, 1)
+	v.mark = mark
+	stack := []*Value{v}
+	n := 0
+	for len(stack) > 0 && n <= max {
+		u := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n++
+		if !u.node {
+			continue
+		}
+		for _, w := range u.in {
+			if w != nil && w.mark != mark {
+				w.mark = mark
+				stack = append(stack, w)
+			}
+		}
+	}
 	return n
 }
 

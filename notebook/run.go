@@ -144,6 +144,27 @@ type runState struct {
 	lin       *lineage
 	rec       *recording // the trace recording now, if any
 	bound     map[string]int
+	// atBackward keeps, for each Value the run called backward on (a
+	// graph small enough to draw), every value and gradient of its graph
+	// as backward left them: its drawing shows those, the program's own.
+	atBackward map[*engine.Value][]savedValue
+}
+
+// keepBackward notes the values and gradients backward from root left,
+// for root's drawing.
+func (st *runState) keepBackward(root *engine.Value) {
+	if st.quiet > 0 || engine.SizeAtMost(root, draw.MaxDrawnNodes) > draw.MaxDrawnNodes {
+		return
+	}
+	if st.atBackward == nil {
+		st.atBackward = map[*engine.Value][]savedValue{}
+	}
+	nodes := engine.Topo(root)
+	saved := make([]savedValue, len(nodes))
+	for i, v := range nodes {
+		saved[i] = savedValue{v, v.Data, v.Grad, v.Label}
+	}
+	st.atBackward[root] = saved
 }
 
 // target is something to draw: the expression behind a Value, or a
@@ -363,8 +384,11 @@ func (st *runState) drawCell(i int, names map[*engine.Value]string) {
 		targets = []*target{st.last[i]}
 	}
 	for _, t := range targets {
-		d, n := t.draw(names)
+		d, n := t.draw(names, st.atBackward[t.root])
 		switch {
+		case d != nil && d.Trivial() && len(st.shown[i]) == 0:
+			// A single value is not worth a drawing of its own, unless
+			// the cell asked for it.
 		case d != nil:
 			st.res[i].Drawings = append(st.res[i].Drawings, d)
 		case n > draw.MaxDrawnNodes:
@@ -391,13 +415,33 @@ func bytes(n int) string {
 
 // draw draws the target, or returns nil and how many values it has if
 // that is too many to draw.
-func (t *target) draw(names map[*engine.Value]string) (*draw.Drawing, int) {
+//
+// A drawing shows the program's own state: for a Value the program called
+// backward on in this run, the values and gradients backward left (at, as
+// keepBackward noted them), even if the code changed values since; for
+// any other, the values it holds now and, said so in the title, the
+// gradients its backward would give.
+func (t *target) draw(names map[*engine.Value]string, at []savedValue) (*draw.Drawing, int) {
 	if t.root != nil {
-		if n := engine.Size(t.root); n > draw.MaxDrawnNodes {
-			return nil, n
+		if n := engine.SizeAtMost(t.root, draw.MaxDrawnNodes); n > draw.MaxDrawnNodes {
+			return nil, engine.Size(t.root)
 		}
-		d := draw.Value(t.root, names)
-		d.Title = "The graph behind " + d.Nodes[d.Out].Label
+		// Draw the state backward left, then put the program's back.
+		now := make([]savedValue, len(at))
+		for i, sv := range at {
+			now[i] = savedValue{sv.v, sv.v.Data, sv.v.Grad, sv.v.Label}
+			sv.v.Data, sv.v.Grad = sv.data, sv.grad
+		}
+		d := draw.Value(t.root, names, draw.WithConstants(func(v *engine.Value) bool { return v.Const }))
+		for _, sv := range now {
+			sv.v.Data, sv.v.Grad = sv.data, sv.grad
+		}
+		name := d.Nodes[d.Out].Label
+		if at != nil {
+			d.Title = fmt.Sprintf("The graph behind %s, with the gradients %s.backward() set", name, name)
+		} else {
+			d.Title = fmt.Sprintf("The graph behind %s: gradients as %s.backward() would give them", name, name)
+		}
 		return d, len(d.Nodes)
 	}
 	if n := len(t.tape.Names()); n > draw.MaxDrawnNodes {

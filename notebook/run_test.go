@@ -165,3 +165,39 @@ func TestHintsMatchTokens(t *testing.T) {
 		t.Errorf("x is None: %v", r.Err)
 	}
 }
+
+// A drawing never contradicts the program: after backward it shows the
+// gradients backward set, even once the code changed a value; a Value
+// never run backward from says its gradients are what backward would
+// give; a single value is not drawn unless asked for.
+func TestDrawingsShowTheProgramsState(t *testing.T) {
+	r := runOne(t, `a = Value(2.0, "a")
+L = a * a
+L.backward()
+a.value += 0.1
+print(a.grad)`)
+	d := r.Drawings[0]
+	var ga float64
+	for _, n := range d.Nodes {
+		if n.Label == "a" {
+			ga = n.Grad
+		}
+	}
+	if r.Output != "4.0\n" || ga != 4 || !strings.Contains(d.Title, "with the gradients L.backward() set") {
+		t.Errorf("after backward and a change: a.grad %q, drawn %v, %q", r.Output, ga, d.Title)
+	}
+	r = runOne(t, `a = Value(2.0, "a")
+L = a * a
+L.backward()
+a.value += 0.1
+after = a * 3`)
+	if d := r.Drawings[0]; !strings.Contains(d.Title, "The graph behind after: gradients as after.backward() would give them") {
+		t.Errorf("a graph never run backward from: %q", d.Title)
+	}
+	if r := runOne(t, "w = Value(0.0)"); len(r.Drawings) != 0 {
+		t.Errorf("a single value is drawn: %+v", r.Drawings[0].Title)
+	}
+	if r := runOne(t, "w = Value(0.0, \"w\")\nshow(w)"); len(r.Drawings) != 1 {
+		t.Error("a value shown is not drawn")
+	}
+}

@@ -203,7 +203,10 @@ func (v *Value) backward(thread *starlark.Thread, b *starlark.Builtin, args star
 		mode = engine.OverwriteBug
 	}
 	v.v.BackwardMode(mode)
-	v.state().built(&target{root: v.v})
+	if st := v.state(); st != nil {
+		st.keepBackward(v.v)
+		st.built(&target{root: v.v})
+	}
 	return starlark.None, nil
 }
 
@@ -317,7 +320,7 @@ func (v *Value) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 		w, c = y.v, new(cellValue)
 	case starlark.Int, starlark.Float:
 		f, _ := starlark.AsFloat(y)
-		cc := &cellConst{k: engine.Value{Data: f}} // the number is a constant leaf
+		cc := &cellConst{k: engine.Value{Data: f, Const: true}} // the number is a constant leaf
 		w, c = &cc.k, &cc.cellValue
 	default:
 		return nil, nil
