@@ -13,6 +13,7 @@ import (
 	"gradbook/engine"
 	"gradbook/internal/words"
 	"gradbook/notebook"
+	"gradbook/notebook/draw"
 )
 
 // Exercise is code for the learner to complete, with a Check button that
@@ -54,6 +55,10 @@ type Report struct {
 	// Line is the block line of the test that failed, for authors; 0 if
 	// none or a Go checker.
 	Line int
+	// Drawing, when the backward checker failed on gradients it could
+	// compare, is the hidden graph with the learner's gradients beside
+	// the engine's, the first node where they part marked.
+	Drawing *draw.Drawing
 }
 
 // Text is the report as the page shows it: a well done and the tests
@@ -153,7 +158,7 @@ func (r Report) capped() Report {
 }
 
 // HTML renders the exercise: an editor with the starter code, Run, Check
-// and Reset, the report, hints one at a time, and the solution behind a
+// and Reset, the output and report with the drawings under them, hints one at a time, and the solution behind a
 // button.
 func (x *Exercise) HTML() string {
 	id := html.EscapeString(x.ID)
@@ -165,7 +170,7 @@ func (x *Exercise) HTML() string {
 	b.WriteString(`<button type="button" class="run" disabled>Run</button><button type="button" class="check" disabled>Check</button><button type="button" class="reset" disabled>Reset</button></div>`)
 	fmt.Fprintf(&b, `<textarea class="editor" id="exercise-%s-src" rows="%d" spellcheck="false" autocapitalize="off" autocomplete="off">%s</textarea>`, id, rows, html.EscapeString(x.Starter))
 	fmt.Fprintf(&b, `<output class="out" for="exercise-%s-src" role="status" aria-live="polite"></output>`, id)
-	b.WriteString(`<div class="report" role="status" aria-live="polite"></div>`)
+	b.WriteString(`<div class="report" role="status" aria-live="polite"></div><div class="drawings"></div>`)
 	for _, t := range x.Tests {
 		// Inert text the runner is given with the learner's code: a
 		// template is neither shown nor run by the browser.
@@ -181,7 +186,7 @@ func (x *Exercise) HTML() string {
 	if x.Solution != "" {
 		fmt.Fprintf(&b, `<details class="solution"><summary>Show a solution</summary><pre><code>%s</code></pre></details>`, html.EscapeString(x.Solution))
 	}
-	b.WriteString(`<div class="drawings"></div></section>`)
+	b.WriteString(`</section>`)
 	return b.String()
 }
 
@@ -241,7 +246,16 @@ func CheckBackward(source string) Report {
 	if !ok {
 		return Report{Why: "Define a function backward(graph, values, out) in your code."}
 	}
-	return judge(backwardTests(), func(tc backwardTest) (string, string) { return tc.name, checkOne(fn, tc) })
+	var drawing *draw.Drawing
+	rep := judge(backwardTests(), func(tc backwardTest) (string, string) {
+		why, d := checkOne(fn, tc)
+		drawing = d
+		return tc.name, why
+	})
+	if !rep.Passed {
+		rep.Drawing = drawing
+	}
+	return rep
 }
 
 // stopsBefore runs the learner's code as a cell and says why it stops, if
@@ -276,15 +290,18 @@ func judge[T any](tests []T, run func(T) (name, why string)) Report {
 	return rep
 }
 
-func checkOne(fn *starlark.Function, tc backwardTest) string {
+// checkOne runs the learner's backward on one hidden graph and says why
+// it is wrong ("" if it is not), with a drawing that compares their
+// gradients with the engine's when they returned some.
+func checkOne(fn *starlark.Function, tc backwardTest) (string, *draw.Drawing) {
 	out := tc.graph[len(tc.graph)-1].Name
 	tape, err := engine.Compile(tc.graph)
 	if err != nil {
-		return err.Error()
+		return err.Error(), nil
 	}
 	vals, err := tape.Evaluate(tc.leaves)
 	if err != nil {
-		return err.Error()
+		return err.Error(), nil
 	}
 	want, _ := tape.Backward(vals, out, engine.Accumulate)
 	wrong, _ := tape.Backward(vals, out, engine.OverwriteBug)
@@ -302,26 +319,44 @@ func checkOne(fn *starlark.Function, tc backwardTest) string {
 	}
 	got, why := call()
 	if why != "" {
-		return why
+		return why, nil
 	}
 	if why := compareGrads(tc, tape, got, want, wrong, out); why != "" {
-		return why
+		return why, compared(tape, vals, out, got)
 	}
 	if tc.twice {
 		first := snapshot(got)
 		again, why := call()
 		if why != "" {
-			return why
+			return why, nil
 		}
 		if why := compareGrads(tc, tape, again, want, wrong, out); why != "" {
-			return "Calling backward a second time went wrong. " + why + " Build a fresh dict inside backward on every call, starting every gradient at 0.0."
+			return "Calling backward a second time went wrong. " + why + " Build a fresh dict inside backward on every call, starting every gradient at 0.0.", compared(tape, vals, out, again)
 		}
 		if after := snapshot(got); !sameMap(first, after) {
-			return "Calling backward a second time changed the dict the first call returned: build a fresh dict inside backward on every call."
+			return "Calling backward a second time changed the dict the first call returned: build a fresh dict inside backward on every call.", nil
 		}
 	}
-	return ""
+	return "", nil
 }
+
+// compared draws the hidden graph with the gradients the learner's
+// backward returned (got) beside the engine's, or nil if got is not a
+// dict of gradients.
+func compared(t *engine.Tape, vals map[string]float64, out string, got starlark.Value) *draw.Drawing {
+	if _, ok := got.(*starlark.Dict); !ok {
+		return nil
+	}
+	names := t.Names()
+	slots := make([]float64, len(names))
+	for s, name := range names {
+		slots[s] = vals[name]
+	}
+	d := draw.Compare(draw.Graph(t, slots, out), snapshot(got))
+	d.Title = "The hidden graph " + out + ", with your gradients beside the engine's"
+	return d
+}
+
 
 func graphValue(g engine.Graph) starlark.Value {
 	entries := make([]starlark.Value, len(g))
@@ -355,8 +390,9 @@ func snapshot(v starlark.Value) map[string]float64 {
 	m := map[string]float64{}
 	if d, ok := v.(*starlark.Dict); ok {
 		for _, it := range d.Items() {
-			if f, ok := notebook.Number(it[1]); ok {
-				m[it[0].String()] = f
+			name, isStr := starlark.AsString(it[0])
+			if f, ok := notebook.Number(it[1]); ok && isStr {
+				m[name] = f
 			}
 		}
 	}

@@ -3,6 +3,8 @@ package block
 import (
 	"strings"
 	"testing"
+
+	"gradbook/notebook/draw"
 )
 
 const starterHead = `OPS = {
@@ -45,6 +47,9 @@ func TestCheckBackward(t *testing.T) {
 	if r := CheckBackward(correct); !r.Passed {
 		t.Fatalf("a correct backward fails: %s\n%v", r.Why, r.Lines)
 	}
+	if r := CheckBackward(correct); r.Drawing != nil {
+		t.Errorf("a passed check comes with a drawing %q", r.Drawing.Title)
+	}
 	for name, tc := range map[string]struct{ src, says string }{
 		"overwrite": {`def backward(graph, values, out):
     grads = {name: 0.0 for name in values}
@@ -71,6 +76,43 @@ func TestCheckBackward(t *testing.T) {
 		if r.Passed || !strings.Contains(r.Why, tc.says) {
 			t.Errorf("%s: passed %v, why %q; want it to say %q", name, r.Passed, r.Why, tc.says)
 		}
+	}
+}
+
+// A failed backward whose gradients can be compared comes with the hidden
+// graph drawn, the learner's gradients beside the engine's and the first
+// node where they part marked; one that returned nothing to compare has
+// no drawing.
+func TestCheckBackwardDrawsTheHiddenGraph(t *testing.T) {
+	overwrite := backwardWith(`def backward(graph, values, out):
+    grads = {name: 0.0 for name in values}
+    grads[out] = 1.0
+    for name, op, ins in reversed(graph):
+        local = local_grads(op, [values[i] for i in ins])
+        for i, g in zip(ins, local):
+            grads[i] = grads[name] * g
+    return grads`)
+	r := CheckBackward(overwrite)
+	if r.Drawing == nil {
+		t.Fatalf("no drawing with %q", r.Why)
+	}
+	d := r.Drawing
+	if d.FirstWrong < 0 {
+		t.Fatalf("the drawing marks no node: %s", d.CompareText())
+	}
+	n := d.Nodes[d.FirstWrong]
+	if n.Name != "x" || d.Theirs[d.FirstWrong] != 1 || n.Grad != 2 {
+		t.Errorf("first wrong node %s: theirs %v, engine %v; want x: 1 beside 2", n.Name, d.Theirs[d.FirstWrong], n.Grad)
+	}
+	if text := d.CompareText(); !strings.Contains(text, "until x: its gradient is 2, but yours is 1") {
+		t.Errorf("the drawing says %q", text)
+	}
+	if !strings.Contains(d.SVG(draw.View{}), "yours 1") {
+		t.Error("the SVG does not show the learner's gradient beside the engine's")
+	}
+	if r := CheckBackward(backwardWith(`def backward(graph, values, out):
+    grads = {name: 0.0 for name in values}`)); r.Drawing != nil {
+		t.Errorf("backward returned None, yet the report draws %q", r.Drawing.Title)
 	}
 }
 

@@ -26,6 +26,7 @@ func (p *Page) wireExercise(el *element) {
 	}
 	id := el.GetAttribute(block.AttrCellID)
 	var drawn handlers // the handlers of the drawings shown now
+	compareShown := false // the drawings box shows the check's drawing
 	var run func()
 	var save func(passed bool)
 	editor := p.newEditor(&p.on, area, el.QuerySelector(block.Of(block.ClassCellLabel)).TextContent(), func() { p.keep.later(id, func() { save(false) }) }, func() { run() })
@@ -76,6 +77,7 @@ func (p *Page) wireExercise(el *element) {
 		}})
 		r := page.Outcome(res, 0, 0, err, streamed.String(), ms)
 		p.showResult(r, page.Show(r, 0), id, out, drawings, &drawn, editor)
+		compareShown = false
 	}
 	checkIt := func() {
 		report.SetTextContent("Checking…")
@@ -92,6 +94,18 @@ func (p *Page) wireExercise(el *element) {
 			el.SetAttribute(block.AttrState, page.Failed)
 		}
 		report.SetTextContent(r.Text())
+		// A failed backward comes with the hidden graph, the learner's
+		// gradients beside the engine's; it replaces what the box showed,
+		// and a pass clears it.
+		if r.Drawing != nil || compareShown {
+			drawn.release()
+			drawings.SetInnerHTML("")
+			compareShown = false
+		}
+		if r.Drawing != nil {
+			newDrawingView(p, drawings, &drawn, r.Drawing, id+"-check")
+			compareShown = true
+		}
 	}
 	p.listen(runButton, "click", func(*event) { spawn(func() { run() }) })
 	p.listen(checkButton, "click", func(*event) { spawn(func() { checkIt() }) })
