@@ -357,7 +357,6 @@ func compared(t *engine.Tape, vals map[string]float64, out string, got starlark.
 	return d
 }
 
-
 func graphValue(g engine.Graph) starlark.Value {
 	entries := make([]starlark.Value, len(g))
 	for i, n := range g {

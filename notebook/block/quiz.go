@@ -12,6 +12,7 @@ import (
 	"go.starlark.net/syntax"
 
 	"gradbook/internal/jsontext"
+	"gradbook/internal/words"
 	"gradbook/notebook"
 )
 
@@ -31,7 +32,8 @@ import (
 //
 //	--- hint                 shown after two wrong answers; after three,
 //	                         the worked answer (the right choice and its
-//	                         feedback, or the explanation)
+//	                         feedback, or the explanation, or without one
+//	                         the numbers asked for)
 //
 // Text may use Markdown's inline emphasis, **strong** and `code`.
 type Quiz struct {
@@ -278,6 +280,14 @@ func (q *Quiz) HTML() string {
 				fmt.Fprintf(&b, `<div class="explain" hidden><h4>The answer</h4><p>%s</p>%s</div>`, Inline(c.Text), paragraphs(c.Feedback))
 			}
 		}
+	case q.expected != nil:
+		// Without an authored explanation, the answer is at least the
+		// numbers themselves.
+		b.WriteString(`<div class="explain" hidden><h4>The answer</h4>`)
+		for i, a := range q.Answers {
+			fmt.Fprintf(&b, `<p>%s = %s</p>`, html.EscapeString(a.Label), html.EscapeString(words.Number(q.expected[i])))
+		}
+		b.WriteString(`</div>`)
 	}
 	if q.Model != "" {
 		fmt.Fprintf(&b, `<div class="model" hidden><h4>A model answer</h4>%s</div>`, paragraphs(q.Model))

@@ -22,8 +22,12 @@ func TestNumericWrongAnswers(t *testing.T) {
 			t.Errorf("Judge(%v) = %v %q, want %v %q", tc.got, right, says, tc.right, tc.says)
 		}
 	}
+	// Without an explanation, the worked answer is the number asked for.
+	if !strings.Contains(q.HTML(), `<div class="explain" hidden><h4>The answer</h4><p>dL/dw = -3</p></div>`) {
+		t.Errorf("no worked answer in %s", q.HTML())
+	}
 	// The page's feedback, from the data the page carries.
-	data, err := jsontext.DecodeOrdered([]byte(strings.TrimSuffix(strings.Split(q.HTML(), `class="block-data">`)[1], "</script></section>")))
+	data, err := jsontext.DecodeOrdered([]byte(strings.Split(strings.Split(q.HTML(), `class="block-data">`)[1], "</script>")[0]))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"gradbook/notebook"
+	"gradbook/notebook/block"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -145,6 +146,10 @@ func TestLessonsRun(t *testing.T) {
 					srcs = append(srcs, c.Source)
 				case "quiz":
 					quizzes++
+					// Feedback builds up: after two wrong answers a hint.
+					if q, err := block.ParseQuiz(c.ID, c.Source); err == nil && q.Kind() != "open" && q.Hint == "" {
+						t.Errorf("quiz %s has no --- hint for a learner who answered wrong twice", c.ID)
+					}
 				case "exercise":
 					exercises++
 				}

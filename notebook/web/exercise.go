@@ -25,7 +25,7 @@ func (p *Page) wireExercise(el *element) {
 		}
 	}
 	id := el.GetAttribute(block.AttrCellID)
-	var drawn handlers // the handlers of the drawings shown now
+	var drawn handlers    // the handlers of the drawings shown now
 	compareShown := false // the drawings box shows the check's drawing
 	var run func()
 	var save func(passed bool)
