@@ -4,6 +4,7 @@ package draw
 // makes when it is given none, and folding them into one box each.
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -56,12 +57,48 @@ func (d *Drawing) fallbackGroups() {
 			size[owner[s]]++
 		}
 	}
+	name := d.headNames(owner, size)
 	for s := range d.Nodes {
 		h := owner[s]
 		if h >= 0 && size[h] >= 3 && 2*size[h] <= n {
-			d.Nodes[s].Group = []string{d.Nodes[h].Name}
+			d.Nodes[s].Group = []string{name[h]}
 		}
 	}
+}
+
+// headNames names the groups fallbackGroups makes after their heads. A
+// head the program labelled keeps its label; an activation nobody named
+// is a neuron, named by its layer (how many activations lie on the
+// longest path from an input to it, itself included) and its place in
+// that layer: "L2 neuron 3". Any other head keeps its node's name.
+func (d *Drawing) headNames(owner, size []int) []string {
+	n := len(d.Nodes)
+	layer := make([]int, n)
+	ins := make([][]int, n)
+	for _, e := range d.Edges {
+		ins[e.To] = append(ins[e.To], e.From)
+	}
+	for s := range layer { // a node's inputs have lower slots
+		for _, in := range ins[s] {
+			layer[s] = max(layer[s], layer[in])
+		}
+		if activations[d.Nodes[s].Op] {
+			layer[s]++
+		}
+	}
+	names := make([]string, n)
+	count := map[int]int{}
+	for s, nd := range d.Nodes {
+		if owner[s] != s || size[s] < 3 {
+			continue
+		}
+		names[s] = nd.Name
+		if activations[nd.Op] && nd.Label == nd.Op {
+			count[layer[s]]++
+			names[s] = fmt.Sprintf("L%d neuron %d", layer[s], count[layer[s]])
+		}
+	}
+	return names
 }
 
 // collectGroups makes the groups from the nodes' paths: outermost first,

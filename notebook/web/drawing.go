@@ -57,8 +57,8 @@ func newDrawingView(p *Page, box *element, on *handlers, d *draw.Drawing, id str
 		practice = fmt.Sprintf(`<label class="%s"><input type="checkbox" class="%s" id="%s-practice"> You do the backward pass</label><div class="%s" aria-live="polite"></div>`,
 			classPracticeLabel, classPractice, html.EscapeString(id), classBlanks)
 	}
-	fig.SetInnerHTML(fmt.Sprintf(`<figcaption>%s</figcaption><div class="%s" tabindex="0" role="group" aria-label="%s"></div>%s%s<p class="%s" aria-live="polite"></p><div class="%s" aria-live="polite"></div><details><summary>The graph as a table</summary>%s</details>`,
-		html.EscapeString(d.Title), classSVGBox, html.EscapeString(d.Title), d.ControlsHTML(id), practice, classStepText, classPaths, d.TableHTML()))
+	fig.SetInnerHTML(fmt.Sprintf(`<figcaption>%s</figcaption><div class="%s" tabindex="0" role="group" aria-label="%s"></div><p class="%s">Scroll the drawing sideways to see all of it →</p>%s%s<p class="%s" aria-live="polite"></p><div class="%s" aria-live="polite"></div><details><summary>The graph as a table</summary>%s</details>`,
+		html.EscapeString(d.Title), classSVGBox, html.EscapeString(d.Title), classScrollCue, d.ControlsHTML(id), practice, classStepText, classPaths, d.TableHTML()))
 	box.AppendChild(fig)
 	v.root = fig
 	v.box = fig.QuerySelector(block.Of(classSVGBox))
@@ -159,6 +159,11 @@ func (v *drawingView) redraw() {
 	if svg := v.box.FirstElementChild(); svg != nil {
 		// Set through the CSSOM: the CSP refuses style attributes.
 		svg.Get("style").Call("setProperty", "min-width", strconv.FormatFloat(v.d.MinWidth(view), 'f', 0, 64)+"px")
+	}
+	if w := v.box.Get("clientWidth").Float(); w > 0 && v.box.Get("scrollWidth").Float() > w+1 {
+		v.root.SetAttribute(attrScrolls, "true")
+	} else {
+		v.root.RemoveAttribute(attrScrolls)
 	}
 	v.root.SetAttribute(block.AttrStep, strconv.Itoa(v.step))
 	if v.back != nil {

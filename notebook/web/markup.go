@@ -43,6 +43,7 @@ const (
 	classBlankInput    = "blank-input"
 	classBlankVerdict  = "blank-verdict"
 	classCheckStep     = "check-step"
+	classScrollCue     = "scroll-cue"
 	classEmbedStatus   = "gradbook-status"
 	classEmbedSaved    = "gradbook-saved"
 )
@@ -52,3 +53,7 @@ const anchor = "a"
 
 // attrEdge is the edge a blank of "you do the backward pass" is for.
 const attrEdge = "data-edge"
+
+// attrScrolls marks a drawing too wide for its column even top to bottom
+// at its legible minimum: its box scrolls sideways, and says so.
+const attrScrolls = "data-scrolls"
