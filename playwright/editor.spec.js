@@ -87,6 +87,45 @@ test("at phone width the editor wraps long lines and the page does not scroll si
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await cell(page, 1).getByRole("button", { name: "Run", exact: true }).click();
   await expect(cell(page, 1).getByRole("status")).toContainText("a long line of code");
+
+  // A wrapped line keeps its indentation: the rest of an indented line
+  // starts under its code, not at the margin.
+  await editorOf(cell(page, 1)).fill("def f():\n    print('a long line of code that is much wider than a phone screen, wrapped')\nf()");
+  const starts = await cell(page, 1).locator(".cm-line").nth(1).evaluate((line) => {
+    const range = document.createRange();
+    range.selectNodeContents(line);
+    // Each visual row's start: the leftmost box at that height.
+    const byTop = new Map();
+    for (const r of range.getClientRects()) {
+      if (r.width === 0) continue;
+      const top = Math.round(r.top + r.height / 2);
+      const key = [...byTop.keys()].find((k) => Math.abs(k - top) < 4) ?? top;
+      byTop.set(key, Math.min(byTop.get(key) ?? Infinity, Math.round(r.left)));
+    }
+    const rows = [...byTop.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+    const code = document.createRange();
+    const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+    let node, at = null;
+    while ((node = walker.nextNode()) && at === null) {
+      const i = node.data.search(/\S/);
+      if (i >= 0) { code.setStart(node, i); code.setEnd(node, i + 1); at = Math.round(code.getBoundingClientRect().left); }
+    }
+    return { rows, code: at, tall: line.getBoundingClientRect().height };
+  });
+  expect(starts.rows.length, "the line wraps").toBeGreaterThan(1);
+  for (const left of starts.rows.slice(1)) expect(Math.abs(left - starts.code), "a wrapped row starts under the code").toBeLessThanOrEqual(1);
+
+  // grad_check's table keeps its columns on a phone: its rows do not wrap,
+  // and the table scrolls sideways inside the output.
+  await editorOf(cell(page, 1)).fill("grad_check(lambda w: w * w * w, 1.0, analytic=3)");
+  await cell(page, 1).getByRole("button", { name: "Run", exact: true }).click();
+  const table = cell(page, 1).locator("output.out .table");
+  await expect(table).toContainText("central");
+  const lines = (await table.textContent()).trim().split("\n").length;
+  const box = await table.evaluate((t) => ({ h: t.scrollHeight, w: t.scrollWidth, cw: t.clientWidth, line: parseFloat(getComputedStyle(t).lineHeight) }));
+  expect(Math.round(box.h / box.line), "the table's rows wrap").toBe(lines);
+  expect(box.w).toBeGreaterThan(box.cw);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });
 
 test("figures: the editor bundle, and the time to the first editable cell", async ({ browser }) => {

@@ -2,7 +2,7 @@
 // behind the small interface that notebook/web uses, so that the notebook
 // never depends on CodeMirror's internals. cmd/editorbundle bundles this
 // file and its npm packages into site/editor.js.
-import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, highlightSpecialChars, drawSelection, Decoration } from "@codemirror/view";
+import { EditorView, ViewPlugin, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, highlightSpecialChars, drawSelection, Decoration } from "@codemirror/view";
 import { EditorState, StateField, StateEffect, Prec, Compartment } from "@codemirror/state";
 import { history, defaultKeymap, historyKeymap, indentWithTab, isolateHistory } from "@codemirror/commands";
 import { indentOnInput, bracketMatching, syntaxHighlighting, defaultHighlightStyle, indentUnit } from "@codemirror/language";
@@ -27,6 +27,40 @@ const marks = StateField.define({
   provide: (f) => EditorView.decorations.from(f),
 });
 
+// A long line wraps with its own indentation: each line is marked with
+// how far it is indented (in columns, tabs counted as 4, up to maxHang),
+// and the theme gives each mark a hanging indent of that many columns, so
+// that the rest of a wrapped line starts under its code, not at the
+// margin. Only the lines in view are marked.
+const maxHang = 40;
+const hangs = Array.from({ length: maxHang + 1 }, (_, n) => Decoration.line({ class: `cm-hang-${n}` }));
+function hangOf(view) {
+  const marks = [];
+  for (const { from, to } of view.visibleRanges) {
+    for (let pos = from; pos <= to;) {
+      const line = view.state.doc.lineAt(pos);
+      let cols = 0;
+      for (const ch of line.text) {
+        if (ch === " ") cols++;
+        else if (ch === "\t") cols += 4 - (cols % 4);
+        else break;
+      }
+      if (cols > 0) marks.push(hangs[Math.min(cols, maxHang)].range(line.from));
+      pos = line.to + 1;
+    }
+  }
+  return Decoration.set(marks);
+}
+const hangingIndent = ViewPlugin.fromClass(class {
+  constructor(view) { this.decorations = hangOf(view); }
+  update(u) { if (u.docChanged || u.viewportChanged) this.decorations = hangOf(u.view); }
+}, { decorations: (v) => v.decorations });
+const hangRules = {};
+for (let n = 1; n <= maxHang; n++) {
+  // .cm-line's own left padding is 6px.
+  hangRules[`.cm-hang-${n}`] = { paddingLeft: `calc(${n}ch + 6px)`, textIndent: `-${n}ch` };
+}
+
 // The editor's looks, in the page's colours. Styles reach the editor as
 // constructed style sheets inside its shadow root, which a page's CSP
 // (style-src 'self') allows, where CodeMirror's <style> element would be
@@ -39,6 +73,7 @@ const theme = EditorView.theme({
   ".cm-gutters": { backgroundColor: "#eceee9", color: "#5b6576", borderRight: "1px solid #d5dae2" },
   ".cm-activeLine": { backgroundColor: "#e8ebe4" },
   ".cm-error-line": { backgroundColor: "#fbe4e6", boxShadow: "inset 3px 0 0 #a3141f" },
+  ...hangRules,
 });
 
 // create puts an editor into parent, in a shadow root, with the given
@@ -75,6 +110,7 @@ export function create(parent, text, { label, hint, onChange, onRun }) {
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap, indentWithTab]),
         python(),
         EditorView.lineWrapping,
+        hangingIndent,
         named.of(EditorView.contentAttributes.of(attrs)),
         theme,
         marks,

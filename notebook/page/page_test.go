@@ -2,6 +2,7 @@ package page
 
 import (
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -173,5 +174,29 @@ func TestNextID(t *testing.T) {
 		if got := NextID(tc.ids, tc.n); got != tc.want {
 			t.Errorf("NextID(%q, %d) = %d, want %d", tc.ids, tc.n, got, tc.want)
 		}
+	}
+}
+
+// grad_check's table keeps its lines whole; the prose around it wraps.
+func TestPieces(t *testing.T) {
+	out := "Checking w:\nstep      left     right\n0.01      2.97     3.03\n1e-06     3        3\nbackward gives 3\nx  y\n"
+	got := Pieces(out)
+	want := []Piece{
+		{"Checking w:\n", false},
+		{"step      left     right\n0.01      2.97     3.03\n1e-06     3        3\n", true},
+		{"backward gives 3\nx  y\n", false}, // a lone row is prose
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Pieces = %+v, want %+v", got, want)
+	}
+	var joined string
+	for _, p := range got {
+		joined += p.Text
+	}
+	if joined != out {
+		t.Errorf("the pieces lose text: %q", joined)
+	}
+	if got := Pieces(""); len(got) != 0 {
+		t.Errorf("Pieces of nothing = %+v", got)
 	}
 }

@@ -112,3 +112,42 @@ func Duration(ms float64) string {
 	}
 	return fmt.Sprintf("%.1f s", ms/1000)
 }
+
+// Piece is a run of a cell's output as the page lays it out: prose
+// wraps at the column's edge; a table (lines whose words line up in
+// columns, as grad_check prints) keeps its lines whole and scrolls
+// sideways instead, so that its columns stay columns on a phone.
+type Piece struct {
+	Text  string // its lines, each ending in a newline but perhaps the last
+	Table bool
+}
+
+// Pieces splits output into prose and tables. A line is a table row when
+// it has a gap of two or more spaces between its first and its last
+// word; a table is a run of two or more rows.
+func Pieces(output string) []Piece {
+	lines := strings.SplitAfter(output, "\n")
+	row := make([]bool, len(lines))
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		row[i] = strings.Contains(t, "  ")
+	}
+	var ps []Piece
+	for i := 0; i < len(lines); {
+		j := i + 1
+		for row[i] && j < len(lines) && row[j] {
+			j++
+		}
+		table := j-i >= 2
+		text := strings.Join(lines[i:j], "")
+		switch n := len(ps); {
+		case text == "":
+		case !table && n > 0 && !ps[n-1].Table:
+			ps[n-1].Text += text
+		default:
+			ps = append(ps, Piece{Text: text, Table: table})
+		}
+		i = j
+	}
+	return ps
+}

@@ -359,7 +359,7 @@ func (c *Cell) show(r *notebook.CellResult, cell int) {
 // text page.Show gives, the error's line marked in the editor, and the
 // plots and drawings. It is the one place a result reaches the page.
 func (p *Page) showResult(r *notebook.CellResult, s page.Shown, id string, out, drawings *element, drawn *handlers, editor *codeEditor) {
-	out.SetTextContent(s.Text)
+	p.setOutput(out, s.Text)
 	if s.State == page.Error {
 		out.Class().Add(classError)
 	} else {
@@ -373,6 +373,23 @@ func (p *Page) showResult(r *notebook.CellResult, s page.Shown, id string, out, 
 	}
 	for k, d := range r.Drawings {
 		newDrawingView(p, drawings, drawn, d, fmt.Sprintf("%s-d%d", id, k+1))
+	}
+}
+
+// setOutput shows a run's text in out: prose as text, which wraps, and
+// each table (page.Pieces) in a row box of its own that keeps its lines
+// whole and scrolls sideways.
+func (p *Page) setOutput(out *element, text string) {
+	out.SetTextContent("")
+	for _, piece := range page.Pieces(text) {
+		if !piece.Table {
+			out.AppendChild(p.doc.CreateTextNode(piece.Text))
+			continue
+		}
+		t := p.doc.CreateElement("span")
+		t.SetAttribute("class", classTable)
+		t.SetTextContent(piece.Text)
+		out.AppendChild(t)
 	}
 }
 

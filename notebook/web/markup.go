@@ -44,6 +44,7 @@ const (
 	classBlankVerdict  = "blank-verdict"
 	classCheckStep     = "check-step"
 	classScrollCue     = "scroll-cue"
+	classTable         = "table" // a table in a cell's output
 	classEmbedStatus   = "gradbook-status"
 	classEmbedSaved    = "gradbook-saved"
 )
