@@ -240,6 +240,36 @@ func SizeAtMost(v *Value, max int) int {
 	return n
 }
 
+// Reach calls visit once for every Value that any of roots is or depends
+// on, in no particular order. It marks the Values it reaches, as Topo
+// does, instead of keeping a set of them, and allocates only its stack:
+// what a notebook's kept state uses to note every Value its variables
+// can reach.
+func Reach(roots []*Value, visit func(*Value)) {
+	mark := atomic.AddUint32(&walks, 1)
+	stack := make([]*Value, 0, 1024)
+	for _, r := range roots {
+		if r != nil && r.mark != mark {
+			r.mark = mark
+			stack = append(stack, r)
+		}
+	}
+	for len(stack) > 0 {
+		u := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		visit(u)
+		if !u.node {
+			continue
+		}
+		for _, w := range u.in {
+			if w != nil && w.mark != mark {
+				w.mark = mark
+				stack = append(stack, w)
+			}
+		}
+	}
+}
+
 // walk visits every value v depends on, and v last, each once, inputs
 // before the values made from them: it appends each to order, if order is
 // not nil, and gives each to c, if c is not nil. It returns how many

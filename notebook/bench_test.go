@@ -121,3 +121,22 @@ func BenchmarkStep(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkCellEnd is the end of a cell whose globals hold a training
+// step's whole graph (the moons loss, about 65k Values), against the same
+// cell that lets it go: its "keeps" less its "drops" is what keeping the
+// program's state, drawing the last graph and the rest cost. The issue's
+// target: at most 50 ms in the page, whatever graph the globals hold.
+func BenchmarkCellEnd(b *testing.B) {
+	prog := benchProgram(b, "moons")
+	keeps := "L = loss_of(params)\nL.backward()"
+	for _, c := range []struct{ name, cell string }{{"keeps", keeps}, {"drops", keeps + "\nL = None"}} {
+		b.Run(c.name, func(b *testing.B) {
+			s := NewSession()
+			runCells(b, s, prog, c.cell)
+			for b.Loop() {
+				runCells(b, s, prog, c.cell)
+			}
+		})
+	}
+}

@@ -71,10 +71,7 @@ func (s *snapshot) restore() {
 func take(lin *lineage, srcs []string, res CellResult, names map[*engine.Value]string) *snapshot {
 	s := &snapshot{srcs: slices.Clone(srcs), lin: lin, env: make(starlark.StringDict, len(lin.env)), res: res, names: names}
 	seen := map[starlark.Value]bool{}
-	// Sized as the lineage's last snapshot was: the graphs are mostly the same.
-	nodes := make(map[*engine.Value]bool, lin.size)
-	stack := make([]*engine.Value, 0, 1024)
-	s.values = make([]savedValue, 0, lin.size)
+	var roots []*engine.Value
 	var walk func(x starlark.Value, depth int)
 	walk = func(x starlark.Value, depth int) {
 		if depth > 1000 {
@@ -82,10 +79,7 @@ func take(lin *lineage, srcs []string, res CellResult, names map[*engine.Value]s
 		}
 		switch x := x.(type) {
 		case *Value:
-			if !nodes[x.v] {
-				nodes[x.v] = true
-				stack = append(stack, x.v)
-			}
+			roots = append(roots, x.v)
 			return
 		case *starlark.List, *starlark.Dict, *starlark.Function, *starlark.Set:
 			if seen[x] {
@@ -125,17 +119,12 @@ func take(lin *lineage, srcs []string, res CellResult, names map[*engine.Value]s
 		walk(v, 0)
 	}
 	// Every Value the kept ones were made from: backward reaches them.
-	for len(stack) > 0 {
-		v := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	// Sized as the lineage's last snapshot was: the graphs are mostly the
+	// same.
+	s.values = make([]savedValue, 0, lin.size)
+	engine.Reach(roots, func(v *engine.Value) {
 		s.values = append(s.values, savedValue{v, v.Data, v.Grad, v.Label})
-		for _, u := range v.Inputs() {
-			if !nodes[u] {
-				nodes[u] = true
-				stack = append(stack, u)
-			}
-		}
-	}
+	})
 	lin.size = len(s.values)
 	return s
 }

@@ -84,6 +84,17 @@ test("speed: plain training steps in Gradbook and in Pyodide, trace replay: figu
     console.log(`speed: ${name}, one plain training step: Gradbook ${median(g).toFixed(0)} ms (${range(g)}), Pyodide ${version} with a microgpt-style Value ${median(p).toFixed(0)} ms (${range(p)}): ${ratio.toFixed(2)}× Pyodide's time`);
   }
 
+  // The end of a cell whose globals keep the step's whole graph (L, about
+  // 65k Values) against the same cell that lets it go: what keeping the
+  // program's state, drawing the last graph and the rest cost at the end.
+  const keeps = programs.moons + "\nL = loss_of(params)\nL.backward()\nprint(L.data)";
+  const drops = keeps + "\nL = None";
+  const kept = [];
+  for (let r = 0; r < 2 * rounds - 1; r++) {
+    kept.push((await runMs(page, keeps)).ms - (await runMs(page, drops)).ms);
+  }
+  console.log(`speed: the end of a cell whose globals hold the moons step's graph: ${median(kept).toFixed(0)} ms (${kept.map((x) => x.toFixed(0)).join(", ")}) more than the same cell without it`);
+
   // trace on the moons: replays alone, replays with the update, recording.
   const model = programs.moons;
   const nodes = Number((await runMs(page, model + "\nprint(trace(loss_of, params).nodes)")).out.trim().split(/\s+/)[0]);
