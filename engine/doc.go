@@ -31,6 +31,9 @@
 //	                   ["y", "pow", ["x"], 3]
 //	detach  a          (0): a stop-gradient; it receives a gradient of its
 //	                   own but passes none upstream
+//	max     max(a, b)  (1, 0) if a ≥ b, else (0, 1): the larger input gets
+//	                   the whole gradient; detach(max(…)) is the constant a
+//	                   stable softmax subtracts, computed afresh on replay
 //
 // # Errors
 //

@@ -69,6 +69,14 @@ var ops = [...]op{
 	opDetach: {"detach", 1, false, // a stop-gradient: the value passes, no gradient goes upstream
 		func(a, _, _ float64) float64 { return a },
 		func(_, _, _, _ float64) (float64, float64) { return 0, 0 }},
+	opMax: {"max", 2, false, // the larger input passes, and gets the whole gradient (a on a tie)
+		func(a, b, _ float64) float64 { return math.Max(a, b) },
+		func(a, b, _, _ float64) (float64, float64) {
+			if a >= b {
+				return 1, 0
+			}
+			return 0, 1
+		}},
 }
 
 // The opcodes, one per entry of ops (which is keyed by them).
@@ -86,6 +94,7 @@ const (
 	opSigmoid
 	opPow
 	opDetach
+	opMax
 	numOps
 )
 
@@ -127,6 +136,8 @@ func opNamed(name string) (opcode, bool) {
 		return opPow, true
 	case "detach":
 		return opDetach, true
+	case "max":
+		return opMax, true
 	}
 	return 0, false
 }

@@ -1,6 +1,7 @@
 package notebook
 
 import (
+	"math/rand/v2"
 	"slices"
 
 	"go.starlark.net/starlark"
@@ -29,7 +30,8 @@ import (
 type lineage struct {
 	env  starlark.StringDict
 	cur  *runState
-	size int // Values in its last snapshot
+	size int       // Values in its last snapshot
+	rng  *rand.PCG // the random module's generator, nil until drawn from
 }
 
 func newLineage() *lineage {
@@ -47,6 +49,7 @@ type snapshot struct {
 	res    CellResult
 	names  map[*engine.Value]string // the names this cell gave Values
 	drawn  bool                     // res holds the cell's drawings
+	rng    []byte                   // the random generator's state, if it was used
 }
 
 type savedValue struct {
@@ -64,12 +67,22 @@ func (s *snapshot) restore() {
 	for _, sv := range s.values {
 		sv.v.Data, sv.v.Grad, sv.v.Label = sv.data, sv.grad, sv.label
 	}
+	s.lin.rng = nil
+	if s.rng != nil {
+		s.lin.rng = new(rand.PCG)
+		if err := s.lin.rng.UnmarshalBinary(s.rng); err != nil {
+			panic(err) // what MarshalBinary wrote
+		}
+	}
 }
 
 // take freezes the environment and records it, with every Value it
 // reaches.
 func take(lin *lineage, srcs []string, res CellResult, names map[*engine.Value]string) *snapshot {
 	s := &snapshot{srcs: slices.Clone(srcs), lin: lin, env: make(starlark.StringDict, len(lin.env)), res: res, names: names}
+	if lin.rng != nil {
+		s.rng, _ = lin.rng.MarshalBinary() // never fails
+	}
 	seen := map[starlark.Value]bool{}
 	var roots []*engine.Value
 	var walk func(x starlark.Value, depth int)

@@ -23,8 +23,11 @@ const (
 	MaxHeap = 512 << 20
 	// MaxOutput is how many bytes one run may print.
 	MaxOutput = 1 << 20
-	// MaxValues is how many Values one run may make.
-	MaxValues = 2_000_000
+	// MaxValues is how many Values one cell may make: a hundred plain
+	// training steps of micrograd's moons network, or a GPT's 1,000
+	// traced steps with their recordings. Values that are garbage cost
+	// nothing; the live ones are bounded by MaxHeap too.
+	MaxValues = 10_000_000
 )
 
 // How long code may run before it is stopped. Cells run off the page's

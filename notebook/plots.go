@@ -173,3 +173,63 @@ func boundaryBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	}
 	return starlark.None, nil
 }
+
+// heatmap(values, rows=None, cols=None, title=""): a grid of numbers
+// shaded darker for larger, a list of rows (lists of numbers or Values),
+// with labels for the rows and the columns: an attention head's weights,
+// each query's row over the keys.
+func heatmapBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var values starlark.Value
+	var rowsV, colsV starlark.Value = starlark.None, starlark.None
+	var o plot.Options
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "values", &values, "rows?", &rowsV, "cols?", &colsV, "title?", &o.Title); err != nil {
+		return nil, err
+	}
+	clipOptions(&o)
+	it, ok := values.(starlark.Indexable)
+	if !ok {
+		return nil, fmt.Errorf("heatmap: values must be a list of rows, got %s", values.Type())
+	}
+	grid := make([][]float64, it.Len())
+	for i := range grid {
+		row, err := numbers(fmt.Sprintf("heatmap: row %d", i), it.Index(i))
+		if err != nil {
+			return nil, err
+		}
+		grid[i] = row
+	}
+	labels := func(what string, x starlark.Value) ([]string, error) {
+		if x == starlark.None {
+			return nil, nil
+		}
+		it, ok := x.(starlark.Indexable)
+		if !ok {
+			return nil, fmt.Errorf("heatmap: %s must be a list of labels, got %s", what, x.Type())
+		}
+		out := make([]string, it.Len())
+		for i := range out {
+			s, ok := starlark.AsString(it.Index(i))
+			if !ok {
+				s = it.Index(i).String()
+			}
+			out[i] = clipText(s)
+		}
+		return out, nil
+	}
+	rows, err := labels("rows", rowsV)
+	if err != nil {
+		return nil, err
+	}
+	cols, err := labels("cols", colsV)
+	if err != nil {
+		return nil, err
+	}
+	p, err := plot.Heatmap(grid, rows, cols, o)
+	if err != nil {
+		return nil, fmt.Errorf("heatmap: %v", err)
+	}
+	if err := state(thread).addPlot(p); err != nil {
+		return nil, err
+	}
+	return starlark.None, nil
+}

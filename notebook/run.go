@@ -326,6 +326,7 @@ func (s *Session) run(req Request, files []*syntax.File, res []CellResult) *runS
 	}
 	for i := start; i < len(cells); i++ {
 		st.current = i
+		st.values = 0 // Limits.Values is per cell
 		res[i] = CellResult{Ran: true}
 		began := time.Now()
 		if req.Start != nil {
@@ -604,9 +605,13 @@ func builtins() starlark.StringDict {
 		"moons":      starlark.NewBuiltin("moons", moonsBuiltin),
 		"uniform":    starlark.NewBuiltin("uniform", uniformBuiltin),
 		"sum":        starlark.NewBuiltin("sum", sumBuiltin),
+		"max":        starlark.NewBuiltin("max", maxBuiltin),
+		"names":      starlark.NewBuiltin("names", namesBuiltin),
+		"random":     randomModule,
 		"plot":       starlark.NewBuiltin("plot", plotBuiltin),
 		"scatter":    starlark.NewBuiltin("scatter", scatterBuiltin),
 		"boundary":   starlark.NewBuiltin("boundary", boundaryBuiltin),
+		"heatmap":    starlark.NewBuiltin("heatmap", heatmapBuiltin),
 		"math":       math.Module,
 	}
 }

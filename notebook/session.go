@@ -64,7 +64,7 @@ type Limits struct {
 	Time   time.Duration // CellBudget
 	Depth  int           // MaxDepth open calls
 	Heap   uint64        // MaxHeap bytes live
-	Values int           // MaxValues made
+	Values int           // MaxValues made by one cell
 	Output int           // MaxOutput bytes sent to the page
 }
 

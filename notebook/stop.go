@@ -22,7 +22,7 @@ const (
 	// ErrTooMuchMemory: live data went over Limits.Heap, or one
 	// allocation was larger than the address space.
 	ErrTooMuchMemory
-	// ErrTooManyValues: the run made more Values than Limits.Values.
+	// ErrTooManyValues: a cell made more Values than Limits.Values.
 	ErrTooManyValues
 )
 
@@ -35,7 +35,7 @@ func (r Reason) Error() string {
 	case ErrTooMuchMemory:
 		return "the run held too much memory"
 	case ErrTooManyValues:
-		return "the run made too many Values"
+		return "a cell made too many Values"
 	}
 	return "not stopped"
 }
@@ -50,7 +50,7 @@ func stopMessage(why Reason, l Limits) string {
 	case ErrTooMuchMemory:
 		return fmt.Sprintf("stopped: the cell holds more than %d MB of data, more than a page can spare", l.Heap>>20)
 	case ErrTooManyValues:
-		return fmt.Sprintf("stopped: the cell made more than %s in one run, more than a page can hold (an endless loop?)", words.Count(l.Values, "Value"))
+		return fmt.Sprintf("stopped: the cell made more than %s, more than a page can hold (an endless loop?)", words.Count(l.Values, "Value"))
 	}
 	return why.Error()
 }

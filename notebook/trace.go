@@ -1,7 +1,10 @@
 package notebook
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+	"strings"
 
 	"go.starlark.net/starlark"
 
@@ -10,11 +13,25 @@ import (
 )
 
 // Traced is what trace(f, *args) returns: the graph f builds from args,
-// recorded once as a tape. Called with new numbers in the same shape, it
+// recorded as a tape. Called with new numbers in the same shape, it
 // replays the tape forward and backward without running f again, which
 // is how a training loop takes a hundred steps in the time of a few.
+// Called with inputs of a shape it has not seen (a list of another
+// length), it runs f once more and keeps that tape too, as jax.jit
+// retraces: a GPT's step on a name of each length has a tape of its own.
 type Traced struct {
-	name   string
+	name  string
+	fn    starlark.Callable
+	tapes []*tape // by last use, oldest first
+	last  *tape   // the tape the last call replayed
+	made  int     // tapes recorded, over its life
+}
+
+// tape is one recorded graph of a traced function: its slots, and for
+// each input, where its numbers go.
+type tape struct {
+	shape  string // the inputs' shape (shapeOf), which picks the tape
+	seq    int    // it was the traced function's seq-th recording
 	tape   *engine.Tape
 	vals   []float64 // every slot's value; constants stay as recorded
 	grads  []float64
@@ -22,8 +39,12 @@ type Traced struct {
 	inputs []tracedArg
 }
 
-// tracedArg is one argument of a traced function: a Value (list false) or
-// a list of Values, and the tape slot of each (-1 where the graph does not
+// maxTapes is how many tapes a traced function keeps: a new shape past
+// it drops the one used longest ago, which a later call records again.
+const maxTapes = 64
+
+// tracedArg is one argument of a traced function, flattened: its shape,
+// and the tape slot of each of its numbers (-1 where the graph does not
 // use it).
 type tracedArg struct {
 	list  bool
@@ -35,48 +56,95 @@ var (
 	_ starlark.HasAttrs = (*Traced)(nil)
 )
 
-func (t *Traced) String() string        { return fmt.Sprintf("<traced %s: %d values>", t.name, len(t.vals)) }
+func (t *Traced) String() string {
+	return fmt.Sprintf("<traced %s: %s, %d values>", t.name, words.Count(len(t.tapes), "tape"), t.nodes())
+}
 func (t *Traced) Type() string          { return "traced" }
 func (t *Traced) Freeze()               {}
 func (t *Traced) Truth() starlark.Bool  { return true }
 func (t *Traced) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: traced") }
 func (t *Traced) Name() string          { return t.name }
 
-// Attr is .nodes, how many values the recorded graph has.
+// nodes is the size of the tape the last call used.
+func (t *Traced) nodes() int {
+	if t.last == nil {
+		return 0
+	}
+	return len(t.last.vals)
+}
+
+// Attr is .nodes, how many values the tape of the last call has; .tapes,
+// how many tapes it keeps (one per shape of its inputs); and .sizes, the
+// size of each, in the order they were recorded.
 func (t *Traced) Attr(name string) (starlark.Value, error) {
-	if name == "nodes" {
-		return starlark.MakeInt(len(t.vals)), nil
+	switch name {
+	case "nodes":
+		return starlark.MakeInt(t.nodes()), nil
+	case "tapes":
+		return starlark.MakeInt(len(t.tapes)), nil
+	case "sizes":
+		byAge := slices.Clone(t.tapes)
+		slices.SortFunc(byAge, func(a, b *tape) int { return cmp.Compare(a.seq, b.seq) })
+		sizes := make([]starlark.Value, len(byAge))
+		for i, tp := range byAge {
+			sizes[i] = starlark.MakeInt(len(tp.vals))
+		}
+		return starlark.NewList(sizes), nil
 	}
 	return nil, nil
 }
 
 // AttrNames lists Attr's names.
-func (t *Traced) AttrNames() []string { return []string{"nodes"} }
+func (t *Traced) AttrNames() []string { return []string{"nodes", "sizes", "tapes"} }
 
-// traceBuiltin is trace(f, *args): it calls f(*args) once, where each
-// argument is a Value or a list of Values (the inputs and parameters that
-// change between calls), and records the graph of the Value f returns.
+// traceBuiltin is trace(f, *args): it calls f(*args) once and records the
+// graph of the Value f returns. Each argument is a Value, a number, or a
+// list of them, nested as deep as need be (the inputs and parameters that
+// change between calls; numbers become inputs too, without gradients).
 func traceBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if len(kwargs) > 0 || len(args) < 2 {
-		return nil, fmt.Errorf("trace: call it as trace(f, inputs...), with f a function and each input a Value or a list of Values")
+		return nil, fmt.Errorf("trace: call it as trace(f, inputs...), with f a function and each input a Value, a number or a list of them")
 	}
 	f, ok := args[0].(starlark.Callable)
 	if !ok {
 		return nil, fmt.Errorf("trace: the first argument must be a function, got %s", args[0].Type())
 	}
+	t := &Traced{name: f.Name(), fn: f}
+	if _, err := t.record(thread, args[1:], "trace"); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// record runs f on args once, records the graph of the Value it returns
+// as a tape for args' shape, and keeps it. Numbers among args become
+// leaves of their own for the recording. who names the caller in errors.
+func (t *Traced) record(thread *starlark.Thread, args starlark.Tuple, who string) (*tape, error) {
 	st := state(thread)
+	if st != nil && st.rec != nil {
+		return nil, fmt.Errorf("%s: %s is being traced already, by a trace that is recording: trace the outer function only", who, t.name)
+	}
 	inputs := map[*engine.Value]bool{}
 	var shape []tracedArg
 	var leaves [][]*engine.Value
-	for i, a := range args[1:] {
-		vs, list, err := valuesOf(a)
+	call := make(starlark.Tuple, len(args))
+	var l *lineage
+	if st != nil {
+		l = st.lin
+	}
+	for i, a := range args {
+		var vs []*engine.Value
+		x, err := asInputs(a, &vs, l, 0)
 		if err != nil {
-			return nil, fmt.Errorf("trace: input %d: %v", i+1, err)
+			return nil, fmt.Errorf("%s: input %d: %v", who, i+1, err)
 		}
+		call[i] = x
 		for _, v := range vs {
 			inputs[v] = true
 		}
-		shape = append(shape, tracedArg{list: list})
+		_, isValue := a.(*Value)
+		_, isNumber := Number(a)
+		shape = append(shape, tracedArg{list: !isValue && !isNumber})
 		leaves = append(leaves, vs)
 	}
 	// Record: run f once, noting whether it reads the number of a Value
@@ -84,25 +152,24 @@ func traceBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	// the numbers.
 	rec := &recording{inputs: inputs}
 	if st != nil {
-		prev := st.rec
 		st.rec = rec
-		defer func() { st.rec = prev }()
+		defer func() { st.rec = nil }()
 	}
-	res, err := starlark.Call(thread, f, args[1:], nil)
+	res, err := starlark.Call(thread, t.fn, call, nil)
 	if err != nil {
 		return nil, err
 	}
 	if rec.read != "" {
-		return nil, fmt.Errorf("trace: %s reads the number of a Value while it builds its graph (%s), so its graph may change with the numbers and a recorded tape could be wrong. Build the graph with Value ops only (v.relu() rather than an if on v.value), or use a plain loop that builds the graph at every step", f.Name(), rec.read)
+		return nil, fmt.Errorf("%s: %s reads the number of a Value while it builds its graph (%s), so its graph may change with the numbers and a recorded tape could be wrong. Build the graph with Value ops only (v.relu() rather than an if on v.value; detach(max(xs)) rather than max of the .value of each), or use a plain loop that builds the graph at every step", who, t.name, rec.read)
 	}
 	root, ok := res.(*Value)
 	if !ok {
-		return nil, fmt.Errorf("trace: %s must return a Value, got %s", f.Name(), res.Type())
+		return nil, fmt.Errorf("%s: %s must return a Value, got %s", who, t.name, res.Type())
 	}
-	tape, vals, bySlot := engine.TapeOf(root.v)
+	tp, vals, bySlot := engine.TapeOf(root.v)
 	// The slot of each input the graph uses. Inputs are leaves, which come
 	// first: the nodes need looking at only if an input is not one.
-	look := bySlot[:tape.NumLeaves()]
+	look := bySlot[:tp.NumLeaves()]
 	for v := range inputs {
 		if v.Op() != "" {
 			look = bySlot
@@ -121,8 +188,8 @@ func traceBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 			if !ok {
 				s = -1
 			}
-			if s >= tape.NumLeaves() {
-				return nil, fmt.Errorf("trace: input %d holds a Value made by an op; the inputs must be Values made with Value(x)", i+1)
+			if s >= tp.NumLeaves() {
+				return nil, fmt.Errorf("%s: input %d holds a Value made by an op; the inputs must be Values made with Value(x), or numbers", who, i+1)
 			}
 			shape[i].slots = append(shape[i].slots, s)
 		}
@@ -131,7 +198,18 @@ func traceBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if root.v.Op() == "" {
 		out = slot[root.v]
 	}
-	return &Traced{name: f.Name(), tape: tape, vals: vals, grads: make([]float64, len(vals)), out: out, inputs: shape}, nil
+	key, err := shapeOf(args)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", who, err)
+	}
+	r := &tape{shape: key, seq: t.made, tape: tp, vals: vals, grads: make([]float64, len(vals)), out: out, inputs: shape}
+	if len(t.tapes) == maxTapes {
+		t.tapes = t.tapes[1:]
+	}
+	t.tapes = append(t.tapes, r)
+	t.last = r
+	t.made++
+	return r, nil
 }
 
 // recording is what trace notes while f builds its graph.
@@ -140,90 +218,192 @@ type recording struct {
 	read   string // where f first read the number of a Value it made or was given
 }
 
-// valuesOf reads a trace input: a Value, or a list or tuple of Values.
-func valuesOf(x starlark.Value) (vs []*engine.Value, list bool, err error) {
+// maxShapeDepth is how deeply trace's inputs may nest lists.
+const maxShapeDepth = 16
+
+// asInputs returns x as a traced function is called with it when it
+// records: its Values as they are, each number as a new leaf Value, and
+// lists (and tuples) of them, nested, as new lists; it appends every
+// leaf to vs, in order.
+func asInputs(x starlark.Value, vs *[]*engine.Value, l *lineage, depth int) (starlark.Value, error) {
 	if v, ok := x.(*Value); ok {
-		return []*engine.Value{v.v}, false, nil
+		*vs = append(*vs, v.v)
+		return v, nil
+	}
+	if f, ok := Number(x); ok {
+		if _, isBool := x.(starlark.Bool); !isBool {
+			e := engine.NewValue(f, "")
+			*vs = append(*vs, e)
+			return &Value{v: e, l: l}, nil
+		}
 	}
 	it, ok := x.(starlark.Indexable)
-	if !ok {
-		return nil, false, fmt.Errorf("want a Value or a list of Values, got %s", x.Type())
-	}
-	for i := range it.Len() {
-		v, ok := it.Index(i).(*Value)
-		if !ok {
-			return nil, false, fmt.Errorf("want a list of Values, but item %d is %s", i, it.Index(i).Type())
+	if !ok || depth >= maxShapeDepth {
+		if ok {
+			return nil, fmt.Errorf("lists nested more than %d deep", maxShapeDepth)
 		}
-		vs = append(vs, v.v)
+		return nil, fmt.Errorf("want a Value, a number or a list of them, got %s", x.Type())
 	}
-	return vs, true, nil
+	if _, isString := x.(starlark.String); isString {
+		return nil, fmt.Errorf("want a Value, a number or a list of them, got a string")
+	}
+	items := make([]starlark.Value, it.Len())
+	for i := range items {
+		y, err := asInputs(it.Index(i), vs, l, depth+1)
+		if err != nil {
+			return nil, fmt.Errorf("item %d: %v", i, err)
+		}
+		items[i] = y
+	}
+	return starlark.NewList(items), nil
 }
 
-// CallInternal replays the tape with the numbers in args, which have the
-// shape of trace's inputs: Values (whose .value is used and whose .grad is
-// set) or plain numbers (no gradients then). It returns f's number.
-func (t *Traced) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	if len(kwargs) > 0 || len(args) != len(t.inputs) {
-		return nil, fmt.Errorf("%s: want %d inputs, as it was traced with, got %d", t.name, len(t.inputs), len(args))
+// shapeOf is the shape of a traced function's inputs, as a key: "." for
+// each Value or number, "[…]" around each list's, a run of numbers
+// counted ("[16]" for a list of 16).
+func shapeOf(args starlark.Tuple) (string, error) {
+	var b strings.Builder
+	var walk func(x starlark.Value, depth int) error
+	walk = func(x starlark.Value, depth int) error {
+		if _, ok := x.(*Value); ok {
+			b.WriteByte('.')
+			return nil
+		}
+		if _, ok := Number(x); ok {
+			b.WriteByte('.')
+			return nil
+		}
+		it, ok := x.(starlark.Indexable)
+		if !ok || depth >= maxShapeDepth {
+			return fmt.Errorf("want a Value, a number or a list of them, got %s", x.Type())
+		}
+		b.WriteByte('[')
+		flat := 0
+		for i := range it.Len() {
+			y := it.Index(i)
+			if _, ok := y.(*Value); ok {
+				flat++
+				continue
+			}
+			if _, ok := Number(y); ok {
+				flat++
+				continue
+			}
+			if flat > 0 {
+				fmt.Fprintf(&b, "%d", flat)
+				flat = 0
+			}
+			if err := walk(y, depth+1); err != nil {
+				return err
+			}
+		}
+		if flat > 0 {
+			fmt.Fprintf(&b, "%d", flat)
+		}
+		b.WriteByte(']')
+		return nil
 	}
+	for _, a := range args {
+		if err := walk(a, 0); err != nil {
+			return "", err
+		}
+		b.WriteByte(' ')
+	}
+	return b.String(), nil
+}
+
+// CallInternal replays the tape for the shape of args, recording one
+// first if it has none: args are Values (whose .value is used and whose
+// .grad is set) or plain numbers (no gradients then), in lists as trace
+// was given. It returns f's number.
+func (t *Traced) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(kwargs) > 0 {
+		return nil, fmt.Errorf("%s: takes no keyword arguments", t.name)
+	}
+	if st := state(thread); st != nil && st.rec != nil {
+		// Its number would enter the graph being recorded as a constant,
+		// with no gradient through it.
+		return nil, fmt.Errorf("%s: a traced function cannot be called while trace records another: trace the outer function only", t.name)
+	}
+	key, err := shapeOf(args)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", t.name, err)
+	}
+	tp := t.tapeFor(key)
+	if tp == nil {
+		if tp, err = t.record(thread, args, t.name); err != nil {
+			return nil, err
+		}
+	}
+	t.last = tp
 	var values []*Value // the Value inputs, in order, with their slots
 	var slots []int
 	for i, a := range args {
-		in := t.inputs[i]
-		items := starlark.Tuple{a}
-		if in.list {
-			it, ok := a.(starlark.Indexable)
-			if !ok || it.Len() != len(in.slots) {
-				return nil, fmt.Errorf("%s: input %d must be a list of %d, as it was traced with", t.name, i+1, len(in.slots))
-			}
-			items = make(starlark.Tuple, it.Len())
-			for k := range items {
-				items[k] = it.Index(k)
-			}
-		}
-		for k, x := range items {
-			var f float64
-			switch x := x.(type) {
-			case *Value:
-				f = x.v.Data
-				values = append(values, x)
+		in := tp.inputs[i]
+		k := 0
+		var put func(x starlark.Value)
+		put = func(x starlark.Value) {
+			if v, ok := x.(*Value); ok {
+				values = append(values, v)
 				slots = append(slots, in.slots[k])
-			default:
-				n, ok := Number(x)
-				if !ok {
-					return nil, fmt.Errorf("%s: input %d: want a Value or a number, got %s", t.name, i+1, x.Type())
+				if s := in.slots[k]; s >= 0 {
+					tp.vals[s] = v.v.Data
 				}
-				f = n
+				k++
+				return
 			}
-			if s := in.slots[k]; s >= 0 {
-				t.vals[s] = f
+			if f, ok := Number(x); ok {
+				if s := in.slots[k]; s >= 0 {
+					tp.vals[s] = f
+				}
+				k++
+				return
+			}
+			it := x.(starlark.Indexable) // shapeOf checked
+			for j := range it.Len() {
+				put(it.Index(j))
 			}
 		}
+		put(a)
 	}
-	if err := t.tape.Forward(t.vals); err != nil {
+	if err := tp.tape.Forward(tp.vals); err != nil {
 		return nil, fmt.Errorf("%s: %v", t.name, err)
 	}
 	if len(values) > 0 {
-		t.tape.Reverse(t.vals, t.grads, t.out, engine.Accumulate)
+		tp.tape.Reverse(tp.vals, tp.grads, tp.out, engine.Accumulate)
 		for i, v := range values {
 			v.v.Grad = 0
 			if s := slots[i]; s >= 0 {
-				v.v.Grad = t.grads[s]
+				v.v.Grad = tp.grads[s]
 			}
 		}
 	}
-	y := t.vals[t.out]
+	y := tp.vals[tp.out]
 	if y-y != 0 {
 		return nil, fmt.Errorf("%s: the result is %s, not a finite number", t.name, words.Number(y))
 	}
 	return starlark.Float(y), nil
 }
 
+// tapeFor returns the kept tape for inputs of shape key, as the latest
+// used, or nil.
+func (t *Traced) tapeFor(key string) *tape {
+	for i, tp := range t.tapes {
+		if tp.shape == key {
+			if i != len(t.tapes)-1 {
+				t.tapes = append(append(t.tapes[:i:i], t.tapes[i+1:]...), tp)
+			}
+			return tp
+		}
+	}
+	return nil
+}
+
 // width is how many numbers the traced function takes, its inputs
 // flattened.
 func (t *Traced) width() int {
 	n := 0
-	for _, in := range t.inputs {
+	for _, in := range t.last.inputs {
 		n += len(in.slots)
 	}
 	return n
@@ -231,17 +411,18 @@ func (t *Traced) width() int {
 
 // at replays the tape forward only, with the inputs flattened to xs.
 func (t *Traced) at(xs ...float64) (float64, error) {
+	tp := t.last
 	k := 0
-	for _, in := range t.inputs {
+	for _, in := range tp.inputs {
 		for _, s := range in.slots {
 			if s >= 0 {
-				t.vals[s] = xs[k]
+				tp.vals[s] = xs[k]
 			}
 			k++
 		}
 	}
-	if err := t.tape.Forward(t.vals); err != nil {
+	if err := tp.tape.Forward(tp.vals); err != nil {
 		return 0, fmt.Errorf("%s: %v", t.name, err)
 	}
-	return t.vals[t.out], nil
+	return tp.vals[tp.out], nil
 }

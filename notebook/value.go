@@ -44,20 +44,26 @@ var (
 	_ starlark.HasSetField = (*Value)(nil)
 )
 
-// SetField lets a cell name a Value for its drawings (v.label = "p") and
-// change its number, as a training step does (p.value -= rate * p.grad).
+// SetField lets a cell name a Value for its drawings (v.label = "p"),
+// change its number, as a training step does (p.value -= rate * p.grad),
+// and set its gradient (p.grad = 0 after the update: backward starts at
+// 0 only the gradients it reaches).
 func (v *Value) SetField(name string, val starlark.Value) error {
 	switch name {
-	case "value", "data":
+	case "value", "data", "grad":
 		f, ok := Number(val)
 		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
 			return fmt.Errorf(".%s must be set to a finite number, got %s", name, val.String())
 		}
-		v.v.Data = f
+		if name == "grad" {
+			v.v.Grad = f // p.grad = 0 after an update, as micrograd's zero_grad
+		} else {
+			v.v.Data = f
+		}
 		return nil
 	case "label":
 	default:
-		return starlark.NoSuchAttrError(fmt.Sprintf("Value has no settable field .%s (.value, .data and .label can be set)", name))
+		return starlark.NoSuchAttrError(fmt.Sprintf("Value has no settable field .%s (.value, .data, .grad and .label can be set)", name))
 	}
 	s, ok := starlark.AsString(val)
 	if !ok {
@@ -386,4 +392,64 @@ func detach(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 		return nil, err
 	}
 	return v.state().node("detach", v.v, nil, 0)
+}
+
+// maxBuiltin is Python's max, which also takes Values: max(xs) or
+// max(a, b, …) over Values (and numbers) is a Value, made of the engine's
+// max op, whose whole gradient goes to the largest input. It is part of
+// the graph, so a traced function that uses it replays it with the new
+// numbers; detach(max(logits)) is the constant a stable softmax
+// subtracts. Over numbers and strings it is Starlark's own max.
+func maxBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	items := []starlark.Value(args)
+	if len(args) == 1 {
+		if it, ok := args[0].(starlark.Iterable); ok {
+			items = nil
+			iter := it.Iterate()
+			var x starlark.Value
+			for iter.Next(&x) {
+				items = append(items, x)
+			}
+			iter.Done()
+		}
+	}
+	var first *Value
+	for _, x := range items {
+		if v, ok := x.(*Value); ok {
+			first = v
+			break
+		}
+	}
+	if first == nil || len(kwargs) > 0 {
+		return starlark.Call(thread, starlark.Universe["max"], args, kwargs)
+	}
+	if len(items) == 0 {
+		return nil, fmt.Errorf("max: the list is empty")
+	}
+	var top starlark.Value
+	for i, x := range items {
+		var e *engine.Value
+		switch x := x.(type) {
+		case *Value:
+			e = x.v
+		case starlark.Int, starlark.Float:
+			f, _ := starlark.AsFloat(x)
+			e = &engine.Value{Data: f, Const: true}
+		default:
+			return nil, fmt.Errorf("max: item %d is %s; max takes Values and numbers", i, x.Type())
+		}
+		if top == nil {
+			if v, ok := x.(*Value); ok {
+				top = v
+				continue
+			}
+			top = &Value{v: e, l: first.l}
+			continue
+		}
+		var err error
+		if top, err = first.state().node("max", top.(*Value).v, e, 0); err != nil {
+			return nil, err
+		}
+	}
+	return top, nil
 }

@@ -1,7 +1,7 @@
 //go:build js && wasm
 
 // Package jsvalue turns plain Go data (structs of numbers, strings and
-// booleans, slices and pointers of them) into JavaScript values and back,
+// booleans, slices, maps by string and pointers of them) into JavaScript values and back,
 // so that it can cross a postMessage as one structured clone, with no
 // text format in between. A struct becomes an object keyed by its field
 // names; nil pointers and slices become null.
@@ -46,6 +46,19 @@ func of(v reflect.Value) js.Value {
 			a.SetIndex(i, of(v.Index(i)))
 		}
 		return a
+	case reflect.Map:
+		if v.Type().Key().Kind() != reflect.String {
+			break
+		}
+		if v.IsNil() {
+			return js.Null()
+		}
+		// No prototype: a key is only ever a key.
+		o := js.Global().Get("Object").Call("create", js.Null())
+		for it := v.MapRange(); it.Next(); {
+			o.Set(it.Key().String(), of(it.Value()))
+		}
+		return o
 	case reflect.Struct:
 		o := js.Global().Get("Object").New()
 		t := v.Type()
@@ -102,6 +115,20 @@ func into(j js.Value, v reflect.Value) {
 			into(j.Index(i), s.Index(i))
 		}
 		v.Set(s)
+	case reflect.Map:
+		if v.Type().Key().Kind() != reflect.String {
+			panic(fmt.Sprintf("cannot read a %s", v.Type()))
+		}
+		m := reflect.MakeMap(v.Type())
+		// Own properties only, whatever their names.
+		entries := js.Global().Get("Object").Call("entries", j)
+		for i := range entries.Length() {
+			e := entries.Index(i)
+			val := reflect.New(v.Type().Elem()).Elem()
+			into(e.Index(1), val)
+			m.SetMapIndex(reflect.ValueOf(e.Index(0).String()).Convert(v.Type().Key()), val)
+		}
+		v.Set(m)
 	case reflect.Struct:
 		t := v.Type()
 		for i := range t.NumField() {

@@ -21,11 +21,12 @@ type outer struct {
 	Inners []*inner
 	Maybe  *inner
 	Xs     []float64
+	Files  map[string]string
 	hidden int
 }
 
 func TestRoundTrip(t *testing.T) {
-	in := outer{Name: "a \"b\" <c>", N: -3, OK: true, Inners: []*inner{{X: 1.5, Y: math.Inf(1), Tags: []string{"p"}}, {}}, Xs: []float64{0, -2}, hidden: 7}
+	in := outer{Name: "a \"b\" <c>", N: -3, OK: true, Inners: []*inner{{X: 1.5, Y: math.Inf(1), Tags: []string{"p"}}, {}}, Xs: []float64{0, -2}, Files: map[string]string{"names.txt": "ann\nbob", "__proto__": "a key like any other"}, hidden: 7}
 	j := Of(in)
 	if got := j.Get("Inners").Index(0).Get("X").Float(); got != 1.5 {
 		t.Errorf("Inners[0].X is %v in JavaScript", got)

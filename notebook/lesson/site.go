@@ -26,8 +26,8 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{"join": string
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'none'"
 
 // Build renders the site's pages into dir from lessons: index.html,
-// scratch.html, embed.html, cells.json and lessons/<slug>.html for each
-// lesson, and removes the pages of lessons no longer built. live, if not
+// scratch.html, embed.html, cells.json, lessons/<slug>.html for each
+// lesson and the data files (data/), and removes the pages of lessons no longer built. live, if not
 // 0, is the live preview's generation of these pages (preview.Hub): the
 // index and the lesson pages then load serve.go's live preview, which
 // reloads them when their file is saved; an exported site never has it.
@@ -75,7 +75,26 @@ func Build(dir string, lessons []*Lesson, live int) error {
 			}
 		}
 	}
+	if err := writeData(dir); err != nil {
+		return err
+	}
 	return writeCells(dir, lessons)
+}
+
+// writeData writes the data files cells read (names() reads
+// data/names.txt) beside the pages, with data/README.txt, which says where
+// each comes from.
+func writeData(dir string) error {
+	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
+		return err
+	}
+	for _, name := range notebook.DataFiles() {
+		text, _ := notebook.DataFile(name)
+		if err := os.WriteFile(filepath.Join(dir, "data", name), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(filepath.Join(dir, "data", "README.txt"), []byte(notebook.DataReadme()), 0o644)
 }
 
 // writeCells writes cells.json: every lesson's code cells by id, so that

@@ -395,3 +395,112 @@ func Boundary(ps Points, f func(x, y float64) (float64, error), steps int, o Opt
 		{"not positive: class " + short(distinct[0]), fmt.Sprintf("%.0f%%", 100-share)}}
 	return p, nil
 }
+
+// MaxHeatmap is the largest heat map drawn, in rows and in columns.
+const MaxHeatmap = 32
+
+// Heatmap shades a grid of numbers, rows top to bottom and columns left
+// to right, darker for larger (from the smallest number shown to the
+// largest), with each cell's number written in it while the grid is
+// small enough to read, the rows' labels on the left and the columns' on
+// top: an attention head's weights, each query's row over the keys. Its
+// summary names each row's largest column.
+func Heatmap(values [][]float64, rows, cols []string, o Options) (*Plot, error) {
+	nr := len(values)
+	if nr == 0 || nr > MaxHeatmap {
+		return nil, fmt.Errorf("a heat map has from 1 to %d rows, got %d", MaxHeatmap, nr)
+	}
+	nc := len(values[0])
+	if nc == 0 || nc > MaxHeatmap {
+		return nil, fmt.Errorf("a heat map has from 1 to %d columns, got %d", MaxHeatmap, nc)
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, r := range values {
+		if len(r) != nc {
+			return nil, fmt.Errorf("row %d has %d numbers, row 0 has %d: every row needs as many", i, len(r), nc)
+		}
+		for j, v := range r {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("the number in row %d, column %d is %s", i, j, words.Number(v))
+			}
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	label := func(ls []string, i int) string {
+		if i < len(ls) {
+			return ls[i]
+		}
+		return strconv.Itoa(i)
+	}
+	// Cells are square, as large as fit, the labels' room kept.
+	rowW := 12.0
+	for i := range nr {
+		rowW = math.Max(rowW, 7.5*float64(len([]rune(label(rows, i)))))
+	}
+	lw, lt := math.Min(rowW, 120)+8, 26.0
+	cell := math.Min((width-lw-right)/float64(nc), (height-lt-top)/float64(nr))
+	cell = math.Floor(math.Min(cell, 48))
+	w, h := lw+cell*float64(nc)+right, lt+cell*float64(nr)+top
+	numbers := cell >= 30
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="plot heatmap" viewBox="0 0 %.0f %.0f" width="100%%" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg"><g font-size="12">`, w, h, html.EscapeString(o.Title))
+	for j := range nc {
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle" fill="#333">%s</text>`, lw+cell*(float64(j)+0.5), lt-8, html.EscapeString(clipRunes(label(cols, j), int(cell/7)+1)))
+	}
+	for i, r := range values {
+		y := lt + cell*float64(i)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end" fill="#333">%s</text>`, lw-6, y+cell/2+4, html.EscapeString(clipRunes(label(rows, i), 16)))
+		for j, v := range r {
+			t := 0.0
+			if hi > lo {
+				t = (v - lo) / (hi - lo)
+			}
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" stroke="#fff"/>`, lw+cell*float64(j), y, cell, cell, shade(t))
+			if numbers {
+				ink := "#1d2430"
+				if t > 0.55 {
+					ink = "#ffffff"
+				}
+				fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle" fill="%s" font-size="11">%s</text>`, lw+cell*(float64(j)+0.5), y+cell/2+4, ink, strconv.FormatFloat(v, 'f', 2, 64))
+			}
+		}
+	}
+	b.WriteString(`</g></svg>`)
+	p := &Plot{Title: o.Title, SVG: b.String()}
+	head := []string{""}
+	for j := range nc {
+		head = append(head, label(cols, j))
+	}
+	p.Table = [][]string{head}
+	var most []string
+	for i, r := range values {
+		row := []string{label(rows, i)}
+		top := 0
+		for j, v := range r {
+			row = append(row, short(v))
+			if v > r[top] {
+				top = j
+			}
+		}
+		p.Table = append(p.Table, row)
+		most = append(most, fmt.Sprintf("%s: %s (%s)", label(rows, i), label(cols, top), short(r[top])))
+	}
+	p.Summary = fmt.Sprintf("A %d × %d grid of numbers from %s to %s, darker for larger. The largest in each row: %s.", nr, nc, short(lo), short(hi), strings.Join(most, "; "))
+	return p, nil
+}
+
+// shade is a colour from white (t = 0) to the first colour's dark blue
+// (t = 1).
+func shade(t float64) string {
+	t = math.Max(0, math.Min(1, t))
+	mix := func(a, b int) int { return int(math.Round(float64(a) + (float64(b)-float64(a))*t)) }
+	return fmt.Sprintf("#%02x%02x%02x", mix(0xf7, 0x08), mix(0xfb, 0x3d), mix(0xff, 0x77))
+}
+
+func clipRunes(s string, n int) string {
+	r := []rune(s)
+	if n < 1 || len(r) <= n {
+		return s
+	}
+	return string(r[:n])
+}

@@ -60,3 +60,29 @@ func TestBoundaryShadesBySign(t *testing.T) {
 		t.Error("one point with two classes was plotted")
 	}
 }
+
+// A heat map writes each cell's number while the grid is small, labels its
+// rows and columns, and names each row's largest column in its summary;
+// ragged or non-finite grids are refused.
+func TestHeatmap(t *testing.T) {
+	p, err := Heatmap([][]float64{{1, 0, 0}, {0.5, 0.5, 0}, {0.2, 0.3, 0.5}}, []string{"BOS", "a", "b"}, []string{"BOS", "a", "b"}, Options{Title: "weights"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{">0.50<", ">BOS<", `aria-label="weights"`} {
+		if !strings.Contains(p.SVG, want) {
+			t.Errorf("the SVG lacks %s", want)
+		}
+	}
+	if !strings.Contains(p.Summary, "A 3 × 3 grid of numbers from 0 to 1") || !strings.Contains(p.Summary, "b: b (0.5)") {
+		t.Errorf("summary %q", p.Summary)
+	}
+	if len(p.Table) != 4 || p.Table[0][1] != "BOS" || p.Table[3][3] != "0.5" {
+		t.Errorf("table %v", p.Table)
+	}
+	for _, bad := range [][][]float64{{{1, 2}, {3}}, {{math.NaN()}}, {}} {
+		if _, err := Heatmap(bad, nil, nil, Options{}); err == nil {
+			t.Errorf("%v is drawn", bad)
+		}
+	}
+}

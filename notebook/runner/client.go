@@ -2,8 +2,12 @@ package runner
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"time"
+
+	"gradbook/notebook"
+	"gradbook/notebook/block"
 )
 
 // This file is the page's side of the runner, in plain Go: the Client
@@ -85,6 +89,67 @@ type Client struct {
 	calls  map[int]*call
 	deaths int     // runners in a row that died before they started
 	local  *Runner // runs jobs on the page, once no worker can start
+
+	load   func(name string) (string, error) // SetDataLoader's
+	loaded map[string]string                 // data files loaded, by name
+}
+
+// SetDataLoader gives the Client the way to load the site's data files
+// (load("names.txt") fetches data/names.txt): a job whose code reads one
+// (notebook.NeedsData) brings it (a few hundred KB, cloned in a few
+// milliseconds, so every such job does: a runner started after a stop
+// has none). Without a loader, jobs bring none, and a cell that reads one says so.
+func (c *Client) SetDataLoader(load func(name string) (string, error)) {
+	c.mu.Lock()
+	c.load = load
+	c.mu.Unlock()
+}
+
+// withData adds to job the data files its code reads, loading each once.
+// A file that cannot load is an error for the job, which says which and
+// why.
+func (c *Client) withData(job Job) (Job, error) {
+	srcs := append(append(append([]string(nil), job.Cells...), job.Source), testCode(job.Tests)...)
+	need := notebook.NeedsData(srcs...)
+	if len(need) == 0 {
+		return job, nil
+	}
+	c.mu.Lock()
+	load := c.load
+	c.mu.Unlock()
+	if load == nil {
+		return job, nil
+	}
+	for _, name := range need {
+		c.mu.Lock()
+		text, ok := c.loaded[name]
+		c.mu.Unlock()
+		if !ok {
+			var err error
+			if text, err = load(name); err != nil {
+				return job, fmt.Errorf("data/%s could not be loaded for the cell that reads it: %v", name, err)
+			}
+			c.mu.Lock()
+			if c.loaded == nil {
+				c.loaded = map[string]string{}
+			}
+			c.loaded[name] = text
+			c.mu.Unlock()
+		}
+		if job.Data == nil {
+			job.Data = map[string]string{}
+		}
+		job.Data[name] = text
+	}
+	return job, nil
+}
+
+func testCode(tests []block.Test) []string {
+	code := make([]string, len(tests))
+	for i, t := range tests {
+		code[i] = t.Code
+	}
+	return code
 }
 
 // call is one job sent and not yet answered: what its runner said
@@ -206,12 +271,29 @@ func (c *Client) message(m Message) {
 // call it from a goroutine of its own. A job sent to a runner that dies
 // before it starts never ran: it goes to the next runner.
 func (c *Client) Do(job Job, ev Events) (Result, error) {
+	job, err := c.withData(job)
+	if err != nil {
+		return Result{}, err
+	}
 	for {
 		r, err := c.try(job, ev)
 		if err != errNotStarted {
 			return r, err
 		}
 	}
+}
+
+// send sends job to w; a job that cannot be sent (a bug: it could not be
+// turned into a message) is an error for the job, not a call that never
+// ends.
+func send(w Worker, id int, job Job) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: the job could not be sent to the runner: %v (please report it)", r)
+		}
+	}()
+	w.Post(id, job)
+	return nil
 }
 
 // errNotStarted ends a job whose runner died before it started.
@@ -247,7 +329,9 @@ func (c *Client) try(job Job, ev Events) (Result, error) {
 		delete(c.calls, id)
 		c.mu.Unlock()
 	}()
-	w.Post(id, job)
+	if err := send(w, id, job); err != nil {
+		return Result{}, err
+	}
 	for range k.wake {
 		k.mu.Lock()
 		got, done := k.lines, k.done

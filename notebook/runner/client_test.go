@@ -56,6 +56,9 @@ func (h *fakeHost) count() int {
 }
 
 func (w *fakeWorker) Post(id int, job Job) {
+	if len(job.Cells) > 0 && job.Cells[0] == "unsendable()" {
+		panic("jsvalue: cannot send a chan int") // as a job that cannot be a message
+	}
 	w.mu.Lock()
 	dead := w.stopped
 	w.mu.Unlock()
@@ -275,5 +278,47 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("timed out")
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// A job whose code reads a data file brings it, loaded once by the
+// page's loader; a job that does not, brings nothing; a file that cannot
+// load fails the job with its name and why.
+func TestClientBringsDataFiles(t *testing.T) {
+	c := NewClient(&fakeHost{}, nil)
+	loads := 0
+	c.SetDataLoader(func(name string) (string, error) {
+		loads++
+		if name != "names.txt" {
+			return "", errors.New("no such file")
+		}
+		return "ann\nbob\ncy", nil
+	})
+	for range 2 {
+		r, err := c.Do(Job{Cells: []string{"ns = names()", "print(len(ns), ns[-1])"}}, Events{})
+		if got := output(t, r, err); got != "3 cy\n" {
+			t.Errorf("output %q", got)
+		}
+	}
+	if r, err := c.Do(Job{Cells: []string{"print('# names')"}}, Events{}); output(t, r, err) != "# names\n" || loads != 1 {
+		t.Errorf("loaded %d times", loads)
+	}
+	c = NewClient(&fakeHost{}, nil)
+	c.SetDataLoader(func(string) (string, error) { return "", errors.New("404 Not Found") })
+	if _, err := c.Do(Job{Cells: []string{"print(names()[0])"}}, Events{}); err == nil || !strings.Contains(err.Error(), "data/names.txt could not be loaded for the cell that reads it: 404 Not Found") {
+		t.Errorf("a file that cannot load: %v", err)
+	}
+}
+
+// A job that cannot be sent ends with an error that says so, instead of
+// waiting for ever; the runner takes the next job.
+func TestClientJobThatCannotBeSent(t *testing.T) {
+	c := NewClient(&fakeHost{}, nil)
+	if _, err := c.Do(Job{Cells: []string{"unsendable()"}}, Events{}); err == nil || !strings.Contains(err.Error(), "could not be sent to the runner: jsvalue: cannot send a chan int") {
+		t.Errorf("error %v", err)
+	}
+	r, err := c.Do(Job{Cells: []string{"print(1)"}}, Events{})
+	if got := output(t, r, err); got != "1\n" {
+		t.Errorf("the next job: %q", got)
 	}
 }

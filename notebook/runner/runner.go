@@ -37,6 +37,10 @@ type Job struct {
 	Source string
 	// Budget is how long the cells may run; 0 means notebook.CellBudget.
 	Budget time.Duration
+	// Data are the data files the job's code reads (notebook.NeedsData),
+	// by name: the Client brings them, the runner keeps them
+	// (notebook.SetDataFile).
+	Data map[string]string
 }
 
 // Result is what a job gave: a result per cell, or a check's report.
@@ -68,6 +72,11 @@ type Hooks struct {
 
 // Do does job, telling hooks as it goes.
 func (r *Runner) Do(job Job, hooks Hooks) Result {
+	for name, text := range job.Data {
+		// A file the Client brought is the site's: a bad one is a bug, and
+		// the cell that reads it says it has none.
+		_ = notebook.SetDataFile(name, text)
+	}
 	if job.Check != "" || len(job.Tests) > 0 {
 		rep := block.Judge(job.Check, job.Tests, job.Source)
 		return Result{Report: &rep}

@@ -29,7 +29,15 @@ type worker struct {
 // Workers, or, where gradbook.js offers none, the page itself.
 func newRunnerClient(notice func(string)) *runner.Client {
 	if host, ok := global("gradbookRunners"); ok {
-		return runner.NewClient(&workers{host}, notice)
+		c := runner.NewClient(&workers{host}, notice)
+		c.SetDataLoader(func(name string) (string, error) {
+			text, err := await(host.Call("data", name))
+			if err != nil {
+				return "", err
+			}
+			return text.String(), nil
+		})
+		return c
 	}
 	return runner.NewClient(nil, notice)
 }
