@@ -159,6 +159,9 @@ func boundaryBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	}
 	at := func(x, y float64) (float64, error) { return callNumber(thread, b.Name(), f, x, y) }
 	if t, ok := f.(*Traced); ok {
+		if t.last.outs != nil {
+			return nil, fmt.Errorf("boundary: %s returns a list; the boundary needs a function that returns one number", t.name)
+		}
 		if t.width() != 2 {
 			return nil, fmt.Errorf("boundary: %s was traced with %d inputs; trace it with two (x and y), as trace(f, [Value(0.0), Value(0.0)])", t.name, t.width())
 		}

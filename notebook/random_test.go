@@ -139,3 +139,40 @@ print(t(["a"]))`)
 		t.Errorf("a string input: %v", r.Err)
 	}
 }
+
+// A traced function may return a list: its replay computes the list
+// forward, as an optimizer's update of every parameter at once. .grads
+// gives the gradients with respect to plain numbers too.
+func TestTraceListsAndGrads(t *testing.T) {
+	r := runOne(t, `def update(theta, g, h):
+    lr = h[0]
+    return [t - lr * gi for t, gi in zip(theta, g)] + [lr * 2]
+upd = trace(update, [1.0, 2.0], [0.5, -0.5], [0.1])
+print(upd([1.0, 2.0], [0.5, -0.5], [0.1]), upd([0.0, 0.0], [1.0, 1.0], [1.0]))
+f = trace(lambda th: th[0] * th[0] + 3 * th[1], [1.0, 1.0])
+print(f([2.0, 5.0]), f.grads)
+print(trace(lambda x: Value(7.0), Value(1.0))(Value(2.0)))`)
+	want := "[0.95, 2.05, 0.2] [-1.0, -1.0, 2.0]\n19.0 [[4.0, 3.0]]\n7.0\n"
+	if r.Err != nil || r.Output != want {
+		t.Errorf("output %q, want %q; error %v", r.Output, want, r.Err)
+	}
+	r = runOne(t, "u = trace(lambda xs: [xs[0] * 2], [1.0])\nu([2.0])\nprint(u.grads)")
+	if r.Err == nil || !strings.Contains(r.Err.Msg, "a function that returns a list has none") {
+		t.Errorf(".grads after a list: %v", r.Err)
+	}
+}
+
+// A traced function that builds its graph from globals, called with
+// numbers for a shape it has not seen, is refused: its new tape would hold
+// those globals as constants.
+func TestTraceRefusesGlobalsForANewShape(t *testing.T) {
+	r := runOne(t, `ws = [Value(1.0), Value(2.0)]
+def f(params, xs):
+    return sum([w * x for w, x in zip(ws, xs)])
+t = trace(f, ws, [1.0, 1.0])
+print(t([3.0, 4.0], [1.0, 1.0]))
+print(t([3.0, 4.0], [1.0, 1.0, 1.0]))`)
+	if r.Err == nil || !strings.Contains(r.Err.Msg, "f does not use its input 1, which it was called with as numbers: a traced function must build its graph from its inputs") {
+		t.Errorf("output %q, error %v", r.Output, r.Err)
+	}
+}

@@ -25,6 +25,8 @@ type Traced struct {
 	tapes []*tape // by last use, oldest first
 	last  *tape   // the tape the last call replayed
 	made  int     // tapes recorded, over its life
+	// graded: the last call ran backward, so .grads holds its gradients.
+	graded bool
 }
 
 // tape is one recorded graph of a traced function: its slots, and for
@@ -36,6 +38,7 @@ type tape struct {
 	vals   []float64 // every slot's value; constants stay as recorded
 	grads  []float64
 	out    int
+	outs   []int // for a function that returns a list, the slot of each item
 	inputs []tracedArg
 }
 
@@ -74,14 +77,17 @@ func (t *Traced) nodes() int {
 }
 
 // Attr is .nodes, how many values the tape of the last call has; .tapes,
-// how many tapes it keeps (one per shape of its inputs); and .sizes, the
-// size of each, in the order they were recorded.
+// how many tapes it keeps (one per shape of its inputs); .sizes, the size
+// of each, in the order they were recorded; and .grads, the last call's
+// gradients.
 func (t *Traced) Attr(name string) (starlark.Value, error) {
 	switch name {
 	case "nodes":
 		return starlark.MakeInt(t.nodes()), nil
 	case "tapes":
 		return starlark.MakeInt(len(t.tapes)), nil
+	case "grads":
+		return t.grads()
 	case "sizes":
 		byAge := slices.Clone(t.tapes)
 		slices.SortFunc(byAge, func(a, b *tape) int { return cmp.Compare(a.seq, b.seq) })
@@ -95,7 +101,38 @@ func (t *Traced) Attr(name string) (starlark.Value, error) {
 }
 
 // AttrNames lists Attr's names.
-func (t *Traced) AttrNames() []string { return []string{"nodes", "sizes", "tapes"} }
+func (t *Traced) AttrNames() []string { return []string{"grads", "nodes", "sizes", "tapes"} }
+
+// grads is .grads: after a call of a function that returns a Value, the
+// gradient of its result with respect to each input, one item per
+// argument: a number for a Value or a number, a list for a list (nested
+// lists flattened), numbers included. An optimizer that keeps its
+// parameters as a list of numbers reads them here.
+func (t *Traced) grads() (starlark.Value, error) {
+	if t.last == nil || !t.graded {
+		return nil, fmt.Errorf("%s.grads: no gradients yet: call %s first (a function that returns a list has none)", t.name, t.name)
+	}
+	tp := t.last
+	args := make([]starlark.Value, len(tp.inputs))
+	for i, in := range tp.inputs {
+		of := func(s int) starlark.Value {
+			if s < 0 {
+				return starlark.Float(0)
+			}
+			return starlark.Float(tp.grads[s])
+		}
+		if !in.list {
+			args[i] = of(in.slots[0])
+			continue
+		}
+		items := make([]starlark.Value, len(in.slots))
+		for k, s := range in.slots {
+			items[k] = of(s)
+		}
+		args[i] = starlark.NewList(items)
+	}
+	return starlark.NewList(args), nil
+}
 
 // traceBuiltin is trace(f, *args): it calls f(*args) once and records the
 // graph of the Value f returns. Each argument is a Value, a number, or a
@@ -162,11 +199,11 @@ func (t *Traced) record(thread *starlark.Thread, args starlark.Tuple, who string
 	if rec.read != "" {
 		return nil, fmt.Errorf("%s: %s reads the number of a Value while it builds its graph (%s), so its graph may change with the numbers and a recorded tape could be wrong. Build the graph with Value ops only (v.relu() rather than an if on v.value; detach(max(xs)) rather than max of the .value of each), or use a plain loop that builds the graph at every step", who, t.name, rec.read)
 	}
-	root, ok := res.(*Value)
-	if !ok {
-		return nil, fmt.Errorf("%s: %s must return a Value, got %s", who, t.name, res.Type())
+	root, outs, err := outputsOf(res, t.name, who)
+	if err != nil {
+		return nil, err
 	}
-	tp, vals, bySlot := engine.TapeOf(root.v)
+	tp, vals, bySlot := engine.TapeOf(root)
 	// The slot of each input the graph uses. Inputs are leaves, which come
 	// first: the nodes need looking at only if an input is not one.
 	look := bySlot[:tp.NumLeaves()]
@@ -183,6 +220,7 @@ func (t *Traced) record(thread *starlark.Thread, args starlark.Tuple, who string
 		}
 	}
 	for i, vs := range leaves {
+		used := false
 		for _, v := range vs {
 			s, ok := slot[v]
 			if !ok {
@@ -191,18 +229,36 @@ func (t *Traced) record(thread *starlark.Thread, args starlark.Tuple, who string
 			if s >= tp.NumLeaves() {
 				return nil, fmt.Errorf("%s: input %d holds a Value made by an op; the inputs must be Values made with Value(x), or numbers", who, i+1)
 			}
+			used = used || s >= 0
 			shape[i].slots = append(shape[i].slots, s)
+		}
+		// Numbers become leaves of their own when a new shape is recorded:
+		// a function that builds its graph from globals instead would
+		// replay them as constants, and give their gradients as 0.
+		if !used && len(vs) > 0 && numbersIn(args[i]) && t.made > 0 {
+			return nil, fmt.Errorf("%s: %s does not use its input %d, which it was called with as numbers: a traced function must build its graph from its inputs, not from globals, since a new shape is recorded from what it is called with", who, t.name, i+1)
 		}
 	}
 	out := len(vals) - 1
-	if root.v.Op() == "" {
-		out = slot[root.v]
+	if root.Op() == "" { // a leaf: an input, or a constant
+		out = slices.Index(bySlot, root)
+	}
+	var outSlots []int
+	if outs != nil {
+		at := make(map[*engine.Value]int, len(bySlot))
+		for s, u := range bySlot {
+			at[u] = s
+		}
+		outSlots = make([]int, len(outs))
+		for i, o := range outs {
+			outSlots[i] = at[o]
+		}
 	}
 	key, err := shapeOf(args)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", who, err)
 	}
-	r := &tape{shape: key, seq: t.made, tape: tp, vals: vals, grads: make([]float64, len(vals)), out: out, inputs: shape}
+	r := &tape{shape: key, seq: t.made, tape: tp, vals: vals, grads: make([]float64, len(vals)), out: out, outs: outSlots, inputs: shape}
 	if len(t.tapes) == maxTapes {
 		t.tapes = t.tapes[1:]
 	}
@@ -210,6 +266,64 @@ func (t *Traced) record(thread *starlark.Thread, args starlark.Tuple, who string
 	t.last = r
 	t.made++
 	return r, nil
+}
+
+// outputsOf reads what a traced function returned: a Value, whose graph
+// the tape is, or a list (or tuple) of Values and numbers, joined into
+// one root by max ops (which never overflow), whose items the replay
+// returns; a number in it is a constant of the tape.
+func outputsOf(res starlark.Value, name, who string) (root *engine.Value, outs []*engine.Value, err error) {
+	if v, ok := res.(*Value); ok {
+		return v.v, nil, nil
+	}
+	it, ok := res.(starlark.Indexable)
+	if _, isString := res.(starlark.String); !ok || isString {
+		return nil, nil, fmt.Errorf("%s: %s must return a Value or a list of Values, got %s", who, name, res.Type())
+	}
+	if it.Len() == 0 {
+		return nil, nil, fmt.Errorf("%s: %s returned an empty list", who, name)
+	}
+	for i := range it.Len() {
+		var o *engine.Value
+		switch x := it.Index(i).(type) {
+		case *Value:
+			o = x.v
+		default:
+			f, ok := Number(x)
+			if !ok {
+				return nil, nil, fmt.Errorf("%s: %s returned a list whose item %d is %s: return Values or numbers", who, name, i, x.Type())
+			}
+			o = engine.NewValue(f, "")
+		}
+		outs = append(outs, o)
+		if root == nil {
+			root = o
+			continue
+		}
+		j := new(engine.Value)
+		j.Make("max", root, o, 0)
+		root = j
+	}
+	return root, outs, nil
+}
+
+// numbersIn reports whether x, an input of a traced function, holds a
+// plain number (not only Values).
+func numbersIn(x starlark.Value) bool {
+	if _, ok := x.(*Value); ok {
+		return false
+	}
+	if _, ok := Number(x); ok {
+		return true
+	}
+	if it, ok := x.(starlark.Indexable); ok {
+		for i := range it.Len() {
+			if numbersIn(it.Index(i)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // recording is what trace notes while f builds its graph.
@@ -369,13 +483,21 @@ func (t *Traced) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 	if err := tp.tape.Forward(tp.vals); err != nil {
 		return nil, fmt.Errorf("%s: %v", t.name, err)
 	}
-	if len(values) > 0 {
-		tp.tape.Reverse(tp.vals, tp.grads, tp.out, engine.Accumulate)
-		for i, v := range values {
-			v.v.Grad = 0
-			if s := slots[i]; s >= 0 {
-				v.v.Grad = tp.grads[s]
-			}
+	if tp.outs != nil {
+		// A list of results: the tape replays forward only.
+		items := make([]starlark.Value, len(tp.outs))
+		for i, s := range tp.outs {
+			items[i] = starlark.Float(tp.vals[s])
+		}
+		t.graded = false
+		return starlark.NewList(items), nil
+	}
+	tp.tape.Reverse(tp.vals, tp.grads, tp.out, engine.Accumulate)
+	t.graded = true
+	for i, v := range values {
+		v.v.Grad = 0
+		if s := slots[i]; s >= 0 {
+			v.v.Grad = tp.grads[s]
 		}
 	}
 	y := tp.vals[tp.out]
