@@ -100,6 +100,10 @@ function withBackward(starter, body) {
 
 // The lessons in teaching order, as the index lists them.
 const lessons = ["a-derivative-is-a-nudge", "chain-rule", "fan-out", "reverse-accumulation", "gradient-flow",
-  "every-path", "checking-gradients", "neurons-and-mlp", "training-on-moons", "capstone-micrograd"];
+  "every-path", "checking-gradients", "neurons-and-mlp", "training-on-moons", "capstone-micrograd",
+  "gpt-from-values", "training-a-gpt"];
+// The lessons whose Run all trains for seconds: gpt.spec runs them whole,
+// with their figures, so the per-lesson loops leave them out.
+const long = ["gpt-from-values", "training-a-gpt"];
 
-module.exports = { skipPredictions, test, expect, open, reloadOffline, cell, typeInto, editorOf, goodBackward, withBackward, lessons, port };
+module.exports = { skipPredictions, test, expect, open, reloadOffline, cell, typeInto, editorOf, goodBackward, withBackward, lessons, long, port };

@@ -4,7 +4,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { spawn } = require("child_process");
-const { test, expect, open, reloadOffline, cell, typeInto, editorOf, skipPredictions, port } = require("./helpers");
+const { test, expect, open, reloadOffline, cell, typeInto, editorOf, skipPredictions, lessons, port } = require("./helpers");
 
 const exported = `http://127.0.0.1:${port(8182)}/courses/gradbook/`;
 
@@ -41,7 +41,7 @@ const course = `http://127.0.0.1:${port(8183)}/index.html`;
 
 test("the static export works from a plain file server under a sub-path", async ({ page, errors }) => {
   await page.goto(exported);
-  await expect(page.locator("ol.lessons li")).toHaveCount(10);
+  await expect(page.locator("ol.lessons li")).toHaveCount(lessons.length);
   await page.getByRole("link", { name: /Reverse accumulation/ }).click();
   await expect(page).toHaveURL(exported + "lessons/reverse-accumulation.html");
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
