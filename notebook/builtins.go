@@ -222,6 +222,12 @@ func compare(actual, expected starlark.Value, tol float64, depth int) (string, e
 	if depth > maxCompareDepth {
 		return "", fmt.Errorf("check: the values are nested more than %d deep (does a list hold itself?)", maxCompareDepth)
 	}
+	if t, ok := actual.(*Tensor); ok { // compared as the nested lists it prints as
+		actual = toList(t.t.Shape(), t.t.Data())
+	}
+	if t, ok := expected.(*Tensor); ok {
+		expected = toList(t.t.Shape(), t.t.Data())
+	}
 	if e, ok := Number(expected); ok {
 		a, ok := Number(actual)
 		if !ok {
@@ -475,9 +481,12 @@ func showBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	st := state(thread)
 	cell, _ := st.caller(thread)
 	if len(args) == 1 && len(kwargs) == 0 {
+		if t, ok := args[0].(*Tensor); ok {
+			return starlark.None, st.showTensor(cell, t.t)
+		}
 		v, ok := args[0].(*Value)
 		if !ok {
-			return nil, fmt.Errorf("show: want a Value, or a graph with its values, got %s", args[0].Type())
+			return nil, fmt.Errorf("show: want a Value, a one-element Tensor, or a graph with its values, got %s", args[0].Type())
 		}
 		st.shown[cell] = append(st.shown[cell], &target{root: v.v})
 		return starlark.None, nil

@@ -7,6 +7,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"gradbook/engine"
+	"gradbook/tensor"
 )
 
 // A run's state after a cell is its environment (env.go). It is kept,
@@ -30,8 +31,13 @@ import (
 type lineage struct {
 	env  starlark.StringDict
 	cur  *runState
-	size int       // Values in its last snapshot
-	rng  *rand.PCG // the random module's generator, nil until drawn from
+	size int               // Values in its last snapshot
+	rng  *rand.PCG         // the random module's generator, nil until drawn from
+	trng *tensor.Generator // torch's, nil until drawn from
+	// saved holds the numbers of each tensor as the last snapshot saved
+	// them: a tensor that has not changed since (a data set) shares them
+	// instead of being copied again.
+	saved map[*tensor.Tensor][]float64
 }
 
 func newLineage() *lineage {
@@ -42,15 +48,29 @@ func newLineage() *lineage {
 
 // snapshot is the state after a cell.
 type snapshot struct {
-	srcs   []string // the sources of the cells up to this one
-	lin    *lineage
-	env    starlark.StringDict
-	values []savedValue
-	res    CellResult
-	names  map[*engine.Value]string // the names this cell gave Values
-	drawn  bool                     // res holds the cell's drawings
-	rng    []byte                   // the random generator's state, if it was used
+	srcs     []string // the sources of the cells up to this one
+	lin      *lineage
+	env      starlark.StringDict
+	values   []savedValue
+	res      CellResult
+	names    map[*engine.Value]string // the names this cell gave Values
+	drawn    bool                     // res holds the cell's drawings
+	rng      []byte                   // the random generator's state, if it was used
+	trng     []byte                   // torch's generator's state, if it was used
+	tensors  []savedTensor
+	elements int // the numbers tensors holds
 }
+
+type savedTensor struct {
+	t            *tensor.Tensor
+	data         []float64
+	grad         *tensor.Tensor // the gradient tensor, whose numbers are in gdata
+	gdata        []float64
+	requiresGrad bool
+}
+
+// cost is what the snapshot holds, in Values and numbers.
+func (s *snapshot) cost() int { return len(s.values) + s.elements }
 
 type savedValue struct {
 	v          *engine.Value
@@ -66,6 +86,23 @@ func (s *snapshot) restore() {
 	}
 	for _, sv := range s.values {
 		sv.v.Data, sv.v.Grad, sv.v.Label = sv.data, sv.grad, sv.label
+	}
+	for _, st := range s.tensors {
+		copy(st.t.Data(), st.data)
+		st.t.Grad = st.grad
+		if st.grad != nil {
+			copy(st.grad.Data(), st.gdata)
+		}
+		if st.t.IsLeaf() {
+			st.t.SetRequiresGrad(st.requiresGrad)
+		}
+	}
+	s.lin.trng = nil
+	if s.trng != nil {
+		s.lin.trng = new(tensor.Generator)
+		if err := s.lin.trng.UnmarshalBinary(s.trng); err != nil {
+			panic(err) // what MarshalBinary wrote
+		}
 	}
 	s.lin.rng = nil
 	if s.rng != nil {
@@ -83,8 +120,12 @@ func take(lin *lineage, srcs []string, res CellResult, names map[*engine.Value]s
 	if lin.rng != nil {
 		s.rng, _ = lin.rng.MarshalBinary() // never fails
 	}
+	if lin.trng != nil {
+		s.trng, _ = lin.trng.MarshalBinary() // never fails
+	}
 	seen := map[starlark.Value]bool{}
 	var roots []*engine.Value
+	var troots []*tensor.Tensor
 	var walk func(x starlark.Value, depth int)
 	walk = func(x starlark.Value, depth int) {
 		if depth > 1000 {
@@ -93,6 +134,12 @@ func take(lin *lineage, srcs []string, res CellResult, names map[*engine.Value]s
 		switch x := x.(type) {
 		case *Value:
 			roots = append(roots, x.v)
+			return
+		case *Tensor:
+			troots = append(troots, x.t)
+			return
+		case *maxPair:
+			troots = append(troots, x.values.t, x.indices.t)
 			return
 		case *starlark.List, *starlark.Dict, *starlark.Function, *starlark.Set:
 			if seen[x] {
@@ -139,6 +186,36 @@ func take(lin *lineage, srcs []string, res CellResult, names map[*engine.Value]s
 		s.values = append(s.values, savedValue{v, v.Data, v.Grad, v.Label})
 	})
 	lin.size = len(s.values)
+	// Every tensor the kept ones were made from, and their gradients.
+	tseen := map[*tensor.Tensor]bool{}
+	saved := make(map[*tensor.Tensor][]float64, len(lin.saved))
+	keep := func(t *tensor.Tensor) []float64 {
+		if prev, ok := lin.saved[t]; ok && slices.Equal(prev, t.Data()) {
+			saved[t] = prev
+			return prev
+		}
+		c := slices.Clone(t.Data())
+		s.elements += len(c)
+		saved[t] = c
+		return c
+	}
+	for _, r := range troots {
+		if tseen[r] {
+			continue
+		}
+		for _, t := range tensor.Topo(r) {
+			if tseen[t] {
+				continue
+			}
+			tseen[t] = true
+			sv := savedTensor{t: t, data: keep(t), grad: t.Grad, requiresGrad: t.RequiresGrad()}
+			if t.Grad != nil {
+				sv.gdata = keep(t.Grad)
+			}
+			s.tensors = append(s.tensors, sv)
+		}
+	}
+	lin.saved = saved
 	return s
 }
 
@@ -183,15 +260,15 @@ func (c *keptStates) touch(s *snapshot) {
 func (c *keptStates) put(s *snapshot) {
 	c.list = slices.DeleteFunc(c.list, func(t *snapshot) bool {
 		if slices.Equal(t.srcs, s.srcs) {
-			c.saved -= len(t.values)
+			c.saved -= t.cost()
 			return true
 		}
 		return false
 	})
 	c.list = append(c.list, s)
-	c.saved += len(s.values)
+	c.saved += s.cost()
 	for len(c.list) > 1 && (len(c.list) > maxSnapshots || c.saved > maxSaved) {
-		c.saved -= len(c.list[0].values)
+		c.saved -= c.list[0].cost()
 		c.list = c.list[1:]
 	}
 }

@@ -140,6 +140,7 @@ type runState struct {
 	printed   int                         // bytes printed by the run
 	checks    int                         // checks made by the run
 	values    int                         // Values made by the run
+	tensors   int                         // tensors made by the run
 	thread    *starlark.Thread
 	lin       *lineage
 	rec       *recording // the trace recording now, if any
@@ -613,6 +614,9 @@ func builtins() starlark.StringDict {
 		"boundary":   starlark.NewBuiltin("boundary", boundaryBuiltin),
 		"heatmap":    starlark.NewBuiltin("heatmap", heatmapBuiltin),
 		"math":       math.Module,
+		"torch":      torchModule,
+		"F":          functionalModule,
+		"cmp":        starlark.NewBuiltin("cmp", cmpBuiltin),
 	}
 }
 

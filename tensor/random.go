@@ -15,9 +15,12 @@ package tensor
 //   - RandInt: Lemire's multiply-and-reject on the 64-bit outputs.
 
 import (
+	le "encoding/binary"
 	"math"
 	"math/bits"
 	"math/rand/v2"
+
+	"gradbook/internal/words"
 )
 
 // Generator is a seeded source of random tensors, as torch.Generator:
@@ -150,4 +153,61 @@ func log(x float64) float64 {
 	R := t1 + t2
 	hfsq := float64(0.5 * f * f)
 	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+R)) + float64(k*ln2Lo))) - f)
+}
+
+// Choice returns an index drawn with probability proportional to the
+// non-negative weights w (torch.multinomial of one sample from one row):
+// sampling the next token from a softmax.
+func (g *Generator) Choice(w []float64) (int, error) {
+	total := 0.0
+	for i, x := range w {
+		if !(x >= 0) || math.IsInf(x, 0) {
+			return 0, errorf("multinomial", ErrValue, "weight %d is %s; weights must be finite and not negative", i, words.Number(x))
+		}
+		total += x
+	}
+	if !(total > 0) {
+		return 0, errorf("multinomial", ErrValue, "the weights add up to 0: nothing can be drawn")
+	}
+	u := g.uniform() * total
+	for i, x := range w {
+		if u < x {
+			return i, nil
+		}
+		u -= x
+	}
+	for i := len(w) - 1; i >= 0; i-- { // rounding left u past the end
+		if w[i] > 0 {
+			return i, nil
+		}
+	}
+	panic("tensor: unreachable")
+}
+
+// MarshalBinary returns the generator's state, so that a copy taken now
+// continues with the same numbers (UnmarshalBinary).
+func (g *Generator) MarshalBinary() ([]byte, error) {
+	b, err := g.src.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	b = le.LittleEndian.AppendUint64(b, math.Float64bits(g.spare))
+	if g.has {
+		return append(b, 1), nil
+	}
+	return append(b, 0), nil
+}
+
+// UnmarshalBinary sets the generator to a state MarshalBinary returned.
+func (g *Generator) UnmarshalBinary(b []byte) error {
+	if len(b) < 9 {
+		return errorf("generator", ErrValue, "a state of %d bytes is too short", len(b))
+	}
+	n := len(b) - 9
+	src := new(rand.PCG)
+	if err := src.UnmarshalBinary(b[:n]); err != nil {
+		return err
+	}
+	g.src, g.spare, g.has = src, math.Float64frombits(le.LittleEndian.Uint64(b[n:])), b[n+8] == 1
+	return nil
 }

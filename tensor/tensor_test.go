@@ -433,3 +433,36 @@ func TestNoPanics(t *testing.T) {
 	}
 	t.Log(fmt.Sprint(results, " of 20000 calls succeeded"))
 }
+
+// A generator's state, saved and restored, continues with the same
+// numbers: a kept state of the cells keeps where torch's generator was.
+func TestGeneratorState(t *testing.T) {
+	g := NewGenerator(7)
+	g.Randn(3) // an odd count leaves a spare normal
+	state, err := g.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Must(g.Randn(5)).Data()
+	var h Generator
+	if err := h.UnmarshalBinary(state); err != nil {
+		t.Fatal(err)
+	}
+	if got := Must(h.Randn(5)).Data(); !slices.Equal(got, want) {
+		t.Errorf("restored: %v, want %v", got, want)
+	}
+	counts := make([]int, 3)
+	for range 3000 {
+		i, err := g.Choice([]float64{0.2, 0, 0.8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts[i]++
+	}
+	if counts[1] != 0 || counts[0] < 500 || counts[0] > 700 {
+		t.Errorf("draws with weights 0.2, 0, 0.8: %v", counts)
+	}
+	if _, err := g.Choice([]float64{0, 0}); err == nil {
+		t.Error("weights of 0: no error")
+	}
+}
