@@ -372,6 +372,12 @@ func (s *Session) run(req Request, files []*syntax.File, res []CellResult) *runS
 			snap := take(st.lin, cells[:i+1], res[i], mine)
 			snap.drawn = req.All || i == len(cells)-1
 			s.kept.put(snap)
+		} else {
+			// Kept or not, a cell's globals freeze when it ends, so that a
+			// check (-check, the lesson tests) sees what the page does.
+			for _, v := range st.lin.env {
+				v.Freeze()
+			}
 		}
 	}
 	st.current = -1
