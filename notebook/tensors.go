@@ -1142,6 +1142,16 @@ func (st *runState) nameOf(x starlark.Value) string {
 	return "it"
 }
 
+// nameOfTensor returns the name of a global that holds t, or "".
+func (st *runState) nameOfTensor(t *tensor.Tensor) string {
+	for _, name := range st.lin.env.Keys() {
+		if x, ok := st.lin.env[name].(*Tensor); ok && x.t == t {
+			return name
+		}
+	}
+	return ""
+}
+
 func pyBool(b bool) string {
 	if b {
 		return "True"
@@ -1217,6 +1227,10 @@ func (st *runState) showTensor(cell int, t *tensor.Tensor) error {
 		}
 	}
 	m := tensor.Scalars(t)
-	st.shown[cell] = append(st.shown[cell], &target{root: m[t][0]})
+	root := m[t][0]
+	if name := st.nameOfTensor(t); name != "" && root.Label == "" {
+		root.Label = name
+	}
+	st.shown[cell] = append(st.shown[cell], &target{root: root})
 	return nil
 }

@@ -101,9 +101,10 @@ function withBackward(starter, body) {
 // The lessons in teaching order, as the index lists them.
 const lessons = ["a-derivative-is-a-nudge", "chain-rule", "fan-out", "reverse-accumulation", "gradient-flow",
   "every-path", "checking-gradients", "neurons-and-mlp", "training-on-moons", "capstone-micrograd",
-  "gpt-from-values", "training-a-gpt"];
-// The lessons whose Run all trains for seconds: gpt.spec runs them whole,
-// with their figures, so the per-lesson loops leave them out.
-const long = ["gpt-from-values", "training-a-gpt"];
+  "gpt-from-values", "training-a-gpt", "from-values-to-tensors", "backprop-ninja"];
+// The lessons whose Run all trains for seconds: gpt.spec and tensors.spec
+// run them whole, with their figures, so the per-lesson loops leave them
+// out.
+const long = ["gpt-from-values", "training-a-gpt", "backprop-ninja"];
 
 module.exports = { skipPredictions, test, expect, open, reloadOffline, cell, typeInto, editorOf, goodBackward, withBackward, lessons, long, port };

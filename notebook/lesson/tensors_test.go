@@ -1,0 +1,62 @@
+package lesson
+
+import (
+	"strings"
+	"testing"
+
+	"gradbook/notebook/block"
+)
+
+// exercise returns the exercise id of the lesson file.
+func exercise(t *testing.T, file, id string) *block.Exercise {
+	t.Helper()
+	l, err := LoadFile("../../site/lessons/" + file + ".md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range l.Cells {
+		if c.ID == id {
+			x, err := block.ParseExercise(c.ID, c.Source)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return x
+		}
+	}
+	t.Fatalf("%s has no exercise %s", file, id)
+	return nil
+}
+
+// The tensor lessons' exercises name the usual mistakes: a transpose on
+// the wrong side, a missing sum over a broadcast dimension, a tensor used
+// twice given one share, n where BatchNorm's variance has n − 1.
+func TestTensorExercisesNameTheUsualMistakes(t *testing.T) {
+	layer := exercise(t, "from-values-to-tensors", "layer-backward")
+	ninjaLoss := exercise(t, "backprop-ninja", "ninja-loss")
+	ninjaBN := exercise(t, "backprop-ninja", "ninja-bn")
+	for _, c := range []struct {
+		x        *block.Exercise
+		from, to string // a change to the solution
+		says     string
+	}{
+		{layer, "dW = x.T.matmul(dout)", "dW = dout.T.matmul(x)", "the transpose is on the wrong side"},
+		{layer, "db = dout.sum(0)", "db = dout", "its gradient sums over them: dout.sum(0)"},
+		{layer, "dx = dout.matmul(W.T)", "dx = dout.matmul(W).T.T if dout.shape[1] == W.shape[0] else dout.matmul(W.T)", "dout.matmul(W.T)"},
+		{ninjaLoss, `+ torch.ones_like(f["counts"]) * d["counts_sum"]`, "", "counts is used twice"},
+		{ninjaLoss, `(f["counts"] * d["probs"]).sum(1, keepdim=True)`, `f["counts"] * d["probs"]`, "stretched over the 7 columns"},
+		{ninjaLoss, `-f["counts_sum"].pow(-2)`, `f["counts_sum"].pow(-2)`, "mind the minus"},
+		{ninjaBN, `d["bnvar"] / (n - 1)`, `d["bnvar"] / n`, "Bessel's correction"},
+		{ninjaBN, `d["bnbias"] = dhpreact.sum(0, keepdim=True)`, `d["bnbias"] = dhpreact`, "broadcast over the 10 examples"},
+		{ninjaBN, ` + 2 * f["bndiff"] * d["bndiff2"]`, "", "bndiff is used twice"},
+		{ninjaBN, ` + torch.ones_like(f["hprebn"]) * d["bnmeani"] / n`, "", "through bnmeani"},
+	} {
+		if !strings.Contains(c.x.Solution, c.from) {
+			t.Fatalf("%s's solution has no %q", c.x.ID, c.from)
+		}
+		wrong := strings.Replace(c.x.Solution, c.from, c.to, 1)
+		r := c.x.Judge(c.x.Starter + "\n\n" + wrong)
+		if r.Passed || !strings.Contains(r.Why, c.says) {
+			t.Errorf("%s with %q for %q: passed %v, %q; want it to say %q", c.x.ID, c.to, c.from, r.Passed, r.Why, c.says)
+		}
+	}
+}

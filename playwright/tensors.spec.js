@@ -1,0 +1,63 @@
+// The tensor lessons in the page: the scalar graph behind a tensor
+// computation, the layer exercise, the ninja's backward by hand with every
+// cmp close, its BatchNorm exercise naming Bessel's correction, and
+// 2,000 training steps with the learner's own gradients (figures printed,
+// not asserted on time).
+const fs = require("fs");
+const path = require("path");
+const { test, expect, open, skipPredictions, editorOf } = require("./helpers");
+
+test("from Values to tensors: the scalar graph of a tensor layer, and the layer exercise", async ({ page, errors }) => {
+  await open(page, "lessons/from-values-to-tensors.html");
+  await skipPredictions(page);
+  await page.getByRole("button", { name: "Run all" }).click();
+  await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 60_000 });
+  await expect(page.locator("#cell-rules output.out")).toContainText("✓ dW              | exact: True  | approximate: True  | maxdiff: 0");
+  // The drawing of the small case: Ws's elements are leaves named
+  // Ws[k,j], each with autograd's gradient.
+  const fig = page.locator("#cell-scalars figure.drawing");
+  await expect(fig.locator("g.node[data-name='Ws[2,1]'] .grad")).toHaveText("grad 0.42782");
+  await expect(fig.locator("g.node[data-name='Ws[1,1]'] .grad")).toHaveText("grad -1.7113");
+  await expect(page.locator("#cell-scalars output.out")).toContainText("0.42781939");
+
+  const ex = page.locator("#exercise-layer-backward");
+  const starter = await editorOf(ex).inputValue();
+  await editorOf(ex).fill(starter.replace("    dW = dout\n", "    dW = dout.T.matmul(x)\n"));
+  await ex.getByRole("button", { name: "Check" }).click();
+  await expect(ex.locator(".report")).toContainText("the transpose is on the wrong side");
+  await editorOf(ex).fill(starter.replace("    dx = dout\n    dW = dout\n    db = dout\n", "    dx = dout.matmul(W.T)\n    dW = x.T.matmul(dout)\n    db = dout.sum(0)\n"));
+  await ex.getByRole("button", { name: "Check" }).click();
+  await expect(ex.locator(".report")).toContainText("All tests pass");
+});
+
+test("the backprop ninja: every gradient by hand is autograd's; 2,000 steps with your own backward beat the bigram model; figures", async ({ page, errors }) => {
+  test.setTimeout(180_000);
+  await open(page, "lessons/backprop-ninja.html");
+  await skipPredictions(page);
+  const t0 = Date.now();
+  await page.getByRole("button", { name: "Run all" }).click();
+  await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 150_000 });
+  const runAll = Date.now() - t0;
+  await expect(page.locator("output.out")).not.toContainText(["✗"]);
+  await expect(page.locator('section.code-cell:not([data-state="passed"])')).toHaveCount(0);
+  await expect(page.locator("#cell-embeddings output.out")).toContainText("✓ C, at once");
+  await expect(page.locator("#cell-fused-bn output.out")).toContainText("✓ hprebn in one formula | exact: False | approximate: True");
+  const held = page.locator("#cell-held-out output.out");
+  await expect(held).toContainText("held-out loss: the MLP 2.3809  the bigram model 2.4622");
+  const names = (await page.locator("#cell-sample output.out").textContent()).split("\n")[0].trim().split(" ");
+  expect(names).toHaveLength(20);
+  const train = Number(await page.locator("#cell-train").getAttribute("data-ms"));
+  const data = Number(await page.locator("#cell-data").getAttribute("data-ms"));
+  console.log(`ninja: 2,000 training steps with the learner's backward: ${(train / 1000).toFixed(2)} s in the page (${(train / 2000).toFixed(2)} ms a step); the data set ${(data / 1000).toFixed(2)} s; Run all ${(runAll / 1000).toFixed(1)} s`);
+  console.log(`ninja: sampled names: ${names.join(" ")}`);
+
+  // BatchNorm's variance with n where the forward has n − 1.
+  const ex = page.locator("#exercise-ninja-bn");
+  const md = fs.readFileSync(path.join(__dirname, "..", "site", "lessons", "backprop-ninja.md"), "utf8");
+  const block = md.slice(md.indexOf("```exercise id=ninja-bn"));
+  const solution = block.slice(block.indexOf("--- solution\n") + 13, block.indexOf("\n```"));
+  const starter = await editorOf(ex).inputValue();
+  await editorOf(ex).fill(starter + "\n\n" + solution.replace('d["bnvar"] / (n - 1)', 'd["bnvar"] / n'));
+  await ex.getByRole("button", { name: "Check" }).click();
+  await expect(ex.locator(".report")).toContainText("Bessel's correction");
+});
