@@ -515,18 +515,37 @@ func (p *Progress) Completion(lesson string, items []string) (done int) {
 // {"gradbook": "progress", "version": 2, "exported": …, "records": […]},
 // one record a line.
 func (p *Progress) Export() []byte {
+	recs := make([]*Record, 0, len(p.recs))
+	for _, k := range p.keys() {
+		recs = append(recs, p.recs[k])
+	}
+	return file(recs, p.Now().UTC().Format(time.RFC3339))
+}
+
+// FileOf returns a progress file of recs alone, as Export writes one but
+// without the date: what an LMS keeps of one lesson (package lms). Read
+// reads it back.
+func FileOf(recs []*Record) []byte { return file(recs, "") }
+
+// file writes recs as a progress file, with the date exported if it is
+// not "".
+func file(recs []*Record, exported string) []byte {
 	var b []byte
 	b = append(b, `{"gradbook":"progress","version":`...)
 	b = strconv.AppendInt(b, Version, 10)
-	b = append(b, `,"exported":`...)
-	b = jsontext.AppendString(b, p.Now().UTC().Format(time.RFC3339))
+	if exported != "" {
+		b = append(b, `,"exported":`...)
+		b = jsontext.AppendString(b, exported)
+	}
 	b = append(b, `,"records":[`...)
-	for i, k := range p.keys() {
+	for i, r := range recs {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, "\n "...)
-		b = append(b, p.recs[k].encode()...)
+		c := *r
+		c.V = Version
+		b = append(b, c.encode()...)
 	}
 	return append(b, "\n]}\n"...)
 }
@@ -606,6 +625,22 @@ func (p *Progress) Read(data []byte) (*File, error) {
 		file.recs = append(file.recs, r)
 	}
 	return file, nil
+}
+
+// Only keeps the file's records of the lessons named and leaves out the
+// others, returning how many it left out: what an LMS keeps for one
+// lesson never changes another's.
+func (f *File) Only(lessons ...string) int {
+	kept := f.recs[:0]
+	for _, r := range f.recs {
+		if slices.Contains(lessons, r.Lesson) {
+			kept = append(kept, r)
+		}
+	}
+	left := len(f.recs) - len(kept)
+	f.recs = kept
+	f.Conflicts = slices.DeleteFunc(f.Conflicts, func(r *Record) bool { return !slices.Contains(lessons, r.Lesson) })
+	return left
 }
 
 // Merge takes a checked file into the progress. For the code in

@@ -386,3 +386,37 @@ func (s *countingStore) SaveAll(ctx context.Context, values map[string][]byte) e
 	s.writes += len(values)
 	return s.MemStore.SaveAll(ctx, values)
 }
+
+// A file of some records alone reads back as those records, and Only
+// leaves out the records of other lessons, conflicts included.
+func TestFileOfAndOnly(t *testing.T) {
+	p := open(t, NewMemStore())
+	must(t, p.Put(ctx, Record{Kind: KindExercise, Lesson: "l1", ID: "ex", Source: "def f(): pass", Passed: true}))
+	must(t, p.Put(ctx, Record{Kind: KindCell, Lesson: "l2", ID: "c", Source: "x = 1"}))
+	data := FileOf([]*Record{p.Get(KindExercise, "l1", "ex"), p.Get(KindCell, "l2", "c")})
+	if strings.Contains(string(data), `"exported"`) {
+		t.Errorf("FileOf wrote a date: %s", data)
+	}
+
+	other := open(t, NewMemStore())
+	must(t, other.Put(ctx, Record{Kind: KindCell, Lesson: "l2", ID: "c", Source: "x = 2"}))
+	f, err := other.Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Conflicts) != 1 {
+		t.Fatalf("conflicts %v, want the cell of l2", f.Conflicts)
+	}
+	if left := f.Only("l1"); left != 1 || len(f.Conflicts) != 0 {
+		t.Fatalf("Only left out %d records, kept conflicts %v", left, f.Conflicts)
+	}
+	if n, err := other.Merge(ctx, f, true); err != nil || n != 1 {
+		t.Fatalf("merge: %d %v", n, err)
+	}
+	if r := other.Get(KindExercise, "l1", "ex"); r == nil || !r.Passed || r.Source != "def f(): pass" {
+		t.Errorf("the exercise came back as %+v", r)
+	}
+	if r := other.Get(KindCell, "l2", "c"); r == nil || r.Source != "x = 2" {
+		t.Errorf("another lesson's cell changed: %+v", r)
+	}
+}
