@@ -290,12 +290,13 @@
   }
   let accepted = false;
   // Only on Gradbook's own site: a course page that embeds cells keeps its
-  // own service worker, if any. It is registered once gradbook.wasm has
+  // own service worker, if any, and an LMS serves a SCORM package's pages
+  // (data-lms), which has none. It is registered once gradbook.wasm has
   // come (or failed to): on a first visit its install fetches the whole
   // site, which on a slow network would share it with the wasm the
   // learner waits for.
   function keepOffline() {
-    if (!("serviceWorker" in navigator) || location.protocol === "file:" || new URL(script.src).origin !== location.origin) return;
+    if (!("serviceWorker" in navigator) || document.body.dataset.lms || location.protocol === "file:" || new URL(script.src).origin !== location.origin) return;
     navigator.serviceWorker.addEventListener("controllerchange", () => {
       if (accepted) location.reload();
     });

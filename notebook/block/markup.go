@@ -72,6 +72,7 @@ const (
 	IDResetLesson   = "reset-lesson"
 	IDResetAll      = "reset-all"
 	IDConfirmBox    = "confirm-box"
+	IDLMSStatus     = "lms-status" // a SCORM package's lesson: what the LMS was told
 )
 
 // Data attributes.
@@ -91,6 +92,10 @@ const (
 	AttrCorrect   = "data-correct"
 	AttrLeaf      = "data-leaf"
 	AttrTask      = "data-task"
+	// On <body> of a SCORM package's lesson: the version of SCORM whose
+	// API the page reports to, and the lesson's passing score (0 to 1).
+	AttrLMS     = "data-lms"
+	AttrPassing = "data-passing-score"
 	// Set by the page for styles, tests and the learner's tools.
 	AttrState    = "data-state"    // passed, failed, error; right, wrong, answered
 	AttrNotebook = "data-notebook" // on <body>: ready, failed, stopped
@@ -128,12 +133,13 @@ func With(tag, attr string) string { return tag + "[" + attr + "]" }
 
 // Where each selector the page uses must be found: the renders the test
 // makes ("cell", "quiz choice", "quiz numeric", "quiz open", "explore",
-// "exercise", and the pages "lesson", "index", "scratch", "frame").
+// "exercise", and the pages "lesson", "index", "scratch", "frame", and
+// "scorm", a SCORM package's lesson).
 var Selectors = []struct {
 	Sel string
 	In  []string
 }{
-	{Sel("section", ClassCodeCell), []string{"cell", "lesson", "scratch"}},
+	{Sel("section", ClassCodeCell), []string{"cell", "lesson", "scratch", "scorm"}},
 	{Sel("button", ClassRun), []string{"cell", "exercise"}},
 	{Sel("button", ClassReset), []string{"cell", "exercise"}},
 	{Sel("button", ClassShare), []string{"cell"}},
@@ -172,21 +178,26 @@ var Selectors = []struct {
 	{With("li", AttrRecords), []string{"index"}},
 	{With("li", AttrLesson), []string{"index"}},
 	{Of(ClassCompletion), []string{"index"}},
-	{"#" + IDNotices, []string{"lesson", "index", "scratch", "frame"}},
-	{"#" + IDStatus, []string{"lesson", "scratch", "frame"}},
-	{"#" + IDSaveStatus, []string{"lesson", "index", "scratch", "frame"}},
-	{"#" + IDRunAll, []string{"lesson", "scratch"}},
+	{"#" + IDNotices, []string{"lesson", "index", "scratch", "frame", "scorm"}},
+	{"#" + IDStatus, []string{"lesson", "scratch", "frame", "scorm"}},
+	{"#" + IDSaveStatus, []string{"lesson", "index", "scratch", "frame", "scorm"}},
+	{"#" + IDRunAll, []string{"lesson", "scratch", "scorm"}},
 	{"#" + IDAddCell, []string{"scratch"}},
 	{"#" + IDCells, []string{"scratch", "frame"}},
 	{"#" + IDContinue, []string{"index"}},
-	{"#" + IDProgressPanel, []string{"lesson", "index", "scratch"}},
-	{"#" + IDStorage, []string{"lesson", "index", "scratch"}},
-	{"#" + IDExport, []string{"lesson", "index", "scratch"}},
-	{"#" + IDImport, []string{"lesson", "index", "scratch"}},
-	{"#" + IDResetLesson, []string{"lesson"}},
+	{"#" + IDProgressPanel, []string{"lesson", "index", "scratch", "scorm"}},
+	{"#" + IDStorage, []string{"lesson", "index", "scratch", "scorm"}},
+	{"#" + IDExport, []string{"lesson", "index", "scratch", "scorm"}},
+	{"#" + IDImport, []string{"lesson", "index", "scratch", "scorm"}},
+	{"#" + IDResetLesson, []string{"lesson", "scorm"}},
+	{"#" + IDLMSStatus, []string{"scorm"}},
 	{"#" + IDResetAll, []string{"lesson", "index", "scratch"}},
-	{"body[" + AttrPage + "=lesson]", []string{"lesson"}},
+	{"body[" + AttrPage + "=lesson]", []string{"lesson", "scorm"}},
 	{"body[" + AttrPage + "=scratch]", []string{"scratch"}},
 	{"body[" + AttrPage + "=frame]", []string{"frame"}},
-	{"body[" + AttrLesson + "]", []string{"lesson"}},
+	{"body[" + AttrLesson + "]", []string{"lesson", "scorm"}},
+	{"body[" + AttrPassing + "]", []string{"scorm"}},
+	{"body[" + AttrLMS + "]", []string{"scorm"}},
+	{"body[" + AttrItems + "]", []string{"scorm"}},
+	{"body[" + AttrRecords + "]", []string{"scorm"}},
 }

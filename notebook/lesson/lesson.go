@@ -21,7 +21,8 @@
 // follows them, by id. "renamed-from: <file name>, …" says that the lesson
 // had those file names before: its saved progress follows it, its old
 // address leads to the new page, and course pages that embed its cells by
-// an old name still find them.
+// an old name still find them. "passing-score: 80%" is the score at which
+// the lesson is passed in an LMS (a SCORM package, see WriteSCORM).
 //
 // Prose is Markdown. Raw HTML is not rendered, and links may only use
 // http, https, mailto or relative addresses. Write math in Unicode
@@ -82,6 +83,9 @@ type Lesson struct {
 	MovedFrom string
 	// RenamedFrom are the lesson's earlier file names, without .md.
 	RenamedFrom []string
+	// PassingScore is the score, from 0 to 1, at which an LMS counts the
+	// lesson passed (front matter passing-score: 80%); 0 for none.
+	PassingScore float64
 	// File is the lesson's file, as LoadDir found it, for messages.
 	File string
 	// Problem is why the file could not be read, for a lesson that Load
@@ -121,7 +125,7 @@ func parsed[T interface{ HTML() string }](x T, err error) (string, error) {
 }
 
 // frontMatterKeys are the keys a lesson's front matter may have.
-var frontMatterKeys = []string{"title", "summary", "minutes", "order", "moved-from", "renamed-from"}
+var frontMatterKeys = []string{"title", "summary", "minutes", "order", "moved-from", "renamed-from", "passing-score"}
 
 var (
 	idRE   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
@@ -378,6 +382,12 @@ func (l *Lesson) frontMatter(src []byte) ([]byte, error) {
 				}
 				l.RenamedFrom = append(l.RenamedFrom, name)
 			}
+		case "passing-score":
+			p, err := ParsePassingScore(v)
+			if err != nil {
+				return nil, &Error{Line: i + 2, Msg: "front matter: passing-score: " + err.Error()}
+			}
+			l.PassingScore = p
 		case "minutes", "order":
 			n, err := strconv.Atoi(v)
 			if err != nil {
@@ -394,6 +404,16 @@ func (l *Lesson) frontMatter(src []byte) ([]byte, error) {
 	}
 	l.bodyLine = bytes.Count(src[:4+end+5], []byte("\n"))
 	return src[4+end+5:], nil
+}
+
+// ParsePassingScore reads a passing score as a percentage ("80%", or
+// "80"), more than 0 and at most 100, and returns it from 0 to 1.
+func ParsePassingScore(s string) (float64, error) {
+	p, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "%")), 64)
+	if err != nil || !(p > 0 && p <= 100) {
+		return 0, fmt.Errorf("want a percentage of the lesson's score, more than 0 and at most 100, such as 80%%; got %q", s)
+	}
+	return p / 100, nil
 }
 
 // headingIDs keeps the headings' ids apart from the cells': a heading

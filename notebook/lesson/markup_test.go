@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"gradbook/notebook/block"
+	"gradbook/notebook/lms"
 )
 
 // element is a start tag of a rendered page, with its ancestors.
@@ -151,6 +152,11 @@ func renders(t *testing.T) map[string]string {
 		}
 		out[name] = string(b)
 	}
+	page, err := SCORMPage(lessons[0], lms.SCORM2004, 0.8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out["scorm"] = string(page)
 	return out
 }
 
