@@ -10,6 +10,10 @@
 //	                                 # run every cell, exercise, quiz and task
 //	                                 # of the lessons; file:line: problems
 //	go run serve.go -new DIR/NAME    # write a starter lesson DIR/NAME.md
+//	go run serve.go -scorm course.zip
+//	                                 # the lessons as a SCORM 2004 package
+//	go run serve.go -scorm12 course.zip
+//	                                 # as a SCORM 1.2 package
 //
 // While it serves, saving a lesson file rebuilds the pages and reloads the
 // tabs that show it (live preview); a lesson with an error shows the error
@@ -48,6 +52,7 @@ import (
 	"gradbook/internal/precompress"
 	"gradbook/internal/preview"
 	"gradbook/notebook/lesson"
+	"gradbook/notebook/lms"
 )
 
 func main() {
@@ -68,6 +73,11 @@ func main() {
 	check := flag.Bool("check", false, "check every lesson (cells, exercises, quizzes, explore tasks), print file:line: problems and exit non-zero if any; with -lessons, those folders only (add -builtin for Gradbook's too)")
 	newLesson := flag.String("new", "", "write a starter lesson, showing every block kind, to `dir/name`.md and exit")
 	siteDir := flag.String("dir", "build", "build into `dir`: the static files are copied there from site/, which holds sources only")
+	scorm2004 := flag.String("scorm", "", "write the lessons as a SCORM 2004 (4th edition) package, one SCO per lesson, to `file.zip` and exit")
+	scorm12 := flag.String("scorm12", "", "write the lessons as a SCORM 1.2 package to `file.zip` and exit")
+	scormID := flag.String("scorm-id", "", "the package's `identifier` in its manifest: a letter or _, then letters, digits, _, - and . (default: from the zip's file name)")
+	scormTitle := flag.String("scorm-title", "Gradbook", "the course's `title`, as the LMS lists it")
+	passing := flag.String("passing-score", "", "in a SCORM package, the passing score (a `percentage`, 80%) of the lessons whose front matter sets none")
 	flag.Parse()
 	log.SetFlags(0)
 	if filepath.Clean(*siteDir) == "site" {
@@ -97,6 +107,15 @@ func main() {
 	}
 	if len(dirs) == 0 {
 		log.Fatalf("serve: no lessons: give -lessons DIR, or leave -builtin on")
+	}
+	if *scorm2004 != "" || *scorm12 != "" {
+		if *out != "" || *check {
+			log.Fatalf("serve: -scorm and -scorm12 write packages and exit: leave out -out and -check")
+		}
+		if err := writePackages(*siteDir, dirs, map[lms.Version]string{lms.SCORM2004: *scorm2004, lms.SCORM12: *scorm12}, *scormID, *scormTitle, *passing); err != nil {
+			log.Fatalf("serve: %v", err)
+		}
+		return
 	}
 	if *check {
 		start := time.Now()
@@ -165,6 +184,91 @@ func main() {
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Fatalf("serve: %v", err)
 	}
+}
+
+// writePackages builds the site into dir and writes a SCORM package of
+// the lessons in dirs for each version given a file. Everything it can
+// check (the lessons, the identifier, the passing score) is checked
+// before the build.
+func writePackages(dir string, dirs []string, files map[lms.Version]string, id, title, passing string) error {
+	var pass float64
+	if passing != "" {
+		p, err := lesson.ParsePassingScore(passing)
+		if err != nil {
+			return fmt.Errorf("-passing-score: %v", err)
+		}
+		pass = p
+	}
+	if files[lms.SCORM2004] != "" && filepath.Clean(files[lms.SCORM2004]) == filepath.Clean(files[lms.SCORM12]) {
+		return fmt.Errorf("-scorm and -scorm12 name the same file, %s: give each version its own", files[lms.SCORM12])
+	}
+	ids := map[lms.Version]string{}
+	for v, file := range files {
+		if file == "" {
+			continue
+		}
+		ids[v] = id
+		if id == "" {
+			ids[v] = packageID(file)
+		}
+		if err := lesson.CheckIdentifier(ids[v]); err != nil {
+			return fmt.Errorf("-scorm-id: %v (it becomes the manifest's identifier)", err)
+		}
+		if st, err := os.Stat(file); err == nil && st.IsDir() {
+			return fmt.Errorf("%s is a folder: give the package's file, such as %s", file, filepath.Join(file, "course.zip"))
+		}
+	}
+	lessons, problems := lesson.Load(dirs...)
+	for _, p := range problems {
+		fmt.Println(p)
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%s: fix them first; no package was written", plural(len(problems), "lesson problem"))
+	}
+	b := &builder{dir: dir, lessonDirs: dirs}
+	if err := b.prepare(); err != nil {
+		return fmt.Errorf("the build failed, so no package was written:\n%v", err)
+	}
+	for _, v := range []lms.Version{lms.SCORM2004, lms.SCORM12} {
+		if files[v] == "" {
+			continue
+		}
+		w, err := lesson.WriteSCORM(files[v], dir, lessons, lesson.Package{Version: v, ID: ids[v], Title: title, Passing: pass})
+		if err != nil {
+			return fmt.Errorf("writing %s: %v", files[v], err)
+		}
+		fmt.Printf("Wrote %s: a %s package of %s, %.1f MB. Upload it to your LMS as a SCORM package.\n", w.File, v, plural(w.Lessons, "lesson"), float64(w.Bytes)/1e6)
+	}
+	return nil
+}
+
+// packageID makes a package's identifier from its file's name: course.zip
+// is "course", "My course (2027).zip" is "My-course-2027".
+func packageID(file string) string {
+	name := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r < 128 && (r == '_' || r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z'):
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+	}
+	id := strings.Trim(b.String(), "-.")
+	switch {
+	case id == "":
+		id = "course"
+	case !(id[0] == '_' || id[0] >= 'A' && id[0] <= 'Z' || id[0] >= 'a' && id[0] <= 'z'):
+		id = "course-" + id
+	}
+	if len(id) > 64 {
+		id = strings.TrimRight(id[:64], "-.")
+	}
+	if lesson.CheckIdentifier(id) != nil {
+		return "gradbook-course"
+	}
+	return id
 }
 
 // displayAddr turns a listener address into one a browser can open.

@@ -229,3 +229,21 @@ func TestLoaderReadsDecodedLength(t *testing.T) {
 		t.Errorf("site/autodiff.js does not read the %s header", decodedLength)
 	}
 }
+
+// A package's identifier made from its file's name is an identifier.
+func TestPackageID(t *testing.T) {
+	for file, want := range map[string]string{
+		"course.zip":                     "course",
+		"out/Backprop_2027.v2.zip":       "Backprop_2027.v2",
+		"My course (2027).zip":           "My-course-2027",
+		"2027 course.zip":                "course-2027-course",
+		"écoles.zip":                     "coles",
+		"....zip":                        "course",
+		strings.Repeat("a", 80) + ".zip": strings.Repeat("a", 64),
+		"item-first.zip":                 "gradbook-course",
+	} {
+		if got := packageID(file); got != want {
+			t.Errorf("%s: %q, want %q", file, got, want)
+		}
+	}
+}
