@@ -11,7 +11,7 @@
 // then reports after every change and ends the session when the page
 // goes away:
 //
-//	s, err := lms.Open(lms.SCORM2004, api, time.Now, 0.8)
+//	s, err := lms.Open(lms.SCORM2004, api, time.Now, 0.8, false)
 //	restored, err := lms.Restore(ctx, prog, s.SuspendData, "chain-rule")
 //	st := lms.Measure(prog, "chain-rule", items)
 //	data, left := lms.Encode(lms.Collect(prog, "chain-rule", records), lms.SCORM2004.SuspendLimit())

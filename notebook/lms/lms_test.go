@@ -201,7 +201,7 @@ func TestDuration(t *testing.T) {
 func TestSession(t *testing.T) {
 	c := newClock()
 	lms := newLMS(map[string]string{"cmi.learner_id": "learner-7", "cmi.mode": "normal", "cmi.suspend_data": "gradbook1:x"})
-	s, err := Open(SCORM2004, lms, c.now, 0.8)
+	s, err := Open(SCORM2004, lms, c.now, 0.8, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,22 +278,29 @@ func TestOpen(t *testing.T) {
 		{"1.2, mastery 70", SCORM12, map[string]string{"cmi.student_data.mastery_score": "70"}, 0.8, 0.7},
 		{"1.2, out of range", SCORM12, map[string]string{"cmi.student_data.mastery_score": "700"}, 0, 0},
 	} {
-		s, err := Open(tc.v, newLMS(tc.values), c.now, tc.page)
+		s, err := Open(tc.v, newLMS(tc.values), c.now, tc.page, false)
 		if err != nil || s.Passing != tc.want {
 			t.Errorf("%s: passing %v, %v; want %v", tc.name, s.Passing, err, tc.want)
 		}
 	}
 
 	review := newLMS(map[string]string{"cmi.core.lesson_mode": "review", "cmi.core.student_id": "s1"})
-	s, _ := Open(SCORM12, review, c.now, 0)
+	s, _ := Open(SCORM12, review, c.now, 0, false)
 	if _, err := s.Report(SCORM12.Values(Status{Items: 1}, 0, "gradbook1:a")); err != nil || len(review.set) != 0 || len(review.commits) != 0 {
 		t.Errorf("review mode set %v, committed %d, %v", review.set, len(review.commits), err)
 	}
 
 	again := newLMS(map[string]string{"cmi.learner_id": "learner-7"})
 	again.initialized = true
-	if s, err := Open(SCORM2004, again, c.now, 0); err != nil || s.LearnerID != "learner-7" {
-		t.Errorf("an API initialised before: %v", err)
+	if s, err := Open(SCORM2004, again, c.now, 0, true); err != nil || s.LearnerID != "learner-7" {
+		t.Errorf("an API this page initialised before it reloaded itself: %v", err)
+	}
+	if _, err := Open(SCORM2004, again, c.now, 0, false); err == nil {
+		t.Errorf("an API initialised by someone else is taken as this page's")
+	}
+	again.terminated = true
+	if _, err := Open(SCORM2004, again, c.now, 0, true); err == nil {
+		t.Errorf("an API whose session ended is taken as going on")
 	}
 }
 
@@ -304,14 +311,14 @@ func TestRefusals(t *testing.T) {
 	lms := newLMS(nil)
 	lms.refuse["Initialize"] = 102
 	var r *Refused
-	if _, err := Open(SCORM2004, lms, c.now, 0); !errors.As(err, &r) || r.Call != "Initialize" || r.Code != 102 {
+	if _, err := Open(SCORM2004, lms, c.now, 0, false); !errors.As(err, &r) || r.Call != "Initialize" || r.Code != 102 {
 		t.Fatalf("a refused Initialize: %v", err)
 	} else if got := err.Error(); got != "it refused Initialize: 102 General Initialization Failure" {
 		t.Errorf("said %q", got)
 	}
 
 	lms = newLMS(nil)
-	s, err := Open(SCORM2004, lms, c.now, 0)
+	s, err := Open(SCORM2004, lms, c.now, 0, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,16 +84,17 @@ type Session struct {
 
 // Open starts a session: it initialises the LMS's API and reads the
 // learner, the mode, the passing score (passing, from 0 to 1, where the
-// LMS gives none) and the suspend data. An API that this page initialised
-// before (the page started again after a reload by its own reset or
-// import) is used as it is.
-func Open(v Version, api API, now func() time.Time, passing float64) (*Session, error) {
+// LMS gives none) and the suspend data. again is true when this page
+// initialised the API before and reloaded itself (after a reset or an
+// import): an Initialize refused then, with the API still answering, is
+// the session going on. (An LMS cannot say so itself: 1.2's refusal of a
+// second LMSInitialize is a "general exception", after LMSFinish too.)
+func Open(v Version, api API, now func() time.Time, passing float64, again bool) (*Session, error) {
 	s := &Session{v: v, api: api, now: now, set: map[string]string{}}
 	e := v.el()
 	if !api.Initialize() {
 		code, msg := api.LastError()
-		// Already initialised: the LMS answers a read without an error.
-		if api.GetValue(e.learner); !s.ok() {
+		if api.GetValue(e.learner); !again || !s.ok() {
 			return nil, &Refused{Call: "Initialize", Code: code, Message: clip(msg)}
 		}
 	}

@@ -14,7 +14,8 @@ import (
 )
 
 // The IndexedDB database that keeps progress: one object store of JSON
-// text under string keys.
+// text under string keys. In an LMS, each learner has a database of
+// their own (Page.database).
 const (
 	dbName    = "gradbook"
 	dbVersion = 1
@@ -31,13 +32,15 @@ const (
 // upgrade in another tab.
 type idbStore struct {
 	factory *idb.Factory
+	name    string // the database's
 }
 
 // errNoStorage says why progress cannot be kept here.
 var errNoStorage = errors.New("this browser does not let this page keep data (private browsing, or storage is blocked)")
 
-// openIDB returns a store if IndexedDB is there and works.
-func openIDB() (s *idbStore, err error) {
+// openIDB returns a store in the database name if IndexedDB is there and
+// works.
+func openIDB(name string) (s *idbStore, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s, err = nil, errNoStorage
@@ -51,7 +54,7 @@ func openIDB() (s *idbStore, err error) {
 	if err != nil {
 		return nil, errNoStorage
 	}
-	s = &idbStore{factory: f}
+	s = &idbStore{factory: f, name: name}
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
 	db, err := s.open(ctx)
@@ -68,7 +71,7 @@ func (s *idbStore) open(ctx context.Context) (db *idb.Database, err error) {
 			db, err = nil, fmt.Errorf("%w: %v", errNoStorage, r)
 		}
 	}()
-	req, err := s.factory.Open(ctx, dbName, dbVersion, func(db *idb.Database, oldVersion, newVersion uint) error {
+	req, err := s.factory.Open(ctx, s.name, dbVersion, func(db *idb.Database, oldVersion, newVersion uint) error {
 		if oldVersion < 1 {
 			_, err := db.CreateObjectStore(storeName, idb.ObjectStoreOptions{})
 			return err

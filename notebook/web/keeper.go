@@ -38,7 +38,7 @@ func (p *Page) startProgress() {
 	p.keep = k
 	ctx := context.Background()
 	var store progress.Store
-	s, err := openIDB()
+	s, err := openIDB(p.database())
 	if err == nil {
 		store = s
 		k.kept = true
@@ -53,6 +53,7 @@ func (p *Page) startProgress() {
 		k.kept = false
 	}
 	k.prog = prog
+	p.lms.restore(prog) // before the records of earlier names move
 	// Another tab of this site may save the same record: a pass there is
 	// kept here (progress.Put merges), and code saved there is said.
 	prog.Elsewhere = func(r progress.Record) {
@@ -153,6 +154,7 @@ func (p *Page) put(r progress.Record) {
 	err := k.prog.Put(context.Background(), r)
 	k.mu.Unlock()
 	p.saved(err)
+	p.lms.changed()
 }
 
 func (p *Page) saved(err error) {

@@ -75,7 +75,7 @@ func (p *Page) confirm(near *element, question, yes string, do func() error, don
 				return
 			}
 			sessionPut("gradbook-notice", done)
-			js.Global().Get("location").Call("reload")
+			p.reload()
 		})
 	})
 }
@@ -130,7 +130,7 @@ func (p *Page) importProgress(in *element, file js.Value) {
 			return
 		}
 		sessionPut("gradbook-notice", fmt.Sprintf("Imported %s of progress.", words.Count(n, "record")))
-		js.Global().Get("location").Call("reload")
+		p.reload()
 	}
 	if len(f.Conflicts) == 0 {
 		take(true)

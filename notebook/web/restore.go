@@ -153,4 +153,5 @@ func (p *Page) forget(kind, lesson, id string) {
 	err := p.keep.prog.Delete(context.Background(), kind, lesson, id)
 	p.keep.mu.Unlock()
 	p.saved(err)
+	p.lms.changed()
 }

@@ -20,7 +20,8 @@
 // (debounced saves, flushed on pagehide), restore.go putting cells' saved
 // work back, scratch.go the scratch page, panel.go export, import, resets
 // and storage, completion.go the index's completion, idb.go the IndexedDB
-// Store, embed.go cells in other sites' pages, share.go share links,
+// Store, lms.go a SCORM package's link to its LMS, embed.go cells in
+// other sites' pages, share.go share links,
 // promise.go JavaScript promises and session storage, safe.go recovery
 // from panics.
 package web
@@ -49,6 +50,7 @@ type Page struct {
 	deleted  []string       // scratch cells deleted since the last save
 	views    []*drawingView // the drawings shown now, fitted again when the window resizes
 	keep     *keeper
+	lms      *lmsLink             // on a SCORM package's lesson: its LMS
 	placed   map[string]placement // embedded cells, by cell id
 	on       handlers             // the page's handlers, kept for its lifetime
 	runner   *runner.Client       // runs the cells, off the page's thread
@@ -121,6 +123,7 @@ func Start() *Page {
 	})
 	kind := p.body.GetAttribute(block.AttrPage)
 	p.scratch = kind == "scratch"
+	p.connectLMS() // first: the LMS says whose progress it is
 	p.startProgress()
 	cells := block.Sel("section", block.ClassCodeCell)
 	if p.embedded {
@@ -148,6 +151,7 @@ func Start() *Page {
 	if kind == "lesson" {
 		spawn(func() { p.visit(p.keep.get("visit", "last").Anchor) })
 	}
+	p.lms.changed() // what the restored progress comes to
 	if b := doc.GetElementByID(block.IDRunAll); b != nil && !p.embedded {
 		p.listen(b, "click", func(*event) { spawn(func() { p.RunAll() }) })
 		b.SetDisabled(false)
