@@ -441,7 +441,7 @@ func TestEncodeFits(t *testing.T) {
 		t.Fatalf("%d characters", len(data))
 	}
 	t.Logf("%d characters, left out: %s", len(data), left)
-	if got, want := left.String(), "your code in mine, your answer to why and where you were in the lesson"; got != want {
+	if got, want := left.String(), "your code in mine and your answer to why"; got != want {
 		t.Errorf("said %q, want %q", got, want)
 	}
 
@@ -455,6 +455,9 @@ func TestEncodeFits(t *testing.T) {
 		if r := q.Get(kind, "l", id); r == nil || !r.Passed {
 			t.Errorf("%s came back as %+v", name, r)
 		}
+	}
+	if r := q.Get(progress.KindVisit, "l", "last"); r == nil || r.Anchor != "cell-mine" {
+		t.Errorf("where the learner was, which fits, came back as %+v", r)
 	}
 	if r := q.Get(progress.KindExercise, "l", "ex"); r.Source != "def f():\n    return 1\n" {
 		t.Errorf("the exercise's code, which fits, came back as %q", r.Source)

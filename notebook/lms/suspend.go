@@ -82,8 +82,9 @@ func and(list []string) string {
 // limit characters. What does not fit is left out, least worth first:
 // where the learner was, then the code of cells, the answers of quizzes
 // and the code of exercises, each largest first, keeping every pass and
-// right answer; then records whole, should even that not fit. Left says
-// what was left out. A cell whose code is the lesson's keeps no code.
+// right answer; then records whole, should even that not fit; and what
+// was left out on the way but need not be is put back. Left says what
+// was left out. A cell whose code is the lesson's keeps no code.
 func Encode(recs []*progress.Record, limit int) (string, Left) {
 	base := make([]progress.Record, len(recs))
 	for i, r := range recs {
@@ -94,13 +95,14 @@ func Encode(recs []*progress.Record, limit int) (string, Left) {
 		base[i] = c
 	}
 	steps := shrinkSteps(base)
-	build := func(k int) (string, Left) {
+	// build applies the steps taken.
+	build := func(taken []bool) (string, Left) {
 		kept := slices.Clone(base)
 		gone := make([]bool, len(kept))
 		var left Left
-		for _, st := range steps[:k] {
+		for j, st := range steps {
 			r := &kept[st.i]
-			if gone[st.i] {
+			if !taken[j] || gone[st.i] {
 				continue
 			}
 			if !st.whole {
@@ -130,23 +132,40 @@ func Encode(recs []*progress.Record, limit int) (string, Left) {
 		}
 		return pack(progress.FileOf(out)), left
 	}
-	if s, left := build(0); len(s) <= limit {
+	first := func(k int) []bool {
+		taken := make([]bool, len(steps))
+		for j := range k {
+			taken[j] = true
+		}
+		return taken
+	}
+	if s, left := build(first(0)); len(s) <= limit {
 		return s, left
 	}
 	lo, hi := 0, len(steps)
-	if s, left := build(hi); len(s) > limit {
+	if s, left := build(first(hi)); len(s) > limit {
 		return "", left
 	}
-	// Each step makes it smaller: the fewest steps that make it fit.
+	// The fewest steps, in their order, that make it fit (each step makes
+	// it smaller)…
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
-		if s, _ := build(mid); len(s) <= limit {
+		if s, _ := build(first(mid)); len(s) <= limit {
 			hi = mid
 		} else {
 			lo = mid
 		}
 	}
-	return build(hi)
+	// …then each earlier step undone again where it still fits: where the
+	// learner was stays when the code of a large cell is what did not fit.
+	taken := first(hi)
+	for j := range hi - 1 {
+		taken[j] = false
+		if s, _ := build(taken); len(s) > limit {
+			taken[j] = true
+		}
+	}
+	return build(taken)
 }
 
 // step is one way of making the suspend data smaller: leaving out the

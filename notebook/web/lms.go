@@ -45,8 +45,9 @@ type lmsLink struct {
 	// keepSuspend is true when the LMS's suspend data could not be read:
 	// it is left as it is.
 	keepSuspend bool
-	left        string // what the suspend data left out, as last said
-	reloading   bool   // the page reloads itself: the session goes on
+	left        string   // what the suspend data left out, as last said
+	leftNote    *element // and the notice that says it
+	reloading   bool     // the page reloads itself: the session goes on
 }
 
 // connectLMS opens the session with the LMS on a SCORM package's lesson
@@ -160,13 +161,34 @@ func (l *lmsLink) report() {
 	l.said(err)
 	if s := left.String(); s != l.left {
 		l.left = s
-		if s != "" {
-			l.page.notice(fmt.Sprintf("Your LMS keeps at most %s characters of work for this lesson, and yours takes more: %s did not fit, and only this browser keeps that.", words.Int(l.v.SuspendLimit()), s))
-		}
+		l.sayLeft(s)
 	}
 	if waiting && l.timer == nil {
 		l.timer = time.AfterFunc(lms.CommitEvery, func() { spawn(l.commit) })
 	}
+}
+
+// sayLeft says in one notice what of the learner's work the suspend data
+// leaves out, changed as that changes, and gone when nothing is.
+func (l *lmsLink) sayLeft(what string) {
+	if what == "" {
+		if l.leftNote != nil {
+			l.leftNote.Remove()
+			l.leftNote = nil
+		}
+		return
+	}
+	if l.leftNote == nil {
+		box := l.page.noticeBox()
+		if box == nil {
+			return
+		}
+		l.leftNote = l.page.doc.CreateElement("p")
+		l.leftNote.SetAttribute("class", classNotice)
+		box.AppendChild(l.leftNote)
+		box.RemoveAttribute("hidden")
+	}
+	l.leftNote.SetTextContent(fmt.Sprintf("Your LMS keeps at most %s characters of work for this lesson, and yours takes more: %s did not fit, and only this browser keeps that.", words.Int(l.v.SuspendLimit()), what))
 }
 
 // values are what a report of st and recs sets.
