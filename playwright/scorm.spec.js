@@ -58,7 +58,7 @@ test.beforeAll(async () => {
   const mine = path.join(root, "mine");
   execFileSync("go", ["run", "serve.go", "-new", path.join(mine, "my-lesson")], { cwd: repo });
   const lesson = path.join(mine, "my-lesson.md");
-  fs.writeFileSync(lesson, fs.readFileSync(lesson, "utf8").replace("order: 100\n", "order: 100\npassing-score: 60%\n"));
+  fs.writeFileSync(lesson, fs.readFileSync(lesson, "utf8").replace("order: 100\n", "order: 100\npassing-score: 60%\nrenamed-from: my-first-lesson\n"));
   const site = path.join(root, "site");
   execFileSync("go", ["run", "serve.go", "-dir", site, "-scorm", path.join(root, "course2004.zip"), "-scorm12", path.join(root, "course12.zip"), "-passing-score", "50%"], { cwd: repo });
   execFileSync("go", ["run", "serve.go", "-dir", site, "-builtin=false", "-lessons", mine, "-scorm", path.join(root, "mine.zip"), "-scorm-title", "My course"], { cwd: repo });
@@ -292,6 +292,47 @@ test("a package of an author's lessons folder (-lessons DIR): its one lesson, do
   expect(page.bad).toEqual([]);
 });
 
+// suspendOf writes records as Gradbook's suspend data: a progress file,
+// deflated, in base64url after its prefix. readSuspend reads it back.
+function suspendOf(records, version = 2) {
+  const file = JSON.stringify({ gradbook: "progress", version, records });
+  return "gradbook1:" + zlib.deflateRawSync(Buffer.from(file)).toString("base64url");
+}
+function readSuspend(s) {
+  return JSON.parse(zlib.inflateRawSync(Buffer.from(s.slice("gradbook1:".length), "base64url")).toString());
+}
+
+test("suspend data from an earlier version of the lesson: its earlier name's work follows it, code edited from older starter code is offered the new, parts no longer there are not sent back", async ({ page, errors }) => {
+  test.setTimeout(120_000);
+  const at = Date.now() - 86_400_000;
+  const suspend = suspendOf([
+    { v: 2, kind: "quiz", lesson: "my-first-lesson", id: "why-sum", answer: "0", passed: true, updated: at },
+    { v: 2, kind: "exercise", lesson: "my-first-lesson", id: "write-it", source: "def dL_da(a, b):\n    return b + 1\n", authored: "0123456789abcdef", passed: true, updated: at },
+    { v: 2, kind: "quiz", lesson: "my-first-lesson", id: "a-quiz-since-removed", answer: "1", passed: true, updated: at },
+    { v: 2, kind: "quiz", lesson: "another-lesson", id: "why-sum", answer: "1", passed: true, updated: at },
+  ]);
+  const sco = await launch(page, "mine", "item-my-lesson", { suspend });
+  const why = sco.locator("#quiz-why-sum");
+  await expect(why.getByLabel("Moving a moves L along both paths at once.")).toBeChecked();
+  await expect(why.locator(".feedback")).toContainText("Right");
+  const ex = sco.locator("#exercise-write-it");
+  await expect(ex).toHaveAttribute("data-state", "passed");
+  await expect(editorOf(ex)).toHaveValue("def dL_da(a, b):\n    return b + 1\n");
+  await expect(ex.getByRole("alert")).toContainText("The lesson's code for this cell has changed since you edited it.");
+  // Two of four scored: the earlier name's quiz and exercise, not the
+  // removed quiz nor another lesson's.
+  await expectHeld(page, { "score.scaled": "0.5", completion_status: "incomplete" });
+  const sent = readSuspend((await held(page)).suspend_data).records;
+  expect(sent.map((r) => `${r.lesson}/${r.kind}/${r.id}`).sort()).toEqual(["my-lesson/exercise/write-it", "my-lesson/quiz/why-sum", "my-lesson/visit/last"]);
+
+  // A newer Gradbook's suspend data is not read, and left as it is.
+  await page.goto("about:blank");
+  const newer = suspendOf([], 99);
+  const sco2 = await launch(page, "mine", "item-my-lesson", { suspend: newer });
+  await expect(sco2.locator("#notices")).toContainText("The work your LMS keeps for this lesson could not be read: it was exported by a newer version of Gradbook (schema 99; this one reads up to 2). It is left as it is");
+  await expectHeld(page, { suspend_data: newer });
+});
+
 test("an LMS that refuses to commit gets a notice and the work stays; suspend data that is not Gradbook's is left as it is", async ({ page, errors }) => {
   test.setTimeout(120_000);
   let sco = await launch(page, "p2004", "item-a-derivative-is-a-nudge", { refuse: "Commit" });
@@ -311,7 +352,7 @@ test("an LMS that refuses to commit gets a notice and the work stays; suspend da
   // overwrites it.
   await page.goto("about:blank");
   sco = await launch(page, "p2004", "item-a-derivative-is-a-nudge", { suspend: "viewed=1,2,3|lastslide=3" });
-  await expect(sco.locator("#notices")).toContainText("The work your LMS keeps for this lesson could not be read (it was not written by Gradbook): it is left as it is.");
+  await expect(sco.locator("#notices")).toContainText("The work your LMS keeps for this lesson could not be read: it was not written by Gradbook. It is left as it is");
   await expectHeld(page, { completion_status: "incomplete", "score.scaled": "0.5", suspend_data: "viewed=1,2,3|lastslide=3" });
 });
 

@@ -260,7 +260,7 @@ func Restore(ctx context.Context, prog *progress.Progress, data string, lessons 
 	}
 	f, err := prog.Read(file)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %v", ErrUnreadable, err)
+		return 0, fmt.Errorf("%w: %s", ErrUnreadable, strings.TrimPrefix(err.Error(), progress.ErrBadImport.Error()+": "))
 	}
 	f.Only(lessons...)
 	// Not the import's question of whose code to keep: the newer is the

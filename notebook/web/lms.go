@@ -130,7 +130,7 @@ func (l *lmsLink) restore(prog *progress.Progress) {
 	switch {
 	case errors.Is(err, lms.ErrUnreadable):
 		l.keepSuspend = true
-		l.page.notice("The work your LMS keeps for this lesson could not be read (" + strings.TrimPrefix(err.Error(), lms.ErrUnreadable.Error()+": ") + "): it is left as it is. Your work in this browser is shown, and your progress is reported without changing it.")
+		l.page.notice("The work your LMS keeps for this lesson could not be read: " + strings.TrimPrefix(err.Error(), lms.ErrUnreadable.Error()+": ") + ". It is left as it is: your work in this browser is shown, and your progress is reported without changing it.")
 	case err != nil:
 		l.page.notice("Your work from your LMS is shown, but this browser could not keep a copy: " + err.Error() + ".")
 	}
