@@ -125,7 +125,9 @@ func WriteSCORM(file, dir string, lessons []*Lesson, p Package) (*Written, error
 	z.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) { return flate.NewWriter(w, flate.BestCompression) })
 	now := time.Now()
 	add := func(name string, body []byte) error {
-		w, err := z.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: now})
+		h := &zip.FileHeader{Name: name, Method: zip.Deflate, Modified: now}
+		h.SetMode(0o644)
+		w, err := z.CreateHeader(h)
 		if err != nil {
 			return err
 		}
