@@ -70,7 +70,7 @@ test.beforeAll(async () => {
   for (const f of ["scorm2004.min.js", "scorm12.min.js"]) fs.copyFileSync(path.join(repo, "node_modules", "scorm-again", "dist", f), path.join(www, f));
   server = spawn("node", [path.join(__dirname, "static-server.js"), www, String(port(8190)), "/"], { stdio: "ignore" });
   await expect.poll(async () => (await fetch(lmsURL + "lms.html").catch(() => ({ ok: false }))).ok).toBe(true);
-  console.log(`figures: package sizes: SCORM 2004 ${sizes["course2004.zip"]} bytes, SCORM 1.2 ${sizes["course12.zip"]} bytes (10 lessons); one author's lesson ${sizes["mine.zip"]} bytes`);
+  console.log(`figures: package sizes: SCORM 2004 ${sizes["course2004.zip"]} bytes, SCORM 1.2 ${sizes["course12.zip"]} bytes (12 lessons); one author's lesson ${sizes["mine.zip"]} bytes`);
 });
 
 test.afterAll(() => {
@@ -256,6 +256,19 @@ test("SCORM 1.2: work past 4,096 characters keeps what fits, and the learner is 
   await expect(editorOf(sco2.locator("#cell-by-hand"))).not.toHaveValue(/noise/);
   await expectHeld(p2, { "core.score.raw": "25" });
   await other.close();
+});
+
+test("a GPT lesson reads its data set from the package: names() fetches data/names.txt from the LMS's origin", async ({ page, errors }) => {
+  test.setTimeout(120_000);
+  const fetched = [];
+  page.on("response", (r) => { if (r.url().endsWith("/names.txt")) fetched.push(`${r.status()} ${r.url()}`); });
+  const sco = await launch(page, "p2004", "item-gpt-from-values");
+  const c = sco.locator("#cell-data");
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(c.locator("output.out")).toContainText("32033 names, from emma and olivia to", { timeout: 30_000 });
+  await expect(c).toHaveAttribute("data-state", "passed");
+  expect(fetched).toEqual([`200 ${lmsURL}p2004/data/names.txt`]);
+  expect(page.bad).toEqual([]);
 });
 
 test("a package of an author's lessons folder (-lessons DIR): its one lesson, done whole, is completed and passed at its own passing score", async ({ page, errors }) => {

@@ -21,6 +21,7 @@ import (
 	texttemplate "text/template"
 	"time"
 
+	"gradbook/notebook"
 	"gradbook/notebook/lms"
 )
 
@@ -41,12 +42,25 @@ type Package struct {
 
 // SCORMFiles are the files of the built site that a package's lesson
 // pages need, beside the pages: the styles, the scripts, the notebook's
-// wasm, the runner and the code editor, with the editor's licences. The
-// service worker is not among them: the LMS serves the package.
-var SCORMFiles = []string{
+// wasm, the runner and the code editor, with the editor's licences, and
+// the data files cells read (data/names.txt, which the page fetches for
+// a cell that calls names()), with data/README.txt, which says where
+// they come from. The service worker is not among them: the LMS serves
+// the package.
+var SCORMFiles = append([]string{
 	"favicon.svg", "style.css", "noscript.css",
 	"wasm_exec.js", "autodiff.js", "gradbook.js", "gradbook.wasm", "runner.js",
 	"editor.js", "editor-licenses.txt",
+	"data/README.txt",
+}, dataFiles()...)
+
+// dataFiles are the data files' paths in a built site (Build's writeData).
+func dataFiles() []string {
+	var out []string
+	for _, name := range notebook.DataFiles() {
+		out = append(out, "data/"+name)
+	}
+	return out
 }
 
 // Manifest is the name of a package's manifest, at its root.
@@ -149,7 +163,7 @@ func WriteSCORM(file, dir string, lessons []*Lesson, p Package) (*Written, error
 			break
 		}
 		var b []byte
-		if b, err = os.ReadFile(filepath.Join(dir, f)); err == nil {
+		if b, err = packageFile(dir, f); err == nil {
 			err = add(f, b)
 		}
 	}
@@ -172,6 +186,22 @@ func WriteSCORM(file, dir string, lessons []*Lesson, p Package) (*Written, error
 		return nil, err
 	}
 	return &Written{File: file, Bytes: info.Size(), Lessons: len(lessons), Files: 1 + len(lessons) + len(SCORMFiles)}, nil
+}
+
+// packageFile reads one of SCORMFiles: a data file from the copy the
+// program embeds (notebook.DataFile), as Build writes it, since a
+// package is made without the site's pages; the others from the built
+// site in dir.
+func packageFile(dir, f string) ([]byte, error) {
+	if f == "data/README.txt" {
+		return []byte(notebook.DataReadme()), nil
+	}
+	if name, ok := strings.CutPrefix(f, "data/"); ok {
+		if text, ok := notebook.DataFile(name); ok {
+			return []byte(text), nil
+		}
+	}
+	return os.ReadFile(filepath.Join(dir, f))
 }
 
 // passingOf is a lesson's passing score in package p: its own, else the

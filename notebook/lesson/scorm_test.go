@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"gradbook/notebook"
 	"gradbook/notebook/lms"
 )
 
@@ -113,6 +114,9 @@ func unzip(t *testing.T, file string) map[string][]byte {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if f.Mode() != 0o644 {
+			t.Errorf("%s unzips as %v, want a file anyone may read (-rw-r--r--)", f.Name, f.Mode())
+		}
 		if _, twice := files[f.Name]; twice {
 			t.Errorf("%s is in the zip twice", f.Name)
 		}
@@ -121,11 +125,16 @@ func unzip(t *testing.T, file string) map[string][]byte {
 	return files
 }
 
-// fakeSite is a built site's files that a package takes, small.
+// fakeSite is a built site's files that a package takes, small, as
+// serve.go -scorm prepares them: without the pages, nor the data files
+// that Build writes beside them.
 func fakeSite(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range SCORMFiles {
+		if strings.HasPrefix(f, "data/") {
+			continue
+		}
 		if err := os.WriteFile(filepath.Join(dir, f), []byte("/* "+f+" */"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -162,6 +171,11 @@ func TestSCORMManifest(t *testing.T) {
 			files := unzip(t, file)
 			if w.Lessons != 2 || w.Files != len(files) || w.Bytes == 0 {
 				t.Errorf("Written %+v for %d files", w, len(files))
+			}
+			// The data files cells read are whole, as the site serves them.
+			names, _ := notebook.DataFile("names.txt")
+			if string(files["data/names.txt"]) != names || len(names) < 200_000 || string(files["data/README.txt"]) != notebook.DataReadme() {
+				t.Errorf("data/names.txt has %d bytes (want the %d of names()), data/README.txt %d", len(files["data/names.txt"]), len(names), len(files["data/README.txt"]))
 			}
 			m := parseXML(t, files[Manifest])
 			if m == nil || m.name != (xml.Name{Space: ns.cp, Local: "manifest"}) {
@@ -317,10 +331,23 @@ func TestSCORMFilesHaveWhatScriptsFetch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range regexp.MustCompile(`new URL\("([^"]+)"`).FindAllStringSubmatch(string(b), -1) {
-		if m[1] != "sw.js" && !slices.Contains(SCORMFiles, m[1]) {
+	fetched := regexp.MustCompile("new URL\\([\"`]([^\"`]+)[\"`]").FindAllStringSubmatch(string(b), -1)
+	data := false
+	for _, m := range fetched {
+		switch {
+		case m[1] == "data/${name}": // one of the data files
+			data = true
+			for _, name := range notebook.DataFiles() {
+				if !slices.Contains(SCORMFiles, "data/"+name) {
+					t.Errorf("gradbook.js fetches the data file data/%s, which SCORMFiles lacks", name)
+				}
+			}
+		case m[1] != "sw.js" && !slices.Contains(SCORMFiles, m[1]):
 			t.Errorf("gradbook.js fetches %s, which SCORMFiles lacks", m[1])
 		}
+	}
+	if len(fetched) < 3 || !data {
+		t.Errorf("found %d of the files gradbook.js fetches (data files: %v): the test no longer reads it right", len(fetched), data)
 	}
 	for _, name := range []string{"wasm_exec.js", "runner.js"} { // the runner's script, read by readRunner
 		if !strings.Contains(string(b), `"`+name+`"`) || !slices.Contains(SCORMFiles, name) {
