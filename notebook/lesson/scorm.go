@@ -171,6 +171,10 @@ func WriteSCORM(file, dir string, lessons []*Lesson, p Package) (*Written, error
 		err = z.Close()
 	}
 	if err == nil {
+		// CreateTemp's 0600 would make the package the author's alone.
+		err = tmp.Chmod(0o644)
+	}
+	if err == nil {
 		err = tmp.Close()
 	} else {
 		tmp.Close()

@@ -168,6 +168,9 @@ func TestSCORMManifest(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if st, err := os.Stat(file); err != nil || st.Mode().Perm() != 0o644 {
+				t.Errorf("the package's file: %v %v, want -rw-r--r--", st.Mode(), err)
+			}
 			files := unzip(t, file)
 			if w.Lessons != 2 || w.Files != len(files) || w.Bytes == 0 {
 				t.Errorf("Written %+v for %d files", w, len(files))
