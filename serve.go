@@ -217,6 +217,9 @@ func writePackages(dir string, dirs []string, files map[lms.Version]string, id, 
 		if st, err := os.Stat(file); err == nil && st.IsDir() {
 			return fmt.Errorf("%s is a folder: give the package's file, such as %s", file, filepath.Join(file, "course.zip"))
 		}
+		if st, err := os.Stat(filepath.Dir(file)); err != nil || !st.IsDir() {
+			return fmt.Errorf("%s: there is no folder %s to write it in: make it first", file, filepath.Dir(file))
+		}
 	}
 	lessons, problems := lesson.Load(dirs...)
 	for _, p := range problems {

@@ -17,6 +17,7 @@ import (
 	"github.com/andybalholm/brotli"
 
 	"gradbook/internal/precompress"
+	"gradbook/notebook/lms"
 )
 
 // The server answers every address with a status that says what it is:
@@ -244,6 +245,42 @@ func TestPackageID(t *testing.T) {
 	} {
 		if got := packageID(file); got != want {
 			t.Errorf("%s: %q, want %q", file, got, want)
+		}
+	}
+}
+
+// What writePackages can refuse, it refuses before the site's build (the
+// build folder it is given does not exist, and stays so).
+func TestWritePackagesRefusesFirst(t *testing.T) {
+	tmp := t.TempDir()
+	build := filepath.Join(tmp, "never-built")
+	zip := filepath.Join(tmp, "course.zip")
+	for _, tc := range []struct {
+		files   map[lms.Version]string
+		id      string
+		passing string
+		want    string
+	}{
+		{map[lms.Version]string{lms.SCORM2004: filepath.Join(tmp, "no-such-folder", "course.zip")}, "", "", "there is no folder " + filepath.Join(tmp, "no-such-folder")},
+		{map[lms.Version]string{lms.SCORM12: tmp}, "", "", "is a folder"},
+		{map[lms.Version]string{lms.SCORM2004: zip, lms.SCORM12: zip}, "", "", "name the same file"},
+		{map[lms.Version]string{lms.SCORM2004: zip}, "my course", "", `"my course" is not an identifier`},
+		{map[lms.Version]string{lms.SCORM2004: zip}, "", "0%", "-passing-score"},
+		{map[lms.Version]string{lms.SCORM2004: zip}, "", "", "1 lesson problem: fix them first"}, // -lessons of a folder not there
+	} {
+		dirs := []string{filepath.Join("site", "lessons")}
+		if strings.Contains(tc.want, "lesson problem") {
+			dirs = append(dirs, filepath.Join(tmp, "not-lessons"))
+		}
+		err := writePackages(build, dirs, tc.files, tc.id, "Course", tc.passing)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want an error that says %q", tc.files, err, tc.want)
+		}
+		if _, err := os.Stat(build); !os.IsNotExist(err) {
+			t.Fatalf("%v: the site was built (%v) before the refusal", tc.files, err)
+		}
+		if _, err := os.Stat(zip); !os.IsNotExist(err) {
+			t.Fatalf("%v: a package was written", tc.files)
 		}
 	}
 }
