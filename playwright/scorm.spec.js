@@ -44,8 +44,9 @@ function solutionOf(file, id) {
   return block.slice(block.indexOf("--- solution\n") + "--- solution\n".length, block.indexOf("\n```"));
 }
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), "gradbook-scorm-"));
-const www = path.join(root, "www");
+// The packages and the stand-in LMS's files, made in beforeAll: Playwright
+// loads this file in more than the worker that runs it.
+let root, www;
 const sizes = {};
 let server;
 
@@ -53,6 +54,8 @@ test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "gradbook-scorm-"));
+  www = path.join(root, "www");
   // Gradbook's lessons as both versions, a course-wide passing score of
   // 50%; an author's folder with its own lesson and its own passing score.
   const mine = path.join(root, "mine");
@@ -75,7 +78,7 @@ test.beforeAll(async () => {
 
 test.afterAll(() => {
   if (server) server.kill();
-  fs.rmSync(root, { recursive: true, force: true });
+  if (root) fs.rmSync(root, { recursive: true, force: true });
 });
 
 // launch opens the stand-in LMS on an item of a package, optionally with
