@@ -228,7 +228,9 @@ func writePackages(dir string, dirs []string, files map[lms.Version]string, id, 
 	if len(problems) > 0 {
 		return fmt.Errorf("%s: fix them first; no package was written", plural(len(problems), "lesson problem"))
 	}
-	b := &builder{dir: dir, lessonDirs: dirs}
+	// The packages' gradbook.wasm reports to the LMS (web/lms.go); the
+	// site's has no need to.
+	b := &builder{dir: dir, lessonDirs: dirs, tags: "lms"}
 	if err := b.prepare(); err != nil {
 		return fmt.Errorf("the build failed, so no package was written:\n%v", err)
 	}
@@ -289,6 +291,7 @@ type builder struct {
 	dir        string
 	lessonDirs []string
 	fixtures   string
+	tags       string // build tags of gradbook.wasm: "lms" for SCORM packages
 	live       bool
 	preview    preview.Hub
 	mu         sync.Mutex // one page build at a time
@@ -355,6 +358,9 @@ func (b *builder) prepare() error {
 			args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, out)}
 			if out == "gradbook.wasm" {
 				args = append(args, inline...)
+				if b.tags != "" {
+					args = append(args, "-tags="+b.tags)
+				}
 			}
 			cmd := exec.Command("go", append(args, pkg)...)
 			cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")

@@ -73,7 +73,7 @@ test.beforeAll(async () => {
   for (const f of ["scorm2004.min.js", "scorm12.min.js"]) fs.copyFileSync(path.join(repo, "node_modules", "scorm-again", "dist", f), path.join(www, f));
   server = spawn("node", [path.join(__dirname, "static-server.js"), www, String(port(8190)), "/"], { stdio: "ignore" });
   await expect.poll(async () => (await fetch(lmsURL + "lms.html").catch(() => ({ ok: false }))).ok).toBe(true);
-  console.log(`figures: package sizes: SCORM 2004 ${sizes["course2004.zip"]} bytes, SCORM 1.2 ${sizes["course12.zip"]} bytes (12 lessons); one author's lesson ${sizes["mine.zip"]} bytes`);
+  console.log(`figures: package sizes: SCORM 2004 ${sizes["course2004.zip"]} bytes, SCORM 1.2 ${sizes["course12.zip"]} bytes (every lesson); one author's lesson ${sizes["mine.zip"]} bytes`);
 });
 
 test.afterAll(() => {
