@@ -26,6 +26,11 @@ const (
 	// bug: each contribution replaces the gradient instead of adding to
 	// it, so a value used twice keeps only the last one. Never train with it.
 	OverwriteBug
+	// RecursiveBug is the other classic bug of a first backward pass: a
+	// recursion in visiting order instead of reverse topological order
+	// (see ReverseRecursive), so a value reused by later ones passes its
+	// gradient on before all of it has arrived, or more than once.
+	RecursiveBug
 )
 
 // instr is one compiled node: op applied to the slots a and b (b equals a
@@ -288,6 +293,10 @@ func (t *Tape) Reverse(vals, grads []float64, out int, mode Mode) {
 		return
 	}
 	code := t.code[:out-t.leaves+1]
+	if mode == RecursiveBug {
+		t.ReverseRecursive(vals, grads, out)
+		return
+	}
 	if mode == OverwriteBug {
 		for i := len(code) - 1; i >= 0; i-- {
 			c := code[i]

@@ -148,6 +148,15 @@ func (v *Value) Backward() { v.BackwardMode(Accumulate) }
 // a Tape (Reverse), with the same rules in the same order, on the Values
 // themselves: their Grad fields are the gradients, so it needs no tape.
 func (v *Value) BackwardMode(mode Mode) {
+	if mode == RecursiveBug {
+		t, vals, bySlot := TapeOf(v)
+		grads := make([]float64, len(vals))
+		t.ReverseRecursive(vals, grads, len(vals)-1)
+		for s, u := range bySlot {
+			u.Grad = grads[s]
+		}
+		return
+	}
 	order := Topo(v)
 	for _, u := range order {
 		u.Grad = 0

@@ -623,6 +623,8 @@ func builtins() starlark.StringDict {
 		"torch":      torchModule,
 		"F":          functionalModule,
 		"cmp":        starlark.NewBuiltin("cmp", cmpBuiltin),
+		"jvp":        starlark.NewBuiltin("jvp", jvpBuiltin),
+		"jacobian":   starlark.NewBuiltin("jacobian", jacobianBuiltin),
 	}
 }
 

@@ -200,15 +200,34 @@ func (v *Value) pow(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 }
 
 func (v *Value) backward(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	overwrite := false
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "overwrite?", &overwrite); err != nil {
+	overwrite, accumulate, recursive := false, false, false
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "overwrite?", &overwrite, "accumulate?", &accumulate, "recursive?", &recursive); err != nil {
 		return nil, err
 	}
 	mode := engine.Accumulate
-	if overwrite {
+	switch {
+	case overwrite && recursive:
+		return nil, fmt.Errorf("backward: overwrite=True and recursive=True are two different bugs: show one at a time")
+	case overwrite:
 		mode = engine.OverwriteBug
+	case recursive:
+		mode = engine.RecursiveBug
+	}
+	// accumulate=True adds this pass's gradients onto what every Value
+	// already holds, as PyTorch and micrograd do when nobody zeroes them.
+	var before []float64
+	var order []*engine.Value
+	if accumulate {
+		order = engine.Topo(v.v)
+		before = make([]float64, len(order))
+		for i, u := range order {
+			before[i] = u.Grad
+		}
 	}
 	v.v.BackwardMode(mode)
+	for i, u := range order {
+		u.Grad += before[i]
+	}
 	if st := v.state(); st != nil {
 		st.keepBackward(v.v)
 		st.built(&target{root: v.v})
