@@ -229,7 +229,14 @@ func (v *Value) backward(thread *starlark.Thread, b *starlark.Builtin, args star
 		u.Grad += before[i]
 	}
 	if st := v.state(); st != nil {
-		st.keepBackward(v.v)
+		if mode == engine.Accumulate && !accumulate {
+			st.keepBackward(v.v)
+		} else {
+			// The drawing shows a backward pass's own gradients, which
+			// these are not: it says they are what backward() would give,
+			// and its toggles show the bug's.
+			delete(st.atBackward, v.v)
+		}
 		st.built(&target{root: v.v})
 	}
 	return starlark.None, nil
@@ -274,7 +281,10 @@ func (st *runState) nodeIn(c *cellValue, name string, a, b *engine.Value, k floa
 // and wraps it.
 func (st *runState) made(c *cellValue, op string, in ...*engine.Value) (starlark.Value, error) {
 	r := &c.e
-	if math.IsNaN(r.Data) || math.IsInf(r.Data, 0) {
+	// The hot path of every Value a cell makes is written out by hand
+	// (no helpers), so that it does not depend on the compiler inlining
+	// them: gradbook.wasm inlines in few packages.
+	if d := r.Data; d != d || d-d != 0 { // NaN or ±Inf
 		args := ""
 		for i, u := range in {
 			if i > 0 {
@@ -305,22 +315,18 @@ func (st *runState) made(c *cellValue, op string, in ...*engine.Value) (starlark
 		c.w.rec = st.rec // a trace records: no drawing
 		return &c.w, nil
 	}
-	st.builtValue(r)
-	return &c.w, nil
-}
-
-// builtValue records r as the cell's latest graph, as built does, without
-// a new target for each Value: the cell's latest target, when it is the
-// expression behind a Value (which nothing else holds), takes r's root.
-func (st *runState) builtValue(r *engine.Value) {
+	// Record r as the cell's latest graph, as built does, without a new
+	// target for each Value: the cell's latest target, when it is the
+	// expression behind a Value (which nothing else holds), takes r's root.
 	if st.quiet > 0 || st.current < 0 || st.current >= len(st.last) {
-		return // built would record nothing
+		return &c.w, nil
 	}
 	if t := st.last[st.current]; t != nil && t.root != nil && t.tape == nil {
 		t.root = r
-		return
+		return &c.w, nil
 	}
 	st.built(&target{root: r})
+	return &c.w, nil
 }
 
 // Unary implements -v (and +v).
@@ -343,9 +349,11 @@ func (v *Value) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 	switch y := y.(type) {
 	case *Value:
 		w, c = y.v, new(cellValue)
-	case starlark.Int, starlark.Float:
-		f, _ := starlark.AsFloat(y)
-		cc := &cellConst{k: engine.Value{Data: f, Const: true}} // the number is a constant leaf
+	case starlark.Float:
+		cc := &cellConst{k: engine.Value{Data: float64(y), Const: true}} // the number is a constant leaf
+		w, c = &cc.k, &cc.cellValue
+	case starlark.Int:
+		cc := &cellConst{k: engine.Value{Data: float64(y.Float()), Const: true}}
 		w, c = &cc.k, &cc.cellValue
 	default:
 		return nil, nil
@@ -370,7 +378,11 @@ func (v *Value) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 	default:
 		return nil, nil
 	}
-	return v.state().nodeIn(c, name, a, b, 0)
+	var st *runState // v.state(), by hand
+	if v.l != nil {
+		st = v.l.cur
+	}
+	return st.nodeIn(c, name, a, b, 0)
 }
 
 func describe(v *engine.Value) string {
