@@ -168,6 +168,46 @@ test("04: the fan-out drawing shows 6, and 3 with the overwrite toggle", async (
   await expect(c.locator("g.node[data-name='x'] .overwrite.wrong")).toHaveText("bug: 3");
 });
 
+test("04: backward twice without zeroing: predict, then 12, and the drawing's toggle doubles every gradient", async ({ page, errors }) => {
+  await open(page, "lessons/fan-out.html");
+  const q = page.locator("#quiz-twice-without-zeroing");
+  const c = page.locator("#cell-twice");
+  await expect(c).toBeHidden(); // folded until the prediction is made
+  await q.getByLabel(/^12: the second pass adds/).check();
+  await q.getByRole("button", { name: "Check my answer" }).click();
+  await expect(q.locator(".feedback")).toContainText("every gradient doubles");
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(c.locator("output.out")).toContainText("after one pass: 6.0  after a second without zeroing: 12.0");
+  // The program's a.grad is 12; the drawing says its gradients are what
+  // backward() would give, and the toggle shows the second call's.
+  const fig = c.locator("figure.drawing");
+  await expect(fig.locator("figcaption")).toContainText("gradients as y.backward() would give them");
+  await expect(fig.locator("g.node[data-name='a'] .grad")).toHaveText("grad 6");
+  await fig.getByLabel("Backward twice, not zeroed").check();
+  await expect(fig.locator("g.node[data-name='a'] .twice.wrong")).toHaveText("2nd call: 12");
+  // One bug at a time.
+  await fig.getByLabel("Overwrite instead of add (the bug)").check();
+  await expect(fig.getByLabel("Backward twice, not zeroed")).not.toBeChecked();
+  await expect(fig.locator("g.node[data-name='a'] .overwrite.wrong")).toHaveText("bug: 3");
+});
+
+test("02: a recursive backward in visiting order: predict 8, and the drawing marks b, which sent its gradient on twice", async ({ page, errors }) => {
+  await open(page, "lessons/reverse-accumulation.html");
+  const q = page.locator("#quiz-recursive-order");
+  await q.getByRole("textbox").fill("4");
+  await q.getByRole("button", { name: "Check my answer" }).click();
+  await expect(q.locator(".feedback")).toContainText("4 is the chain rule's answer");
+  await q.getByRole("textbox").fill("8");
+  await q.getByRole("button", { name: "Check my answer" }).click();
+  const c = page.locator("#cell-recursive");
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(c.locator("output.out")).toContainText("visiting order: 8.0  reverse topological order: 4.0");
+  const fig = c.locator("figure.drawing");
+  await fig.getByLabel("Recursive backward, in visiting order").check();
+  await expect(fig.locator("g.node[data-name='a'] .recursive.wrong")).toHaveText("recursive: 8");
+  await expect(fig.locator("g.node[data-name='b'] .recursive.wrong")).toHaveText("recursive: 2 (sent on 2×)");
+});
+
 // products lists the product of each path the Paths panel shows.
 async function products(figure) {
   const items = await figure.locator(".paths li").allTextContents();

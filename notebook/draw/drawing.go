@@ -29,8 +29,16 @@ type Drawing struct {
 	// Out is the node the gradients are of, or -1 when there are none.
 	Out int
 	// Overwrite holds each node's gradient under the classic bug
-	// (engine.OverwriteBug), to show beside the right one.
-	Overwrite []float64
+	// (engine.OverwriteBug), to show beside the right one; Twice each
+	// node's gradient after a second backward call that nobody zeroed the
+	// gradients before; Recursive each node's gradient under a recursive
+	// backward in visiting order (engine.RecursiveBug), nil when that pass
+	// would be too long, and Sends how many times each node passed its
+	// gradient on in it, and Early whether it did so once before all of
+	// its gradient had arrived.
+	Overwrite, Twice, Recursive []float64
+	Sends                       []int
+	Early                       []bool
 	// Steps is the reverse pass, one node at a time from Out back.
 	Steps []Step
 	// Theirs, in a drawing that Compare made, holds the learner's
@@ -194,6 +202,14 @@ func draw(t *engine.Tape, vals []float64, labels []string, consts []bool, groups
 		t.Reverse(vals, grads, out, engine.Accumulate)
 		d.Overwrite = make([]float64, n)
 		t.Reverse(vals, d.Overwrite, out, engine.OverwriteBug)
+		d.Twice = make([]float64, n)
+		for s, g := range grads {
+			d.Twice[s] = 2 * g
+		}
+		rec := make([]float64, n)
+		if sends, early, ok := t.ReverseRecursive(vals, rec, out); ok {
+			d.Recursive, d.Sends, d.Early = rec, sends, early
+		}
 	}
 	for s := range d.Nodes {
 		d.Nodes[s].Grad = grads[s]
@@ -274,7 +290,7 @@ func (d *Drawing) ready() {
 // placeDefault sets Width, Height and each node's place from the picture
 // View{} draws.
 func (d *Drawing) placeDefault() {
-	p := d.picture(false, nil)
+	p := d.picture(false, nil, NoBug)
 	d.Width, d.Height = p.w, p.h
 	for s := range d.Nodes {
 		if b, ok := p.boxOf(s); ok {
@@ -384,15 +400,15 @@ type pictures struct {
 
 // picture returns the layout of d, left to right or top to bottom, with
 // the groups in expanded open.
-func (d *Drawing) picture(vertical bool, expanded []string) *picture {
+func (d *Drawing) picture(vertical bool, expanded []string, bug Bug) *picture {
 	d.ready()
-	key := fmt.Sprint(vertical, strings.Join(d.openGroups(expanded), "\x00"))
+	key := fmt.Sprint(vertical, layoutBug(bug), strings.Join(d.openGroups(expanded), "\x00"))
 	d.pending.mu.Lock()
 	defer d.pending.mu.Unlock()
 	if p, ok := d.pending.byID[key]; ok {
 		return p
 	}
-	p := d.layout(vertical, expanded)
+	p := d.layout(vertical, expanded, bug)
 	if d.pending.byID == nil {
 		d.pending.byID = map[string]*picture{}
 	}

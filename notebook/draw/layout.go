@@ -49,6 +49,7 @@ type line struct {
 // between them, the chips of constants, and its size.
 type picture struct {
 	vertical bool
+	bug      Bug // the bug whose lines its boxes make room for
 	w, h     float64
 	units    []unit
 	edges    []uedge
@@ -115,7 +116,7 @@ type link struct {
 
 // nodeLines returns the lines of node s's box: its header, value,
 // gradient and, in a comparison, the learner's gradient.
-func (d *Drawing) nodeLines(s int, header string, grads []float64, overwrite bool) []line {
+func (d *Drawing) nodeLines(s int, header string, grads []float64) []line {
 	n := d.Nodes[s]
 	ls := []line{
 		{"label", clip(header, headMax), true},
@@ -138,33 +139,115 @@ func (d *Drawing) nodeLines(s int, header string, grads []float64, overwrite boo
 	return ls
 }
 
-// bugLine is the line, last in a box, that shows the overwrite bug's
-// gradient of node s where it differs from the right one: blank unless
-// overwrite, and none where the bug gets it right.
-func (d *Drawing) bugLine(s int, overwrite bool) []line {
-	if d.Overwrite == nil || d.Overwrite[s] == d.Nodes[s].Grad {
-		return nil
+// Bug is a classic mistake of a hand-written backward pass, whose
+// gradients a drawing can show beside the right ones.
+type Bug int
+
+const (
+	NoBug        Bug = iota
+	BugOverwrite     // '=' where '+=' belongs (engine.OverwriteBug)
+	BugTwice         // backward called again without zeroing the gradients
+	BugRecursive     // a recursion in visiting order (engine.RecursiveBug)
+)
+
+func (v View) bug() Bug {
+	if v.Bug == NoBug && v.Overwrite {
+		return BugOverwrite
 	}
-	l := line{"overwrite wrong", "", true}
-	if overwrite {
-		l.text = "bug: " + Number(d.Overwrite[s])
-	}
-	return []line{l}
+	return v.Bug
 }
 
-// unitLines returns the lines of unit u's box.
-func (d *Drawing) unitLines(u *unit, grads []float64, overwrite bool) []line {
+// grads returns each node's gradient under bug b, or nil.
+func (d *Drawing) bugGrads(b Bug) []float64 {
+	switch b {
+	case BugOverwrite:
+		return d.Overwrite
+	case BugTwice:
+		return d.Twice
+	case BugRecursive:
+		return d.Recursive
+	}
+	return nil
+}
+
+// bugText is the line that says node s's gradient under bug b, or "" if
+// the bug gets it right.
+func (d *Drawing) bugText(s int, b Bug) string {
+	g := d.bugGrads(b)
+	if g == nil {
+		return ""
+	}
+	if b == BugRecursive {
+		// Where the recursion went wrong shows too: a node that passed
+		// its gradient on more than once, or before all of it had come.
+		t := "recursive: " + Number(g[s])
+		switch {
+		case d.Sends[s] > 1:
+			return t + " (sent on " + strconv.Itoa(d.Sends[s]) + "×)"
+		case d.Early[s]:
+			return t + " (sent on early)"
+		case g[s] == d.Nodes[s].Grad:
+			return ""
+		}
+		return t
+	}
+	if g[s] == d.Nodes[s].Grad {
+		return ""
+	}
+	if b == BugTwice {
+		return "2nd call: " + Number(g[s])
+	}
+	return "bug: " + Number(g[s])
+}
+
+// differs reports whether bug b gets any gradient wrong.
+func (d *Drawing) differs(b Bug) bool {
+	for s := range d.Nodes {
+		if d.bugText(s, b) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// bugLine is the line, last in a box, that shows bug b's gradient of node
+// s where it differs from the right one. With no bug shown, or the
+// overwrite bug, the overwrite bug's line is kept blank where it differs,
+// so that toggling it keeps every box's size; the other two bugs are
+// laid out with their own lines (see layoutBug).
+func (d *Drawing) bugLine(s int, b Bug) []line {
+	shown := layoutBug(b)
+	t := d.bugText(s, shown)
+	if t == "" {
+		return nil
+	}
+	if b == NoBug {
+		t = ""
+	}
+	return []line{{[]string{"overwrite wrong", "twice wrong", "recursive wrong"}[shown-1], t, true}}
+}
+
+// layoutBug is the bug whose lines a layout for bug b makes room for.
+func layoutBug(b Bug) Bug {
+	if b == NoBug {
+		return BugOverwrite
+	}
+	return b
+}
+
+// unitLines returns the lines of unit u's box, with bug b's gradients.
+func (d *Drawing) unitLines(u *unit, grads []float64, b Bug) []line {
 	if u.group == nil {
 		n := d.Nodes[u.node]
 		head := n.Label
 		if n.Op != "" && n.Op != n.Label {
 			head += " = " + n.Op
 		}
-		return append(d.nodeLines(u.node, head, grads, overwrite), d.bugLine(u.node, overwrite)...)
+		return append(d.nodeLines(u.node, head, grads), d.bugLine(u.node, b)...)
 	}
 	g := u.group
-	ls := append(d.nodeLines(g.out, g.name, grads, overwrite), line{"size", countValues(len(g.members)), false})
-	return append(ls, d.bugLine(g.out, overwrite)...)
+	ls := append(d.nodeLines(g.out, g.name, grads), line{"size", countValues(len(g.members)), false})
+	return append(ls, d.bugLine(g.out, b)...)
 }
 
 // countValues says how many values a folded group holds.
@@ -203,12 +286,12 @@ func labelWidth(x float64) float64 {
 
 // layout lays d out, left to right or top to bottom, with the groups in
 // expanded open (every group, if d does not fold).
-func (d *Drawing) layout(vertical bool, expanded []string) *picture {
+func (d *Drawing) layout(vertical bool, expanded []string, bug Bug) *picture {
 	open := map[string]bool{}
 	for _, k := range d.openGroups(expanded) {
 		open[k] = true
 	}
-	if p := d.layoutOpen(vertical, open); p != nil {
+	if p := d.layoutOpen(vertical, open, bug); p != nil {
 		return p
 	}
 	// Folding made a cycle (groups given by the caller that interleave):
@@ -216,7 +299,7 @@ func (d *Drawing) layout(vertical bool, expanded []string) *picture {
 	for _, k := range d.Groups() {
 		open[k] = true
 	}
-	return d.layoutOpen(vertical, open)
+	return d.layoutOpen(vertical, open, bug)
 }
 
 // rect and point turn main and cross coordinates into x and y.
@@ -234,8 +317,8 @@ func (p *picture) point(main, cross float64) (x, y float64) {
 	return main, cross
 }
 
-func (d *Drawing) layoutOpen(vertical bool, open map[string]bool) *picture {
-	p := &picture{vertical: vertical, unitOf: make([]int, len(d.Nodes))}
+func (d *Drawing) layoutOpen(vertical bool, open map[string]bool, bug Bug) *picture {
+	p := &picture{vertical: vertical, bug: layoutBug(bug), unitOf: make([]int, len(d.Nodes))}
 	// The units: each node drawn as itself, each folded group once.
 	byGroup := map[*group]int{}
 	for s, n := range d.Nodes {
@@ -314,7 +397,7 @@ func (d *Drawing) layoutOpen(vertical bool, open map[string]bool) *picture {
 		} else {
 			gw = d.gradW[un.group.out]
 		}
-		w, h := boxSize(d.unitLines(un, final, true), gw)
+		w, h := boxSize(d.unitLines(un, final, layoutBug(p.bug)), gw)
 		ports := float64(un.ports)
 		if vertical {
 			un.portGap = 30

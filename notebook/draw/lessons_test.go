@@ -72,11 +72,12 @@ func lessonDrawings(t *testing.T) []lessonDrawing {
 
 // views are the ways the page shows a drawing: left to right with the
 // finished pass, the overwrite bug and every step of the reverse pass;
-// top to bottom with the finished pass, the overwrite bug and the first
+// top to bottom with the finished pass, the classic bugs and the first
 // step; and, in a drawing that folds, every group open, and each group
 // open alone.
 func views(d *draw.Drawing) []draw.View {
-	vs := []draw.View{{ID: "g"}, {ID: "g", Overwrite: true}, {ID: "g", Vertical: true}, {ID: "g", Vertical: true, Overwrite: true, Step: 1}}
+	vs := []draw.View{{ID: "g"}, {ID: "g", Overwrite: true}, {ID: "g", Vertical: true}, {ID: "g", Vertical: true, Overwrite: true, Step: 1},
+		{ID: "g", Bug: draw.BugTwice}, {ID: "g", Vertical: true, Bug: draw.BugRecursive}}
 	for k := 1; k <= len(d.Steps); k++ {
 		vs = append(vs, draw.View{ID: "g", Step: k})
 	}

@@ -7,6 +7,8 @@ const (
 	ClassStepBack  = "step-back"
 	ClassStepAll   = "step-all"
 	ClassOverwrite = "overwrite"
+	ClassTwice     = "twice"
+	ClassRecursive = "recursive"
 	ClassPathsFrom = "paths-from"
 	ClassGroupOpen = "group-open"
 	ClassFoldAll   = "fold-all"

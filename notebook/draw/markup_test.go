@@ -17,3 +17,35 @@ func TestControlsCarryTheirNames(t *testing.T) {
 		}
 	}
 }
+
+// The recursive backward's view of b = a + a; c = b + b: a gets 8, and b
+// says it passed its gradient on twice; the second call without zeroing
+// doubles every gradient.
+func TestBugViews(t *testing.T) {
+	a := engine.NewValue(3, "a")
+	b := a.Add(a)
+	b.Label = "b"
+	c := b.Add(b)
+	c.Label = "c"
+	d := Value(c, nil)
+	rec := d.SVG(View{ID: "r", Bug: BugRecursive})
+	for _, want := range []string{"recursive: 8", "recursive: 2 (sent on 2×)"} {
+		if !strings.Contains(rec, want) {
+			t.Errorf("the recursive view lacks %q", want)
+		}
+	}
+	if twice := d.SVG(View{ID: "t", Bug: BugTwice}); !strings.Contains(twice, "2nd call: 8") {
+		t.Error("the second call's view does not show a's 8")
+	}
+	html := d.ControlsHTML("d")
+	for _, c := range []string{ClassTwice, ClassRecursive} {
+		if !strings.Contains(html, `class="`+c+`"`) {
+			t.Errorf("the controls have no toggle of class %s", c)
+		}
+	}
+	// A chain, where visiting order is right: no recursive toggle.
+	x := engine.NewValue(1, "x")
+	if html := Value(x.Tanh().Exp(), nil).ControlsHTML("e"); strings.Contains(html, ClassRecursive) {
+		t.Error("a chain offers the recursive toggle, which changes nothing in it")
+	}
+}

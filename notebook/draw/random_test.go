@@ -168,11 +168,12 @@ func network(r *rand.Rand, sizes []int, group func(layer, neuron int) []string) 
 }
 
 // allViews are the views the layout tests check: both ways, the finished
-// pass, the overwrite bug, a few steps, and groups open and folded.
+// pass, each classic bug, a few steps, and groups open and folded.
 func allViews(d *Drawing) []View {
 	var vs []View
 	for _, vertical := range []bool{false, true} {
-		vs = append(vs, View{ID: "x", Vertical: vertical}, View{ID: "x", Vertical: vertical, Overwrite: true, Step: 1})
+		vs = append(vs, View{ID: "x", Vertical: vertical}, View{ID: "x", Vertical: vertical, Overwrite: true, Step: 1},
+			View{ID: "x", Vertical: vertical, Bug: BugTwice}, View{ID: "x", Vertical: vertical, Bug: BugRecursive, Step: 1})
 		for _, k := range []int{2, len(d.Steps) / 2, len(d.Steps)} {
 			if k > 0 {
 				vs = append(vs, View{ID: "x", Vertical: vertical, Step: k})
@@ -273,6 +274,6 @@ func TestOverlaps(t *testing.T) {
 func BenchmarkLayout(b *testing.B) {
 	d := network(rand.New(rand.NewPCG(1, 2)), []int{3, 4, 4, 1}, nil)
 	for b.Loop() {
-		d.layout(false, d.Groups())
+		d.layout(false, d.Groups(), NoBug)
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 // drawingView is one drawing under a cell with its controls: step through
 // the reverse pass (or do it yourself, typing each contribution), show the
-// overwrite bug, list the paths from a value, open folded groups. It
+// classic bugs (overwrite, a second call, a recursive pass), list the paths from a value, open folded groups. It
 // fits its column: scaled down to a legible minimum, then drawn top to
 // bottom; Step scrolls the node it is at into view.
 type drawingView struct {
@@ -35,7 +35,7 @@ type drawingView struct {
 	practice  *element // the "you do the backward pass" checkbox
 	blanks    *element // where the learner types the step's contributions
 	step      int
-	overwrite bool
+	bug       draw.Bug // the classic bug shown beside the right gradients
 	path      []int
 	expanded  []string
 	vertical  bool
@@ -103,9 +103,21 @@ func newDrawingView(p *Page, box *element, on *handlers, d *draw.Drawing, id str
 	on.listen(fig, "change", func(ev *event) {
 		t := ev.Target()
 		switch {
-		case t.Class().Contains(draw.ClassOverwrite):
-			on := t.Checked()
-			spawn(func() { v.overwrite = on; v.redraw() })
+		case t.Class().Contains(draw.ClassOverwrite), t.Class().Contains(draw.ClassTwice), t.Class().Contains(draw.ClassRecursive):
+			// One bug at a time: checking one unchecks the others.
+			bug := draw.NoBug
+			for b, class := range map[draw.Bug]string{draw.BugOverwrite: draw.ClassOverwrite, draw.BugTwice: draw.ClassTwice, draw.BugRecursive: draw.ClassRecursive} {
+				if t.Class().Contains(class) {
+					if t.Checked() {
+						bug = b
+					}
+					continue
+				}
+				if other := fig.QuerySelector("input." + class); other != nil {
+					other.SetChecked(false)
+				}
+			}
+			spawn(func() { v.bug = bug; v.relayout() })
 		case t.Class().Contains(draw.ClassPathsFrom):
 			val := t.Value()
 			spawn(func() { v.showPaths(val) })
@@ -127,7 +139,7 @@ func newDrawingView(p *Page, box *element, on *handlers, d *draw.Drawing, id str
 
 // view is what the drawing shows now.
 func (v *drawingView) view() draw.View {
-	return draw.View{ID: v.id, Step: v.step, Overwrite: v.overwrite, Path: v.path, Vertical: v.vertical, Expanded: v.expanded}
+	return draw.View{ID: v.id, Step: v.step, Bug: v.bug, Path: v.path, Vertical: v.vertical, Expanded: v.expanded}
 }
 
 // relayout chooses the drawing's direction for the width its column has,
