@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"go.starlark.net/starlark"
-	"go.starlark.net/starlarkstruct"
 
 	"gradbook/engine"
 	"gradbook/tensor"
@@ -201,8 +200,9 @@ func jvpBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 // the derivatives of f's m outputs with respect to its n inputs (xs, a
 // list of numbers; f takes the list of Values). Forward mode builds it a
 // column at a time, one pass per input; reverse a row at a time, one pass
-// per output. It returns .matrix, .passes, .visits (the nodes those passes
-// visited together), .mode and .ms.
+// per output. It returns a dict: "matrix", "passes", "visits" (the nodes
+// those passes visited together), "mode" and "ms", as grad_check returns
+// its table.
 func jacobianBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var f starlark.Callable
 	var xs *starlark.List
@@ -289,11 +289,18 @@ func jacobianBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		}
 		rows[i] = starlark.NewList(row)
 	}
-	return starlarkstruct.FromStringDict(starlark.String("jacobian"), starlark.StringDict{
-		"matrix": starlark.NewList(rows),
-		"passes": starlark.MakeInt(passes),
-		"visits": starlark.MakeInt(passes * size),
-		"mode":   starlark.String(mode),
-		"ms":     starlark.Float(float64(time.Since(start).Microseconds()) / 1000),
-	}), nil
+	out := starlark.NewDict(5)
+	for _, kv := range []struct {
+		k string
+		v starlark.Value
+	}{
+		{"matrix", starlark.NewList(rows)},
+		{"passes", starlark.MakeInt(passes)},
+		{"visits", starlark.MakeInt(passes * size)},
+		{"mode", starlark.String(mode)},
+		{"ms", starlark.Float(float64(time.Since(start).Microseconds()) / 1000)},
+	} {
+		out.SetKey(starlark.String(kv.k), kv.v)
+	}
+	return out, nil
 }

@@ -34,7 +34,7 @@ def wide(xs):
 for mode in ["forward", "reverse"]:
     J = jacobian(many, [1.0, 2.0, 3.0, 4.0], mode=mode)
     K = jacobian(wide, [2.0], mode=mode)
-    print(mode, J.matrix, J.passes, K.matrix, K.passes, J.visits > 0)`)
+    print(mode, J["matrix"], J["passes"], K["matrix"], K["passes"], J["visits"] > 0)`)
 	if r.Err != nil {
 		t.Fatal(r.Err)
 	}

@@ -101,7 +101,7 @@ function withBackward(starter, body) {
 // The lessons in teaching order, as the index lists them.
 const lessons = ["a-derivative-is-a-nudge", "chain-rule", "fan-out", "reverse-accumulation", "gradient-flow",
   "every-path", "checking-gradients", "neurons-and-mlp", "training-on-moons", "capstone-micrograd",
-  "gpt-from-values", "training-a-gpt", "from-values-to-tensors", "backprop-ninja"];
+  "gpt-from-values", "training-a-gpt", "from-values-to-tensors", "backprop-ninja", "forward-or-reverse"];
 // The lessons whose Run all trains for seconds: gpt.spec and tensors.spec
 // run them whole, with their figures, so the per-lesson loops leave them
 // out.

@@ -27,13 +27,14 @@ func exercise(t *testing.T, file, id string) *block.Exercise {
 	return nil
 }
 
-// The tensor lessons' exercises name the usual mistakes: a transpose on
+// The tensor and forward-mode lessons' exercises name the usual mistakes: a transpose on
 // the wrong side, a missing sum over a broadcast dimension, a tensor used
 // twice given one share, n where BatchNorm's variance has n − 1.
 func TestTensorExercisesNameTheUsualMistakes(t *testing.T) {
 	layer := exercise(t, "from-values-to-tensors", "layer-backward")
 	ninjaLoss := exercise(t, "backprop-ninja", "ninja-loss")
 	ninjaBN := exercise(t, "backprop-ninja", "ninja-bn")
+	tangents := exercise(t, "forward-or-reverse", "tangent-rules")
 	for _, c := range []struct {
 		x        *block.Exercise
 		from, to string // a change to the solution
@@ -49,6 +50,9 @@ func TestTensorExercisesNameTheUsualMistakes(t *testing.T) {
 		{ninjaBN, `d["bnbias"] = dhpreact.sum(0, keepdim=True)`, `d["bnbias"] = dhpreact`, "broadcast over the 10 examples"},
 		{ninjaBN, ` + 2 * f["bndiff"] * d["bndiff2"]`, "", "bndiff is used twice"},
 		{ninjaBN, ` + torch.ones_like(f["hprebn"]) * d["bnmeani"] / n`, "", "through bnmeani"},
+		{tangents, "return da * b + a * db", "return da * b", "the product rule"},
+		{tangents, "return da / b - a * db / (b * b)", "return (da * b + a * db) / (b * b)", "the sign of the second term"},
+		{tangents, "return (1 - t * t) * da", "return t * da", "1 − tanh(a)²"},
 	} {
 		if !strings.Contains(c.x.Solution, c.from) {
 			t.Fatalf("%s's solution has no %q", c.x.ID, c.from)
