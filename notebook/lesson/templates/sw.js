@@ -63,6 +63,16 @@ self.addEventListener("fetch", (event) => {
   const req = event.request;
   const url = new URL(req.url);
   if (req.method !== "GET" || url.origin !== self.location.origin) return;
+  // Only this build's files and pages are answered here; anything else
+  // (serve.go's live-preview event stream, say) goes to the network as if
+  // there were no service worker: answered through fetch(), a stream that
+  // the page ends when it goes is an error in Firefox's console.
+  const scope = new URL(self.registration.scope);
+  let rel = null;
+  try {
+    if (url.pathname.startsWith(scope.pathname)) rel = decodeURIComponent(url.pathname.slice(scope.pathname.length));
+  } catch { /* not an address of this build's */ }
+  if (req.mode !== "navigate" && (rel === null || !Object.hasOwn(FILES, rel))) return;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     // A request matches its own address, query included. Only a page may
