@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"syscall/js"
 	"time"
 
@@ -30,9 +31,106 @@ const (
 // idbStore is a progress.Store in IndexedDB. It opens a connection for each
 // operation and closes it after, so that it never holds up a schema
 // upgrade in another tab.
+//
+// It also keeps its transactions out of the back/forward cache. WebKit
+// puts a page that is left with a transaction still in flight (a save
+// just after a run, say) into that cache with the transaction open and
+// frozen, and every later transaction on the store waits behind it, the
+// next page's included, until the cached page is thrown away: the next
+// lesson showed "Loading the notebook…" for a minute (loadFor), then came
+// up without the learner's progress. So when the page goes into the cache
+// (pagehide, persisted), the transactions still in flight are aborted,
+// and each operation whose transaction was aborted so runs again once the
+// page is shown again.
 type idbStore struct {
 	factory *idb.Factory
 	name    string // the database's
+	mu      sync.Mutex
+	live    map[*idb.Transaction]bool // in flight; true once aborted as the page went into the cache
+	shown   chan struct{}             // closed while the page is shown
+}
+
+// errCached is what an operation whose transaction was aborted as the
+// page went into the back/forward cache returns (and again runs it anew).
+var errCached = errors.New("the page went into the back/forward cache")
+
+func newIDBStore(f *idb.Factory, name string) *idbStore {
+	s := &idbStore{factory: f, name: name, live: map[*idb.Transaction]bool{}, shown: make(chan struct{})}
+	close(s.shown)
+	// The handlers run during the events, before the page is frozen
+	// (never released: they last as long as the page).
+	win := js.Global()
+	win.Call("addEventListener", "pagehide", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 && args[0].Get("persisted").Truthy() {
+			s.cached()
+		}
+		return nil
+	}))
+	win.Call("addEventListener", "pageshow", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 && args[0].Get("persisted").Truthy() {
+			s.back()
+		}
+		return nil
+	}))
+	return s
+}
+
+// cached aborts every transaction in flight: the page is going into the
+// back/forward cache.
+func (s *idbStore) cached() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.shown:
+		s.shown = make(chan struct{})
+	default:
+	}
+	for t, aborted := range s.live {
+		if !aborted && t.Abort() == nil {
+			s.live[t] = true
+		}
+	}
+}
+
+// back says the page is shown again, out of the back/forward cache.
+func (s *idbStore) back() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-s.shown:
+	default:
+		close(s.shown)
+	}
+}
+
+// track notes t as in flight; the function it returns notes that t has
+// ended, and says whether the page's going into the cache aborted it.
+func (s *idbStore) track(t *idb.Transaction) (ended func() bool) {
+	s.mu.Lock()
+	s.live[t] = false
+	s.mu.Unlock()
+	return func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		aborted := s.live[t]
+		delete(s.live, t)
+		return aborted
+	}
+}
+
+// again runs op until it ends other than by the page's going into the
+// back/forward cache, each time after the page is shown again.
+func (s *idbStore) again(op func() error) error {
+	for {
+		err := op()
+		if !errors.Is(err, errCached) {
+			return err
+		}
+		s.mu.Lock()
+		shown := s.shown
+		s.mu.Unlock()
+		<-shown
+	}
 }
 
 // errNoStorage says why progress cannot be kept here.
@@ -54,7 +152,7 @@ func openIDB(name string) (s *idbStore, err error) {
 	if err != nil {
 		return nil, errNoStorage
 	}
-	s = &idbStore{factory: f, name: name}
+	s = newIDBStore(f, name)
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
 	db, err := s.open(ctx)
@@ -92,7 +190,15 @@ func (s *idbStore) open(ctx context.Context) (db *idb.Database, err error) {
 }
 
 // Load reads every record.
-func (s *idbStore) Load(ctx context.Context) (_ map[string][]byte, err error) {
+func (s *idbStore) Load(ctx context.Context) (out map[string][]byte, err error) {
+	err = s.again(func() (err error) {
+		out, err = s.load(ctx)
+		return err
+	})
+	return out, err
+}
+
+func (s *idbStore) load(ctx context.Context) (_ map[string][]byte, err error) {
 	defer recoverTo(&err)
 	ctx, cancel := context.WithTimeout(ctx, waitFor)
 	defer cancel()
@@ -105,6 +211,12 @@ func (s *idbStore) Load(ctx context.Context) (_ map[string][]byte, err error) {
 	if err != nil {
 		return nil, friendly(err)
 	}
+	ended := s.track(txn)
+	defer func() {
+		if ended() {
+			err = errCached
+		}
+	}()
 	st, err := txn.ObjectStore(storeName)
 	if err != nil {
 		return nil, friendly(err)
@@ -148,7 +260,11 @@ func (s *idbStore) Load(ctx context.Context) (_ map[string][]byte, err error) {
 
 // Save writes or deletes one record, returning once the transaction has
 // completed.
-func (s *idbStore) Save(ctx context.Context, key string, value []byte) (err error) {
+func (s *idbStore) Save(ctx context.Context, key string, value []byte) error {
+	return s.again(func() error { return s.save(ctx, key, value) })
+}
+
+func (s *idbStore) save(ctx context.Context, key string, value []byte) (err error) {
 	defer recoverTo(&err)
 	ctx, cancel := context.WithTimeout(ctx, waitFor)
 	defer cancel()
@@ -161,6 +277,12 @@ func (s *idbStore) Save(ctx context.Context, key string, value []byte) (err erro
 	if err != nil {
 		return friendly(err)
 	}
+	ended := s.track(txn)
+	defer func() {
+		if ended() {
+			err = errCached
+		}
+	}()
 	st, err := txn.ObjectStore(storeName)
 	if err != nil {
 		return friendly(err)
@@ -179,7 +301,11 @@ func (s *idbStore) Save(ctx context.Context, key string, value []byte) (err erro
 // SaveAll writes or deletes every record of values in one transaction,
 // returning once it has completed: an import of 60,000 records is one
 // transaction, not 60,000.
-func (s *idbStore) SaveAll(ctx context.Context, values map[string][]byte) (err error) {
+func (s *idbStore) SaveAll(ctx context.Context, values map[string][]byte) error {
+	return s.again(func() error { return s.saveAll(ctx, values) })
+}
+
+func (s *idbStore) saveAll(ctx context.Context, values map[string][]byte) (err error) {
 	defer recoverTo(&err)
 	ctx, cancel := context.WithTimeout(ctx, waitFor+time.Duration(len(values))*time.Millisecond)
 	defer cancel()
@@ -192,6 +318,12 @@ func (s *idbStore) SaveAll(ctx context.Context, values map[string][]byte) (err e
 	if err != nil {
 		return friendly(err)
 	}
+	ended := s.track(txn)
+	defer func() {
+		if ended() {
+			err = errCached
+		}
+	}()
 	st, err := txn.ObjectStore(storeName)
 	if err != nil {
 		return friendly(err)
@@ -213,7 +345,11 @@ func (s *idbStore) SaveAll(ctx context.Context, values map[string][]byte) (err e
 // Update reads a record and writes what change makes of it in one
 // transaction: change runs inside the read's success event, while the
 // transaction is still active, so no other tab can write between.
-func (s *idbStore) Update(ctx context.Context, key string, change func(old []byte) []byte) (err error) {
+func (s *idbStore) Update(ctx context.Context, key string, change func(old []byte) []byte) error {
+	return s.again(func() error { return s.update(ctx, key, change) })
+}
+
+func (s *idbStore) update(ctx context.Context, key string, change func(old []byte) []byte) (err error) {
 	defer recoverTo(&err)
 	ctx, cancel := context.WithTimeout(ctx, waitFor)
 	defer cancel()
@@ -226,6 +362,12 @@ func (s *idbStore) Update(ctx context.Context, key string, change func(old []byt
 	if err != nil {
 		return friendly(err)
 	}
+	ended := s.track(txn)
+	defer func() {
+		if ended() {
+			err = errCached
+		}
+	}()
 	st, err := txn.ObjectStore(storeName)
 	if err != nil {
 		return friendly(err)
