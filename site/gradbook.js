@@ -19,7 +19,21 @@
   // one, must allow in script-src; otherwise the cells keep plain
   // textareas.
   const embed = globalThis.gradbookEmbed;
+
+  // What this browser lacks that the page would use: the page does without
+  // it and says so, in the notices (notebook/web reads gradbookNotices).
+  const notices = (globalThis.gradbookNotices = []);
+  // The editor's styles go into its shadow root as constructed style
+  // sheets; without them CodeMirror would add <style> elements there,
+  // which the site's CSP refuses (an unstyled editor, a violation per
+  // cell): the cells keep their plain text boxes instead.
+  const constructedSheets = typeof ShadowRoot === "function" && "adoptedStyleSheets" in ShadowRoot.prototype &&
+    typeof CSSStyleSheet === "function" && typeof CSSStyleSheet.prototype.replaceSync === "function";
+  if (!constructedSheets) {
+    notices.push("This browser lacks constructed style sheets, which the code editor needs here: cells are plain text boxes, and Shift+Enter still runs one.");
+  }
   async function importEditor() {
+    if (!constructedSheets) return null;
     const href = new URL("editor.js", script.src).href;
     if (!embed || await embed.direct()) return import(href);
     const res = await embed.fetch(href);
@@ -140,6 +154,9 @@
   let compiled = null;
   let runnerScript = null;
   function start() {
+    if (typeof WebAssembly !== "object" || typeof WebAssembly.instantiate !== "function") {
+      return Promise.reject(new Error("this browser runs no WebAssembly here, which the cells need (on an iPhone or iPad, Lockdown Mode turns it off)"));
+    }
     // The site's one wasm loader is in autodiff.js.
     if (!compiled) {
       const load = loading();
@@ -226,6 +243,7 @@
     // gets its messages about jobs, ondied(why, started) is called once
     // if it dies, with whether it had started (loaded its Go program).
     async start(onmessage, ondied) {
+      if (typeof Worker !== "function") throw new Error("this browser has no Web Workers");
       const module = await compiled;
       const worker = new Worker(await runnerScript);
       let dead = false, started = false;

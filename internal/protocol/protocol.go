@@ -102,5 +102,6 @@ var Globals = []Global{
 	{"gradbookRunners", "gradbook.js", "on a page: start(onmessage, ondied) starts a runner in a Web Worker"},
 	{"gradbookRunner", "runner.js", "in the runner's worker: ready(handle), which its Go program calls"},
 	{"gradbookEditor", "gradbook.js", "on a page: a promise of the code editor's module (editor.js), or of null"},
+	{"gradbookNotices", "gradbook.js", "on a page: what this browser lacks that the page does without, each said as a notice"},
 	{"gradbookEmbed", "embed.js", "on a course page: fetch, direct and why, which load Gradbook's files from its site"},
 }

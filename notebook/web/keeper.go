@@ -66,6 +66,9 @@ func (p *Page) startProgress() {
 	if msg := sessionTake("gradbook-notice"); msg != "" {
 		p.notice(msg)
 	}
+	for _, n := range scriptNotices() {
+		p.notice(n)
+	}
 	// Leaving the page saves what is still waiting for a pause.
 	for _, ev := range []string{"pagehide", "visibilitychange"} {
 		p.on.listen(window(), ev, func(*event) { spawn(k.flush) })

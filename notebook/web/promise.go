@@ -23,7 +23,13 @@ func await(promise js.Value) (js.Value, error) {
 	fail = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		msg := "failed"
 		if len(args) > 0 {
-			msg = args[0].Call("toString").String()
+			// A plain Error says its message alone ("Error: " is
+			// noise in what a learner reads); any other says its kind.
+			if e := args[0]; e.Type() == js.TypeObject && e.Get("name").Equal(js.ValueOf("Error")) && e.Get("message").Type() == js.TypeString {
+				msg = e.Get("message").String()
+			} else {
+				msg = e.Call("toString").String()
+			}
 		}
 		ch <- result{err: fmt.Errorf("%s", msg)}
 		return nil
@@ -48,6 +54,20 @@ func global(name string) (v js.Value, ok bool) {
 	}()
 	v = js.Global().Get("Reflect").Call("get", js.Global(), name)
 	return v, v.Truthy()
+}
+
+// scriptNotices returns what gradbook.js found this browser lacks
+// (gradbookNotices: what the page does without, said as notices).
+func scriptNotices() (out []string) {
+	defer func() { recover() }()
+	v, ok := global("gradbookNotices")
+	if !ok || v.Type() != js.TypeObject {
+		return nil
+	}
+	for i := range v.Length() {
+		out = append(out, v.Index(i).String())
+	}
+	return out
 }
 
 // sessionPut keeps a value for the next page of this tab, if it can.
