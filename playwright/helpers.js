@@ -10,16 +10,44 @@ function port(p) {
   return portBase + p - 8181;
 }
 
-// test records console errors and page errors; each test ends by
-// asserting there were none.
+// test records, on every page of the test's browser contexts (its own,
+// and any it makes with browser.newContext), console errors, uncaught
+// errors, unhandled rejections and Content-Security-Policy violations (the
+// last two through listeners that go into every frame before its scripts:
+// crossbrowser/watch.js, the cross-engine suite's watch); each test ends
+// by asserting there were none. A spec that causes one on purpose takes it
+// out of errors (embedding.spec.js: expected).
+const { watch } = require("../crossbrowser/watch");
 const test = base.extend({
-  errors: async ({ page }, use) => {
+  errors: [async ({ browser, context }, use) => {
     const errors = [];
-    page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
-    page.on("pageerror", (e) => errors.push(e.message));
-    await use(errors);
-    expect(errors, "console errors").toEqual([]);
-  },
+    const listen = (p) => {
+      p.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+      p.on("pageerror", (e) => errors.push(e.message));
+    };
+    const watchContext = async (c) => {
+      await c.exposeBinding("__gradbookProblem", (_, p) => {
+        // Chromium says uncaught errors and console.error itself (above).
+        if (p.kind === "unhandled rejection" || p.kind === "Content-Security-Policy violation") errors.push(`${p.kind}: ${p.text}`);
+      });
+      await c.addInitScript(`(${watch})((p) => window.__gradbookProblem(p))`);
+      for (const p of c.pages()) listen(p);
+      c.on("page", listen);
+    };
+    await watchContext(context);
+    const newContext = browser.newContext;
+    browser.newContext = async function (...args) {
+      const c = await newContext.apply(this, args);
+      await watchContext(c);
+      return c;
+    };
+    try {
+      await use(errors);
+    } finally {
+      browser.newContext = newContext;
+    }
+    expect(errors, "console errors, uncaught errors, unhandled rejections, CSP violations").toEqual([]);
+  }, { auto: true }],
 });
 
 // open goes to a notebook page and waits until its cells can run.
