@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
 # Runs every Gradbook test on a fresh Debian machine, doing its own set-up:
-# Debian's chromium, the npm packages from the lock file, the build, the
-# checks (go mod tidy -diff, gofmt, go vet native and wasm, staticcheck), the Go tests natively
-# and under WebAssembly in Node, and the Playwright specs in Chromium.
+# the browsers from Debian (chromium; WebKitGTK's webkit2gtk-driver, with
+# xvfb for its MiniBrowser; firefox-esr), the npm packages from the lock
+# file, the build, the checks (go mod tidy -diff, gofmt, go vet native and
+# wasm, staticcheck), the Go tests natively and under WebAssembly in Node,
+# the Playwright specs in Chromium, and the cross-engine smoke suite in
+# WebKit and Firefox (crossbrowser/).
 set -euo pipefail
 cd "$(dirname "$0")"
 
 step() { printf '\n== %s\n' "$*"; }
 
-if ! command -v chromium >/dev/null 2>&1; then
-  step "installing Debian's chromium"
-  if [ "$(id -u)" -ne 0 ]; then echo "test.sh: chromium is missing; run as root to install it" >&2; exit 1; fi
+# Debian's packages for each command the suites drive.
+missing=()
+for need in chromium:chromium WebKitWebDriver:webkit2gtk-driver Xvfb:xvfb firefox-esr:firefox-esr; do
+  command -v "${need%%:*}" >/dev/null 2>&1 || missing+=("${need#*:}")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  step "installing from Debian: ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then echo "test.sh: ${missing[*]} missing; run as root to install them" >&2; exit 1; fi
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 step "npm ci"
@@ -58,3 +66,6 @@ go run serve.go -build
 
 step "Playwright in Debian's chromium"
 npx playwright test
+
+step "the cross-engine smoke suite in WebKit and Firefox"
+node crossbrowser/run.js webkit firefox
