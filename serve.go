@@ -346,14 +346,14 @@ func (b *builder) prepare() error {
 	}
 	wasms := map[string]string{"engine.wasm": "./cmd/engine", "gradbook.wasm": "./cmd/gradbook"}
 	// The notebook inlines only where the time goes: the runtime (70 %
-	// slower steps without), math, Starlark's interpreter and the engine.
-	// Inlining everything else (the DOM bindings, fmt, reflect, …) bought
-	// no speed we could measure and cost 150 KB of the gzipped download
-	// (2.13 MB, then 1.98 MB); Starlark's scanner, parser, resolver and
-	// compiler run once per cell and cost 16 KB more inlined; the cell
-	// runtime's hot path (a Value's arithmetic) is written out by hand,
-	// and inlining the rest of it cost 18 KB for no measurable speed.
-	inline := []string{"-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=math=", "-gcflags=go.starlark.net/starlark=", "-gcflags=gradbook/engine="}
+	// slower steps without), math and the engine. Inlining everything else
+	// (the DOM bindings, fmt, reflect, …) bought no speed we could measure
+	// and cost 150 KB of the gzipped download (2.13 MB, then 1.98 MB);
+	// inlining Starlark and the cell runtime (whose hot path, a Value's
+	// arithmetic, is written out by hand) cost 38 KB more, and the moons
+	// and GPT steps took the same time within noise without it (as wasm
+	// in Node: 101-106 and 124-131 ms, against 98-104 and 127-129).
+	inline := []string{"-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=math=", "-gcflags=gradbook/engine="}
 	errs := make(chan error, len(wasms))
 	for out, pkg := range wasms {
 		go func() {
