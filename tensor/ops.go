@@ -113,26 +113,13 @@ var ops = [numOps]op{
 			return k * math.Pow(a, k-1)
 		},
 		(*engine.Value).Pow),
-	opExp: unary("exp",
-		func(a, _ float64) float64 { return math.Exp(a) },
-		func(_, _, y float64) float64 { return y },
-		func(v *engine.Value, _ float64) *engine.Value { return v.Exp() }),
-	opLog: unary("log",
-		func(a, _ float64) float64 { return math.Log(a) },
-		func(a, _, _ float64) float64 { return 1 / a },
-		func(v *engine.Value, _ float64) *engine.Value { return v.Log() }),
-	opTanh: unary("tanh",
-		func(a, _ float64) float64 { return math.Tanh(a) },
-		func(_, _, y float64) float64 { return 1 - y*y },
-		func(v *engine.Value, _ float64) *engine.Value { return v.Tanh() }),
-	opRelu: unary("relu",
-		func(a, _ float64) float64 { return relu(a) },
-		func(a, _, _ float64) float64 { return step(a) }, // 0 at exactly 0
-		func(v *engine.Value, _ float64) *engine.Value { return v.Relu() }),
-	opSigmoid: unary("sigmoid",
-		func(a, _ float64) float64 { return sigmoid(a) },
-		func(_, _, y float64) float64 { return y * (1 - y) },
-		func(v *engine.Value, _ float64) *engine.Value { return v.Sigmoid() }),
+	// exp, log, tanh, relu (derivative 0 at exactly 0) and sigmoid apply
+	// the scalar engine's own rules, element by element.
+	opExp:     engineUnary("exp", (*engine.Value).Exp),
+	opLog:     engineUnary("log", (*engine.Value).Log),
+	opTanh:    engineUnary("tanh", (*engine.Value).Tanh),
+	opRelu:    engineUnary("relu", (*engine.Value).Relu),
+	opSigmoid: engineUnary("sigmoid", (*engine.Value).Sigmoid),
 
 	// matmul: y = a @ b for a (m, k) and b (k, n); a 1-d a is a row
 	// (1, k), a 1-d b a column (k, 1), and their 1 is dropped from y.
@@ -548,27 +535,14 @@ func orZero(s *engine.Value) *engine.Value {
 	return s
 }
 
-func relu(a float64) float64 {
-	if a > 0 {
-		return a
+// engineUnary is the elementwise op of the scalar engine's one-input op
+// name, its Value method v.
+func engineUnary(name string, v func(*engine.Value) *engine.Value) op {
+	f, d, ok := engine.Unary(name)
+	if !ok {
+		panic("tensor: the engine has no one-input op " + name)
 	}
-	return 0
-}
-
-// step is relu's derivative: 1 above 0, else 0.
-func step(a float64) float64 {
-	if a > 0 {
-		return 1
-	}
-	return 0
-}
-
-func sigmoid(a float64) float64 {
-	if a >= 0 {
-		return 1 / (1 + math.Exp(-a))
-	}
-	e := math.Exp(a)
-	return e / (1 + e)
+	return unary(name, f, d, func(x *engine.Value, _ float64) *engine.Value { return v(x) })
 }
 
 // OpNames returns the names of every op, sorted.
