@@ -97,7 +97,7 @@ func (t *Tape) ReverseRecursive(vals, grads []float64, out int) (sends []int, ea
 			continue
 		}
 		c := &t.code[s-t.leaves]
-		if !close(g[s], right[s]) {
+		if !agree(g[s], right[s]) {
 			early[s] = true
 		}
 		sends[s]++
@@ -113,8 +113,8 @@ func (t *Tape) ReverseRecursive(vals, grads []float64, out int) (sends []int, ea
 	return sends, early, true
 }
 
-// close reports whether a and b agree to 1e-12 of their size.
-func close(a, b float64) bool {
+// agree reports whether a and b agree to 1e-12 of their size.
+func agree(a, b float64) bool {
 	d := a - b
 	if d < 0 {
 		d = -d

@@ -1103,7 +1103,10 @@ func cmpBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	cell, _, line := st.callerLine(thread)
 	name = clipText(name)
 	if t.t.Grad == nil {
-		who := st.nameOf(t)
+		who := st.nameOfTensor(t.t)
+		if who == "" {
+			who = "it"
+		}
 		if t.t.IsLeaf() {
 			return nil, fmt.Errorf("cmp: %s has no gradient to compare with yet: run loss.backward() first (and make %s with requires_grad=True)", who, who)
 		}
@@ -1130,20 +1133,11 @@ func cmpBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	return starlark.Bool(r.Passed), nil
 }
 
-// nameOf returns the name of a global that holds x, or "it".
-func (st *runState) nameOf(x starlark.Value) string {
-	if st != nil {
-		for _, name := range st.lin.env.Keys() {
-			if st.lin.env[name] == x {
-				return name
-			}
-		}
-	}
-	return "it"
-}
-
 // nameOfTensor returns the name of a global that holds t, or "".
 func (st *runState) nameOfTensor(t *tensor.Tensor) string {
+	if st == nil {
+		return ""
+	}
 	for _, name := range st.lin.env.Keys() {
 		if x, ok := st.lin.env[name].(*Tensor); ok && x.t == t {
 			return name

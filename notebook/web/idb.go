@@ -198,18 +198,23 @@ func (s *idbStore) Load(ctx context.Context) (out map[string][]byte, err error) 
 	return out, err
 }
 
-func (s *idbStore) load(ctx context.Context) (_ map[string][]byte, err error) {
+// inTxn runs body in one transaction of mode on the store, opening the
+// database within timeout and closing it after: what every operation
+// shares. A panic of the browser's storage is an error, and a transaction
+// the page's going into the back/forward cache ended is errCached (again
+// runs it once more).
+func (s *idbStore) inTxn(ctx context.Context, mode idb.TransactionMode, timeout time.Duration, body func(ctx context.Context, txn *idb.Transaction, st *idb.ObjectStore) error) (err error) {
 	defer recoverTo(&err)
-	ctx, cancel := context.WithTimeout(ctx, waitFor)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	db, err := s.open(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer db.Close()
-	txn, err := db.Transaction(idb.TransactionReadOnly, storeName)
+	txn, err := db.Transaction(mode, storeName)
 	if err != nil {
-		return nil, friendly(err)
+		return friendly(err)
 	}
 	ended := s.track(txn)
 	defer func() {
@@ -219,8 +224,24 @@ func (s *idbStore) load(ctx context.Context) (_ map[string][]byte, err error) {
 	}()
 	st, err := txn.ObjectStore(storeName)
 	if err != nil {
-		return nil, friendly(err)
+		return friendly(err)
 	}
+	return body(ctx, txn, st)
+}
+
+func (s *idbStore) load(ctx context.Context) (out map[string][]byte, err error) {
+	err = s.inTxn(ctx, idb.TransactionReadOnly, waitFor, func(_ context.Context, _ *idb.Transaction, st *idb.ObjectStore) error {
+		out, err = readAll(st)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// readAll reads every record of st.
+func readAll(st *idb.ObjectStore) (map[string][]byte, error) {
 	cur, err := st.OpenCursor(idb.CursorNext)
 	if err != nil {
 		return nil, friendly(err)
@@ -264,38 +285,23 @@ func (s *idbStore) Save(ctx context.Context, key string, value []byte) error {
 	return s.again(func() error { return s.save(ctx, key, value) })
 }
 
-func (s *idbStore) save(ctx context.Context, key string, value []byte) (err error) {
-	defer recoverTo(&err)
-	ctx, cancel := context.WithTimeout(ctx, waitFor)
-	defer cancel()
-	db, err := s.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	txn, err := db.Transaction(idb.TransactionReadWrite, storeName)
-	if err != nil {
-		return friendly(err)
-	}
-	ended := s.track(txn)
-	defer func() {
-		if ended() {
-			err = errCached
+func (s *idbStore) save(ctx context.Context, key string, value []byte) error {
+	return s.inTxn(ctx, idb.TransactionReadWrite, waitFor, func(ctx context.Context, txn *idb.Transaction, st *idb.ObjectStore) error {
+		if err := put(st, key, value); err != nil {
+			return friendly(err)
 		}
-	}()
-	st, err := txn.ObjectStore(storeName)
-	if err != nil {
-		return friendly(err)
-	}
+		return friendly(txn.Await(ctx))
+	})
+}
+
+// put writes value under key, or deletes the record when value is nil.
+func put(st *idb.ObjectStore, key string, value []byte) (err error) {
 	if value == nil {
 		_, err = st.Delete(js.ValueOf(key))
 	} else {
 		_, err = st.PutKey(js.ValueOf(key), js.ValueOf(string(value)))
 	}
-	if err != nil {
-		return friendly(err)
-	}
-	return friendly(txn.Await(ctx))
+	return err
 }
 
 // SaveAll writes or deletes every record of values in one transaction,
@@ -305,41 +311,16 @@ func (s *idbStore) SaveAll(ctx context.Context, values map[string][]byte) error 
 	return s.again(func() error { return s.saveAll(ctx, values) })
 }
 
-func (s *idbStore) saveAll(ctx context.Context, values map[string][]byte) (err error) {
-	defer recoverTo(&err)
-	ctx, cancel := context.WithTimeout(ctx, waitFor+time.Duration(len(values))*time.Millisecond)
-	defer cancel()
-	db, err := s.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	txn, err := db.Transaction(idb.TransactionReadWrite, storeName)
-	if err != nil {
-		return friendly(err)
-	}
-	ended := s.track(txn)
-	defer func() {
-		if ended() {
-			err = errCached
+func (s *idbStore) saveAll(ctx context.Context, values map[string][]byte) error {
+	return s.inTxn(ctx, idb.TransactionReadWrite, waitFor+time.Duration(len(values))*time.Millisecond, func(ctx context.Context, txn *idb.Transaction, st *idb.ObjectStore) error {
+		for key, value := range values {
+			if err := put(st, key, value); err != nil {
+				_ = txn.Abort()
+				return friendly(err)
+			}
 		}
-	}()
-	st, err := txn.ObjectStore(storeName)
-	if err != nil {
-		return friendly(err)
-	}
-	for key, value := range values {
-		if value == nil {
-			_, err = st.Delete(js.ValueOf(key))
-		} else {
-			_, err = st.PutKey(js.ValueOf(key), js.ValueOf(string(value)))
-		}
-		if err != nil {
-			_ = txn.Abort()
-			return friendly(err)
-		}
-	}
-	return friendly(txn.Await(ctx))
+		return friendly(txn.Await(ctx))
+	})
 }
 
 // Update reads a record and writes what change makes of it in one
@@ -349,29 +330,14 @@ func (s *idbStore) Update(ctx context.Context, key string, change func(old []byt
 	return s.again(func() error { return s.update(ctx, key, change) })
 }
 
-func (s *idbStore) update(ctx context.Context, key string, change func(old []byte) []byte) (err error) {
-	defer recoverTo(&err)
-	ctx, cancel := context.WithTimeout(ctx, waitFor)
-	defer cancel()
-	db, err := s.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	txn, err := db.Transaction(idb.TransactionReadWrite, storeName)
-	if err != nil {
-		return friendly(err)
-	}
-	ended := s.track(txn)
-	defer func() {
-		if ended() {
-			err = errCached
-		}
-	}()
-	st, err := txn.ObjectStore(storeName)
-	if err != nil {
-		return friendly(err)
-	}
+func (s *idbStore) update(ctx context.Context, key string, change func(old []byte) []byte) error {
+	return s.inTxn(ctx, idb.TransactionReadWrite, waitFor, func(ctx context.Context, txn *idb.Transaction, st *idb.ObjectStore) error {
+		return updateIn(ctx, txn, st, key, change)
+	})
+}
+
+// updateIn is update's work in its transaction.
+func updateIn(ctx context.Context, txn *idb.Transaction, st *idb.ObjectStore, key string, change func(old []byte) []byte) error {
 	req, err := st.Get(js.ValueOf(key))
 	if err != nil {
 		return friendly(err)
@@ -387,11 +353,7 @@ func (s *idbStore) update(ctx context.Context, key string, change func(old []byt
 		if v.Type() == js.TypeString {
 			old = []byte(v.String())
 		}
-		if value := change(old); value == nil {
-			_, inner = st.Delete(js.ValueOf(key))
-		} else {
-			_, inner = st.PutKey(js.ValueOf(key), js.ValueOf(string(value)))
-		}
+		inner = put(st, key, change(old))
 	}, nil)
 	if err != nil {
 		return friendly(err)
