@@ -101,6 +101,7 @@ async function main() {
   const srv = await servers();
   let display = null;
   let passed = 0, failed = 0, skipped = 0;
+  const crashes = []; // specs under which a browser's own process crashed
   const summary = [];
   try {
     for (const name of opts.engines) {
@@ -131,22 +132,54 @@ async function main() {
             console.log(`  – ${name}: ${spec.name} (not here: ${cannot})`);
             continue;
           }
-          const page = new Page(engine, srv.site);
+          // once runs the spec in the engine's page, and returns its error.
+          const once = async () => {
+            const page = new Page(engine, srv.site);
+            const limit = timeout(spec.timeout || 60_000, spec.name);
+            let err = null;
+            try {
+              await Promise.race([spec.run(page, ctx), limit]);
+            } catch (e) {
+              err = e;
+            } finally {
+              limit.clear();
+            }
+            page.abandoned = true;
+            const problems = (await page.takeProblems().catch(() => []))
+              .filter((p) => !(spec.expected || []).some((re) => re.test(`${p.kind}: ${p.text}`)));
+            if (!err && problems.length > 0) {
+              err = new Error(`the console was not clean:\n${problems.map((p) => `  ${p.kind}: ${p.text}${p.url ? ` (${p.url})` : ""}`).join("\n")}`);
+            }
+            return { err, page };
+          };
+          // gone reports a lost page or browser, and starts a new one for
+          // what follows; crashed says whether the browser's own process
+          // died (its log says so), which no page can do on purpose.
+          const gone = async () => {
+            const alive = await Promise.race([engine.call("() => 1").then(() => true, () => false), new Promise((r) => setTimeout(() => r(false), 10_000))]);
+            if (alive) return { lost: false, crashed: false };
+            const log = engine.stderr();
+            const said = log.trim().split("\n").slice(-15).join("\n      ");
+            console.log(`    the ${name} session is gone; its browser's last words (all in ${path.relative(root, logOf(name))}):\n      ${said}\n    starting a new one`);
+            await engine.close().catch(() => {});
+            engine = await launchers[name](display);
+            const e = engine;
+            cleanups.push(() => e.kill());
+            return { lost: true, crashed: /CRASHED|crashed/.test(log) };
+          };
           const ts = Date.now();
-          const limit = timeout(spec.timeout || 60_000, spec.name);
-          let err = null;
-          try {
-            await Promise.race([spec.run(page, ctx), limit]);
-          } catch (e) {
-            err = e;
-          } finally {
-            limit.clear();
-          }
-          page.abandoned = true;
-          const problems = (await page.takeProblems().catch(() => []))
-            .filter((p) => !(spec.expected || []).some((re) => re.test(`${p.kind}: ${p.text}`)));
-          if (!err && problems.length > 0) {
-            err = new Error(`the console was not clean:\n${problems.map((p) => `  ${p.kind}: ${p.text}${p.url ? ` (${p.url})` : ""}`).join("\n")}`);
+          let { err, page } = await once();
+          if (err) {
+            const first = err;
+            const { crashed } = await gone();
+            if (crashed) {
+              // The browser's process died under the spec: it is run once
+              // more in a new browser, and the crash is reported either way.
+              console.log(`  ! ${name}: ${spec.name}: the browser's process crashed (${String(first.message || first).split("\n")[0]}); running it once more in a new browser`);
+              crashes.push(`${name}: ${spec.name}`);
+              ({ err, page } = await once());
+              if (err) await gone();
+            }
           }
           const s = ((Date.now() - ts) / 1000).toFixed(1);
           if (!err) {
@@ -159,16 +192,6 @@ async function main() {
           console.log(`  ✘ ${name}: ${spec.name} (${s} s)\n    ${String(err.stack || err).split("\n").join("\n    ")}`);
           const shot = path.join(results, `${name}-${spec.name.replace(/[^a-z0-9]+/gi, "-").slice(0, 60)}.png`);
           await engine.screenshot().then((png) => { fs.writeFileSync(shot, png); console.log(`    screenshot: ${path.relative(root, shot)}`); }, () => {});
-          // A lost page or browser: the next spec gets a new one.
-          const alive = await Promise.race([engine.call("() => 1").then(() => true, () => false), new Promise((r) => setTimeout(() => r(false), 10_000))]);
-          if (!alive) {
-            const said = engine.stderr().trim().split("\n").slice(-15).join("\n      ");
-            console.log(`    the ${name} session is gone; its browser's last words (all in ${path.relative(root, logOf(name))}):\n      ${said}\n    starting a new one`);
-            await engine.close().catch(() => {});
-            engine = await launchers[name](display);
-            const e = engine;
-            cleanups.push(() => e.kill());
-          }
         }
       }
       await engine.close();
@@ -186,6 +209,7 @@ async function main() {
   }
   console.log(`\ncross-engine suite: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} not possible in an engine's automation` : ""}`);
+  if (crashes.length) console.log(`a browser's process crashed under ${crashes.length === 1 ? "1 spec" : `${crashes.length} specs`}, each run once more in a new browser: ${crashes.join("; ")}`);
   process.exitCode = failed > 0 ? 1 : 0;
 }
 
