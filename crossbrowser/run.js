@@ -21,7 +21,7 @@ const { WebKit } = require("./webkit");
 const { Firefox } = require("./firefox");
 const { Page } = require("./page");
 const { specs } = require("./specs");
-const { until } = require("./util");
+const { until, kernelMark, kernelSince } = require("./util");
 
 const root = path.join(__dirname, "..");
 const results = path.join(root, "test-results", "crossbrowser");
@@ -85,6 +85,15 @@ const launchers = {
   firefox: () => Firefox.launch({ log: logOf("firefox") }),
 };
 
+// launch starts an engine's browser, and marks how far the kernel's log
+// went then (for what it says if the browser's process dies).
+async function launch(name, display) {
+  const mark = kernelMark();
+  const engine = await launchers[name](display);
+  engine.kernelMark = mark;
+  return engine;
+}
+
 function timeout(ms, what) {
   let t;
   const p = new Promise((_, reject) => { t = setTimeout(() => reject(new Error(`${what}: timed out after ${ms / 1000} s`)), ms); });
@@ -119,7 +128,7 @@ async function main() {
       for (let round = 0; round < opts.repeat; round++) {
         // Each round in a fresh browser: fresh storage, as the specs expect.
         if (engine) await engine.close();
-        engine = await launchers[name](display);
+        engine = await launch(name, display);
         const e = engine;
         cleanups.push(() => e.kill());
         if (round === 0) console.log(`\n== ${engine.version}`);
@@ -157,26 +166,31 @@ async function main() {
           // died (its log says so), which no page can do on purpose.
           const gone = async () => {
             const alive = await Promise.race([engine.call("() => 1").then(() => true, () => false), new Promise((r) => setTimeout(() => r(false), 10_000))]);
-            if (alive) return { lost: false, crashed: false };
+            if (alive) return { lost: false, crashed: false, kernel: [] };
             const log = engine.stderr();
             const said = log.trim().split("\n").slice(-15).join("\n      ");
-            console.log(`    the ${name} session is gone; its browser's last words (all in ${path.relative(root, logOf(name))}):\n      ${said}\n    starting a new one`);
+            const kernel = kernelSince(engine.kernelMark);
+            console.log(`    the ${name} session is gone; its browser's last words (all in ${path.relative(root, logOf(name))}):\n      ${said}`);
+            if (kernel.length) console.log(`    the kernel's:\n      ${kernel.join("\n      ")}`);
+            console.log("    starting a new one");
             await engine.close().catch(() => {});
-            engine = await launchers[name](display);
+            engine = await launch(name, display);
             const e = engine;
             cleanups.push(() => e.kill());
-            return { lost: true, crashed: /CRASHED|crashed/.test(log) };
+            return { lost: true, crashed: /CRASHED|crashed/.test(log) || kernel.length > 0, kernel };
           };
           const ts = Date.now();
           let { err, page } = await once();
           if (err) {
             const first = err;
-            const { crashed } = await gone();
+            const { crashed, kernel } = await gone();
             if (crashed) {
               // The browser's process died under the spec: it is run once
               // more in a new browser, and the crash is reported either way.
               console.log(`  ! ${name}: ${spec.name}: the browser's process crashed (${String(first.message || first).split("\n")[0]}); running it once more in a new browser`);
-              crashes.push(`${name}: ${spec.name}`);
+              // The kernel's line names the thread that died and where.
+              const why = kernel.length ? ` (the kernel: ${kernel[0].replace(/^\[[\d. ]+\]\s*/, "").replace(/ likely on CPU.*/, "")})` : "";
+              crashes.push(`${name}: ${spec.name}${why}`);
               ({ err, page } = await once());
               if (err) await gone();
             }

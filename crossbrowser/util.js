@@ -1,5 +1,6 @@
 // Small things the runner and the engines share.
 const net = require("net");
+const { execFileSync } = require("child_process");
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -34,4 +35,30 @@ async function until(fn, timeout, what) {
   }
 }
 
-module.exports = { sleep, freePort, until };
+// kernelLog returns the kernel's messages (dmesg), or [] where they cannot
+// be read (dmesg_restrict for a user who is not root). When a browser's
+// process dies of a signal, the kernel names the thread and the library it
+// died in ("SkiaGPUWorker[...]: segfault at ... in libc.so.6"), which the
+// browser's own log does not.
+function kernelLog() {
+  try {
+    return execFileSync("dmesg", [], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).split("\n").filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+// kernelMark marks how far the kernel's log goes now: its last line (the
+// log is a ring, so a count would not do).
+function kernelMark() {
+  return kernelLog().pop() || "";
+}
+
+// kernelSince returns what the kernel said since mark about processes that
+// died: segfaults, traps, out-of-memory kills.
+function kernelSince(mark) {
+  const log = kernelLog();
+  return log.slice(log.lastIndexOf(mark) + 1).filter((l) => /segfault|traps:|general protection|Out of memory|Killed process|oom-kill/i.test(l));
+}
+
+module.exports = { sleep, freePort, until, kernelMark, kernelSince };
