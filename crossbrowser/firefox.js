@@ -8,10 +8,8 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { spawn } = require("child_process");
-const { freePort, until } = require("./util");
+const { freePort, until, Lost } = require("./util");
 const { watch } = require("./watch");
-
-class Lost extends Error {}
 
 class Firefox {
   static async launch({ log } = {}) {

@@ -17,6 +17,12 @@ function freePort() {
   });
 }
 
+// Lost is the error of a lost page or browser (it crashed, hung or went):
+// waiting longer for anything from it is no use, so until gives up at once.
+class Lost extends Error {
+  get lost() { return true; }
+}
+
 // until polls fn until it returns something truthy, and returns that; it
 // throws after timeout ms, saying what it waited for.
 async function until(fn, timeout, what) {
@@ -61,4 +67,4 @@ function kernelSince(mark) {
   return log.slice(log.lastIndexOf(mark) + 1).filter((l) => /segfault|traps:|general protection|Out of memory|Killed process|oom-kill/i.test(l));
 }
 
-module.exports = { sleep, freePort, until, kernelMark, kernelSince };
+module.exports = { sleep, freePort, until, Lost, kernelMark, kernelSince };

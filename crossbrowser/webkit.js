@@ -5,7 +5,7 @@
 // console watch goes into each document once it has loaded (see watch.js).
 const fs = require("fs");
 const { spawn } = require("child_process");
-const { freePort, until } = require("./util");
+const { freePort, until, Lost } = require("./util");
 
 // miniBrowser finds the MiniBrowser that the webkit2gtk packages ship.
 function miniBrowser() {
@@ -17,9 +17,6 @@ function miniBrowser() {
   }
   throw new Error("MiniBrowser not found: apt-get install webkit2gtk-driver");
 }
-
-// A lost session: the page crashed or hung, or the browser went.
-class Lost extends Error {}
 
 class WebKit {
   static async launch({ display, log }) {
