@@ -1,5 +1,7 @@
 package engine
 
+import "fmt"
+
 // This file holds forward mode, which pushes a direction through the
 // graph with the same local derivatives the reverse pass pulls gradients
 // back with, and the second classic bug of a hand-written backward pass:
@@ -64,6 +66,10 @@ func TangentsOf(outs []*Value, seed func(*Value) float64) []float64 {
 // a node once per path to it, which grows exponentially with a graph's
 // depth.
 const MaxRecursiveVisits = 200_000
+
+// ErrTooManyVisits is what a recursive backward (RecursiveBug) returns
+// when it would visit more than MaxRecursiveVisits nodes.
+var ErrTooManyVisits = fmt.Errorf("a recursive backward visits a node once for every path to it, and this graph has so many paths that it would visit more than %d", MaxRecursiveVisits)
 
 // ReverseRecursive is the reverse pass as a first hand-written backward
 // does it, micrograd's before it sorted its graph: a node passes its

@@ -147,15 +147,21 @@ func (v *Value) Backward() { v.BackwardMode(Accumulate) }
 // the classic assign-instead-of-add bug does. It runs the reverse pass of
 // a Tape (Reverse), with the same rules in the same order, on the Values
 // themselves: their Grad fields are the gradients, so it needs no tape.
-func (v *Value) BackwardMode(mode Mode) {
+//
+// It fails only in RecursiveBug mode, on a graph with so many paths that
+// the recursion would visit more than MaxRecursiveVisits nodes; the Grad
+// fields are then left as they were.
+func (v *Value) BackwardMode(mode Mode) error {
 	if mode == RecursiveBug {
 		t, vals, bySlot := TapeOf(v)
 		grads := make([]float64, len(vals))
-		t.ReverseRecursive(vals, grads, len(vals)-1)
+		if _, _, ok := t.ReverseRecursive(vals, grads, len(vals)-1); !ok {
+			return ErrTooManyVisits
+		}
 		for s, u := range bySlot {
 			u.Grad = grads[s]
 		}
-		return
+		return nil
 	}
 	order := Topo(v)
 	for _, u := range order {
@@ -205,6 +211,7 @@ func (v *Value) BackwardMode(mode Mode) {
 			b.Grad += up * db
 		}
 	}
+	return nil
 }
 
 // Topo returns every value v depends on, and v last, each once, inputs

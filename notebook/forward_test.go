@@ -72,3 +72,22 @@ print(a.grad)`)
 		t.Errorf("output %q, error %v", r.Output, r.Err)
 	}
 }
+
+// A recursive backward through a graph with too many paths stops with an
+// error that says why, and leaves the gradients as they were, instead of
+// handing back a pass cut short.
+func TestRecursiveBackwardTooManyPaths(t *testing.T) {
+	r := runOne(t, `a = Value(1.0, "a")
+y = a * 2
+y.backward()
+print(a.grad)
+for i in range(20):
+    y = y + y
+y.backward(recursive=True)`)
+	if r.Err == nil || !strings.Contains(r.Err.Msg, "more than 200000") || !strings.Contains(r.Err.Msg, "leave recursive=True out") {
+		t.Fatalf("error %v, want one about the recursion's visits", r.Err)
+	}
+	if r.Output != "2.0\n" {
+		t.Errorf("output %q", r.Output)
+	}
+}

@@ -224,7 +224,9 @@ func (v *Value) backward(thread *starlark.Thread, b *starlark.Builtin, args star
 			before[i] = u.Grad
 		}
 	}
-	v.v.BackwardMode(mode)
+	if err := v.v.BackwardMode(mode); err != nil {
+		return nil, fmt.Errorf("backward(recursive=True): %v: leave recursive=True out for this graph", err)
+	}
 	for i, u := range order {
 		u.Grad += before[i]
 	}
