@@ -142,3 +142,24 @@ func TestTensorErrors(t *testing.T) {
 		}
 	}
 }
+
+// multinomial without replacement draws each category at most once, never
+// one whose weight is 0, and says when a row has too few to draw from.
+func TestMultinomialWithoutReplacement(t *testing.T) {
+	r := runOne(t, `torch.manual_seed(3)
+rows = [sorted(torch.multinomial(torch.tensor([[0.1, 0.0, 0.5, 0.4], [1.0, 1.0, 0.0, 1.0]]), 3, replacement=False).tolist()[r]) for k in range(20) for r in range(2)]
+print(rows[0], rows[1], all([rows[i] == rows[i % 2] for i in range(40)]))`)
+	if r.Err != nil || r.Output != "[0.0, 2.0, 3.0] [0.0, 1.0, 3.0] True\n" {
+		t.Fatalf("output %q, error %v", r.Output, r.Err)
+	}
+	for src, says := range map[string]string{
+		"torch.multinomial(torch.tensor([0.5, 0.0, 0.5]), 3, replacement=False)":  "row 0 has 2 categories with a weight above 0: too few to draw 3 without replacement",
+		"torch.multinomial(torch.tensor([0.5, 0.5]), 3, replacement=False)":       "cannot draw 3 samples without replacement from 2 categories",
+		"torch.multinomial(torch.tensor([0.5, -1.0, 0.5]), 3, replacement=False)": "weight 1 is -1",
+	} {
+		r := runOne(t, src)
+		if r.Err == nil || !strings.Contains(r.Err.Msg, says) {
+			t.Errorf("%s: error %v, want it to say %q", src, r.Err, says)
+		}
+	}
+}
