@@ -31,7 +31,7 @@ func (p *primals) arg(x starlark.Value, depth int) (starlark.Value, error) {
 	}
 	switch x := x.(type) {
 	case *Tensor:
-		c, _ := tensor.New(append([]float64(nil), x.t.Data()...), x.t.Shape()...)
+		c, _ := tensor.New(x.t.Data(), x.t.Shape()...) // a copy
 		p.tensors = append(p.tensors, c)
 		return p.st.wrap(c), nil
 	case *starlark.List, starlark.Tuple:
@@ -51,9 +51,6 @@ func (p *primals) arg(x starlark.Value, depth int) (starlark.Value, error) {
 	f, ok := Number(x)
 	if !ok {
 		return nil, fmt.Errorf("the inputs are numbers, lists of them, or tensors; got %s", x.Type())
-	}
-	if v, isValue := x.(*Value); isValue {
-		f = v.v.Data
 	}
 	c := &cellValue{e: engine.Value{Data: f, Label: fmt.Sprintf("x%d", len(p.leaves))}}
 	v, err := p.st.made(c, "Value")
@@ -241,15 +238,7 @@ func jacobianBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	}
 	// The graph's size: what each pass visits.
 	size := 0
-	seen := map[*engine.Value]bool{}
-	for _, o := range outs {
-		for _, u := range engine.Topo(o) {
-			if !seen[u] {
-				seen[u] = true
-				size++
-			}
-		}
-	}
+	engine.Reach(outs, func(*engine.Value) { size++ })
 	n, m := len(p.leaves), len(outs)
 	J := make([][]float64, m)
 	for i := range J {

@@ -276,7 +276,7 @@ func (x *Tensor) SetField(name string, v starlark.Value) error {
 		if !slices.Equal(u.Shape(), x.t.Shape()) {
 			return fmt.Errorf(".grad of a tensor of shape %s set to one of shape %s: a gradient has its tensor's shape", tensor.ShapeString(x.t.Shape()), tensor.ShapeString(u.Shape()))
 		}
-		g, _ := tensor.New(slices.Clone(u.Data()), u.Shape()...)
+		g, _ := tensor.New(u.Data(), u.Shape()...)
 		x.t.Grad = g
 		return nil
 	case "requires_grad":
@@ -619,7 +619,7 @@ func tensorMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 		case "detach":
 			return x.state().wrap(t.Detach()), nil
 		case "clone":
-			c, _ := tensor.New(slices.Clone(t.Data()), t.Shape()...)
+			c, _ := tensor.New(t.Data(), t.Shape()...)
 			return x.state().wrap(c), nil
 		}
 		return x, nil // float: every tensor holds float64s
@@ -865,7 +865,7 @@ func torchTensor(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		return nil, err
 	}
 	if x, ok := data.(*Tensor); ok {
-		t, _ = tensor.New(slices.Clone(x.t.Data()), x.t.Shape()...)
+		t, _ = tensor.New(x.t.Data(), x.t.Shape()...)
 	}
 	return madeTensor(thread, t, nil, grad)
 }
