@@ -112,7 +112,16 @@ func main() {
 		if *out != "" || *check {
 			log.Fatalf("serve: -scorm and -scorm12 write packages and exit: leave out -out and -check")
 		}
-		if err := writePackages(*siteDir, dirs, map[lms.Version]string{lms.SCORM2004: *scorm2004, lms.SCORM12: *scorm12}, *scormID, *scormTitle, *passing); err != nil {
+		// The packages' site is built in a folder of its own: their
+		// gradbook.wasm reports to an LMS, and the site's (-dir) must not
+		// become it.
+		tmp, err := os.MkdirTemp("", "gradbook-scorm-")
+		if err != nil {
+			log.Fatalf("serve: %v", err)
+		}
+		err = writePackages(filepath.Join(tmp, "site"), dirs, map[lms.Version]string{lms.SCORM2004: *scorm2004, lms.SCORM12: *scorm12}, *scormID, *scormTitle, *passing)
+		os.RemoveAll(tmp)
+		if err != nil {
 			log.Fatalf("serve: %v", err)
 		}
 		return

@@ -65,6 +65,9 @@ test.beforeAll(async () => {
   const site = path.join(root, "site");
   execFileSync("go", ["run", "serve.go", "-dir", site, "-scorm", path.join(root, "course2004.zip"), "-scorm12", path.join(root, "course12.zip"), "-passing-score", "50%"], { cwd: repo });
   execFileSync("go", ["run", "serve.go", "-dir", site, "-builtin=false", "-lessons", mine, "-scorm", path.join(root, "mine.zip"), "-scorm-title", "My course"], { cwd: repo });
+  // The packages' site (its gradbook.wasm reports to an LMS) is built apart:
+  // the site's own folder, -dir, is not touched.
+  if (fs.existsSync(site)) throw new Error(`-scorm built into the site's folder ${site}`);
   for (const [zip, dir] of [["course2004.zip", "p2004"], ["course12.zip", "p12"], ["mine.zip", "mine"]]) {
     sizes[zip] = fs.statSync(path.join(root, zip)).size;
     unzip(path.join(root, zip), path.join(www, dir));
