@@ -37,7 +37,7 @@ class Firefox {
     await ff.connect(`${url}/session`);
     const s = await ff.send("session.new", { capabilities: { alwaysMatch: { acceptInsecureCerts: false, unhandledPromptBehavior: "dismiss" } } });
     ff.version = `Firefox ${s.capabilities.browserVersion} (firefox-esr, headless, through its WebDriver BiDi agent)`;
-    await ff.send("session.subscribe", { events: ["log.entryAdded", "script.message", "browsingContext.contextDestroyed"] });
+    await ff.send("session.subscribe", { events: ["log.entryAdded", "script.message"] });
     // The console watch, in every frame of every page before its scripts.
     await ff.send("script.addPreloadScript", {
       functionDeclaration: String(watch),
@@ -89,8 +89,6 @@ class Firefox {
       this.problems.push({ kind: p.type === "console" ? "console.error" : "error in the console", text: p.text });
     } else if (m.method === "script.message" && m.params.channel === "problems") {
       this.problems.push(fromRemote(m.params.data));
-    } else if (m.method === "browsingContext.contextDestroyed" && m.params.context === this.context) {
-      this.lost = "the page's browsing context was destroyed";
     }
   }
 
@@ -141,7 +139,6 @@ class Firefox {
     return () => this.send("script.removePreloadScript", { script });
   }
 
-  get watchesAfterLoad() { return false; }
   takeEngineProblems() { return this.problems.splice(0); }
 
   kill() { this.proc.kill("SIGKILL"); }
@@ -164,4 +161,4 @@ function fromRemote(v) {
   return out;
 }
 
-module.exports = { Firefox, Lost };
+module.exports = { Firefox };

@@ -39,6 +39,11 @@ class Page {
     this.notes = []; // what a spec should say even when it passes
   }
 
+  // watchesAfterLoad says whether the console watch goes into each
+  // document once it has loaded: where the engine has no preload scripts
+  // to put it there before the page's own (WebKit).
+  get watchesAfterLoad() { return !this.engine.preload; }
+
   // eval runs fn(...args) in the page. In an engine that cannot watch the
   // console before a page's scripts (WebKit), each call first puts the
   // watch into the document if it is not there yet, and collects what it
@@ -51,7 +56,7 @@ class Page {
   // evalAnyway is eval even after the spec is abandoned (to collect what
   // the watch noted).
   async evalAnyway(fn, args) {
-    if (!this.engine.watchesAfterLoad) return this.engine.call(String(fn), args);
+    if (!this.watchesAfterLoad) return this.engine.call(String(fn), args);
     const wrapped = `async (...args) => {
       (${watch})(null);
       const value = await (${fn})(...args);
@@ -71,7 +76,7 @@ class Page {
 
   // takeProblems returns every problem noted since the last call.
   async takeProblems() {
-    if (this.engine.watchesAfterLoad) await this.evalAnyway(() => null, []).catch(() => {});
+    if (this.watchesAfterLoad) await this.evalAnyway(() => null, []).catch(() => {});
     return [...this.problems.splice(0), ...this.engine.takeEngineProblems()];
   }
 
@@ -93,7 +98,7 @@ class Page {
 
   // drain collects what the document noted before it goes away.
   async drain() {
-    if (this.engine.watchesAfterLoad) await this.eval(() => null).catch(() => {});
+    if (this.watchesAfterLoad) await this.eval(() => null).catch(() => {});
   }
 
   // waitFor polls fn(...args) in the page until it returns something

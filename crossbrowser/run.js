@@ -22,6 +22,7 @@ const { Firefox } = require("./firefox");
 const { Page } = require("./page");
 const { specs } = require("./specs");
 const { until, kernelMark, kernelSince } = require("./util");
+const { port } = require("../playwright/helpers");
 
 const root = path.join(__dirname, "..");
 const results = path.join(root, "test-results", "crossbrowser");
@@ -87,10 +88,12 @@ const launchers = {
 
 // launch starts an engine's browser, and marks how far the kernel's log
 // went then (for what it says if the browser's process dies).
+// The browser is killed if the run is interrupted.
 async function launch(name, display) {
   const mark = kernelMark();
   const engine = await launchers[name](display);
   engine.kernelMark = mark;
+  cleanups.push(() => engine.kill());
   return engine;
 }
 
@@ -119,7 +122,7 @@ async function main() {
       const ctx = {
         engine: name,
         site: srv.site,
-        port: (p) => Number(process.env.GRADBOOK_PORT_BASE || 8181) + p - 8181,
+        port,
         figure(what, value, unit) { figures.push({ what, value, unit }); },
         log(line) { if (process.env.GRADBOOK_VERBOSE) console.log(`    ${line}`); },
       };
@@ -129,8 +132,6 @@ async function main() {
         // Each round in a fresh browser: fresh storage, as the specs expect.
         if (engine) await engine.close();
         engine = await launch(name, display);
-        const e = engine;
-        cleanups.push(() => e.kill());
         if (round === 0) console.log(`\n== ${engine.version}`);
         for (const spec of specs) {
           if (opts.grep && !spec.name.includes(opts.grep)) continue;
@@ -175,8 +176,6 @@ async function main() {
             console.log("    starting a new one");
             await engine.close().catch(() => {});
             engine = await launch(name, display);
-            const e = engine;
-            cleanups.push(() => e.kill());
             return { lost: true, crashed: /CRASHED|crashed/.test(log) || kernel.length > 0, kernel };
           };
           const ts = Date.now();

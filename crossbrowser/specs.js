@@ -8,6 +8,7 @@ const fs = require("fs");
 const path = require("path");
 const { spawn } = require("child_process");
 const { until } = require("./util");
+const { coursePage } = require("../playwright/helpers");
 
 const root = path.join(__dirname, "..");
 
@@ -22,18 +23,6 @@ function check(ok, what) {
   if (!ok) throw new Error(what);
 }
 
-// The README's embed snippet, with the Gradbook site's address, in a course
-// page of its own (as playwright/embedding.spec.js writes them).
-function coursePage(site) {
-  const readme = fs.readFileSync(path.join(__dirname, "..", "README.md"), "utf8");
-  const snippet = readme.split("## Embedding cells in a course page")[1].match(/```html\n([\s\S]*?)```/)[1]
-    .replaceAll("https://example.org/gradbook/", site);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A course page</title><link rel="icon" href="data:,"></head>
-<body><main><h1>Week 3</h1>
-${snippet}
-</main></body></html>`;
-}
-
 // stopLatency arms the page to time Stop: from the click on the first
 // cell's Stop button to its message.
 function armStopTimer() {
@@ -45,6 +34,10 @@ function armStopTimer() {
     if (out.textContent.includes("as you asked")) { window.stopTimes.shown = performance.now(); o.disconnect(); }
   }).observe(out, { childList: true, characterData: true, subtree: true });
 }
+
+// needsPreload says why a spec that takes something away from the page
+// before its scripts cannot run in an engine without preload scripts.
+const needsPreload = (engine) => !engine.preload && "its WebDriver runs no script before a page's own (no preload scripts), so nothing can be taken away first";
 
 const specs = [
   {
@@ -237,7 +230,7 @@ const specs = [
   })),
   {
     name: "where the engine lacks constructed style sheets, IndexedDB and Web Workers, the page says so, and its cells run in plain text boxes on the page",
-    cannot: (engine) => !engine.preload && "its WebDriver runs no script before a page's own (no preload scripts), so nothing can be taken away first",
+    cannot: needsPreload,
     async run(page) {
       const undo = await page.engine.preload(() => {
         delete ShadowRoot.prototype.adoptedStyleSheets;
@@ -268,7 +261,7 @@ const specs = [
   },
   {
     name: "without WebAssembly the lesson stays readable and says why its cells cannot run",
-    cannot: (engine) => !engine.preload && "its WebDriver runs no script before a page's own (no preload scripts), so nothing can be taken away first",
+    cannot: needsPreload,
     async run(page) {
       const undo = await page.engine.preload(() => { delete globalThis.WebAssembly; });
       try {
@@ -378,4 +371,4 @@ def traced(steps):
   },
 ];
 
-module.exports = { specs, coursePage, check };
+module.exports = { specs };

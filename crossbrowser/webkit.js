@@ -74,7 +74,6 @@ class WebKit {
     if (!res.ok) {
       const v = json.value || {};
       const err = new (/invalid session id|session deleted|crash|no such window/.test(`${v.error} ${v.message}`) ? Lost : Error)(`WebKitWebDriver: ${v.error}: ${v.message}`);
-      err.webdriver = v.error;
       throw err;
     }
     return json.value;
@@ -107,7 +106,6 @@ Promise.resolve().then(() => (${fn}).apply(null, JSON.parse(arguments[0])))
   // nothing runs in a document before its own scripts, so the console
   // watch goes in after each load, and a spec that must take something
   // away from the page first (preload) cannot run in WebKit.
-  get watchesAfterLoad() { return true; }
   get preload() { return null; }
   takeEngineProblems() { return []; }
 
@@ -122,4 +120,4 @@ Promise.resolve().then(() => (${fn}).apply(null, JSON.parse(arguments[0])))
   }
 }
 
-module.exports = { WebKit, Lost };
+module.exports = { WebKit };

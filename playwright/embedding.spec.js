@@ -3,27 +3,13 @@
 // Access-Control-Allow-Origin and one that sends no CORS headers at all.
 const fs = require("fs");
 const path = require("path");
-const { test, expect, typeInto, port } = require("./helpers");
+const { test, expect, typeInto, port, coursePage } = require("./helpers");
 
 const hosts = {
   "a host that sends CORS headers": `http://127.0.0.1:${port(8182)}/courses/gradbook/`,
   "a host that sends none": `http://127.0.0.1:${port(8188)}/gradbook/`,
 };
 const coursePort = port(8189);
-
-// snippet is the README's embed example with its address replaced.
-function snippet(site) {
-  const readme = fs.readFileSync(path.join(__dirname, "..", "README.md"), "utf8");
-  const section = readme.split("## Embedding cells in a course page")[1];
-  return section.match(/```html\n([\s\S]*?)```/)[1].replaceAll("https://example.org/gradbook/", site);
-}
-
-function coursePage(site, head = "") {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">${head}<title>A course page</title><link rel="icon" href="data:,"></head>
-<body><main><h1>Week 3</h1>
-${snippet(site)}
-</main></body></html>`;
-}
 
 // The course pages are written where the course server (playwright.config.js)
 // serves them from.

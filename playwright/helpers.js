@@ -10,6 +10,19 @@ function port(p) {
   return portBase + p - 8181;
 }
 
+// coursePage is a course page of its own with the README's embed example
+// in it, the Gradbook site's address put in, and head in its <head> (a
+// CSP, say): what a course author pastes. The README is read once.
+const readme = require("fs").readFileSync(require("path").join(__dirname, "..", "README.md"), "utf8");
+function coursePage(site, head = "") {
+  const snippet = readme.split("## Embedding cells in a course page")[1].match(/```html\n([\s\S]*?)```/)[1]
+    .replaceAll("https://example.org/gradbook/", site);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">${head}<title>A course page</title><link rel="icon" href="data:,"></head>
+<body><main><h1>Week 3</h1>
+${snippet}
+</main></body></html>`;
+}
+
 // test records, on every page of the test's browser contexts (its own,
 // and any it makes with browser.newContext), console errors, uncaught
 // errors, unhandled rejections and Content-Security-Policy violations (the
@@ -135,4 +148,4 @@ const lessons = ["a-derivative-is-a-nudge", "chain-rule", "fan-out", "reverse-ac
 // out.
 const long = ["gpt-from-values", "training-a-gpt", "backprop-ninja"];
 
-module.exports = { skipPredictions, test, expect, open, reloadOffline, cell, typeInto, editorOf, goodBackward, withBackward, lessons, long, port };
+module.exports = { skipPredictions, test, expect, open, reloadOffline, cell, typeInto, editorOf, goodBackward, withBackward, lessons, long, port, coursePage };
