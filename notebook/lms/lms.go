@@ -113,6 +113,12 @@ func (s Status) Scaled() float64 {
 // HasScore reports whether a score is reported.
 func (s Status) HasScore() bool { return s.Tried && s.Scored > 0 }
 
+// Passed says whether the score reaches passing (0 to 1; 0 is no passing
+// score, so nothing passes); the LMS and the page's status line both ask.
+func (s Status) Passed(passing float64) bool {
+	return s.HasScore() && passing > 0 && s.Scaled() >= passing-1e-9
+}
+
 // Measure reads a lesson's status from the learner's progress. items are
 // what counts towards its completion, named as progress records name them
 // ("quiz/x-plus-x", "exercise/write-backward", "task/linear:db"): the
@@ -150,14 +156,12 @@ func (v Version) Values(st Status, passing float64, suspend string) []Value {
 	if st.Complete() {
 		completion = "completed"
 	}
-	passed := st.HasScore() && passing > 0 && st.Scaled() >= passing-1e-9
-	if v == SCORM12 {
-		if passed {
-			completion = "passed"
-		}
-		add(e.completion, completion)
-	} else {
-		add(e.completion, completion)
+	passed := st.Passed(passing)
+	if v == SCORM12 && passed {
+		completion = "passed"
+	}
+	add(e.completion, completion)
+	if v != SCORM12 {
 		progress := 1.0
 		if st.Items > 0 {
 			progress = float64(st.Done) / float64(st.Items)

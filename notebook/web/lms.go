@@ -276,7 +276,7 @@ func (l *lmsLink) summary() string {
 	if st.HasScore() {
 		s += fmt.Sprintf(", score %s%%", percent(st.Scaled()))
 		switch p := l.s.Passing; {
-		case p > 0 && st.Scaled() >= p-1e-9:
+		case st.Passed(p):
 			s += ", passed"
 		case p > 0:
 			s += fmt.Sprintf(" (%s%% passes)", percent(p))
