@@ -1,6 +1,6 @@
 package engine
 
-import "fmt"
+import "errors"
 
 // This file holds forward mode, which pushes a direction through the
 // graph with the same local derivatives the reverse pass pulls gradients
@@ -69,7 +69,7 @@ const MaxRecursiveVisits = 200_000
 
 // ErrTooManyVisits is what a recursive backward (RecursiveBug) returns
 // when it would visit more than MaxRecursiveVisits nodes.
-var ErrTooManyVisits = fmt.Errorf("a recursive backward visits a node once for every path to it, and this graph has so many paths that it would visit more than %d", MaxRecursiveVisits)
+var ErrTooManyVisits = errors.New("it visits a node once per path to it, and this graph has too many paths (over 200,000 visits)")
 
 // ReverseRecursive is the reverse pass as a first hand-written backward
 // does it, micrograd's before it sorted its graph: a node passes its

@@ -1051,23 +1051,19 @@ func torchMultinomial(thread *starlark.Thread, b *starlark.Builtin, args starlar
 	if len(shape) == 2 {
 		rows = shape[0]
 	}
-	if !replacement && samples > cols {
-		return nil, fmt.Errorf("%s: cannot draw %d samples without replacement from %d categories", b.Name(), samples, cols)
-	}
 	out := make([]float64, 0, rows*samples)
 	for r := range rows {
 		w := p.t.Data()[r*cols : (r+1)*cols]
 		if !replacement {
 			w = slices.Clone(w) // each category drawn is taken out of the row
-			if drawable := len(w) - countZeros(w); drawable < samples {
-				if _, err := g.Choice(w); err != nil {
-					return nil, err // a weight that is no weight says so first
-				}
-				return nil, fmt.Errorf("%s: row %d has %d categories with a weight above 0: too few to draw %d without replacement", b.Name(), r, drawable, samples)
-			}
 		}
-		for range samples {
+		for k := range samples {
 			i, err := g.Choice(w)
+			if err != nil && k > 0 {
+				// The weights were good for the first draw: what is left
+				// adds up to 0.
+				return nil, fmt.Errorf("%s: row %d has only %d categories to draw without replacement", b.Name(), r, k)
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -1083,17 +1079,6 @@ func torchMultinomial(thread *starlark.Thread, b *starlark.Builtin, args starlar
 	}
 	t, err := tensor.New(out, oshape...)
 	return madeTensor(thread, t, err, false)
-}
-
-// countZeros counts the weights that are 0.
-func countZeros(w []float64) int {
-	n := 0
-	for _, x := range w {
-		if x == 0 {
-			n++
-		}
-	}
-	return n
 }
 
 func torchOneHot(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

@@ -153,8 +153,8 @@ print(rows[0], rows[1], all([rows[i] == rows[i % 2] for i in range(40)]))`)
 		t.Fatalf("output %q, error %v", r.Output, r.Err)
 	}
 	for src, says := range map[string]string{
-		"torch.multinomial(torch.tensor([0.5, 0.0, 0.5]), 3, replacement=False)":  "row 0 has 2 categories with a weight above 0: too few to draw 3 without replacement",
-		"torch.multinomial(torch.tensor([0.5, 0.5]), 3, replacement=False)":       "cannot draw 3 samples without replacement from 2 categories",
+		"torch.multinomial(torch.tensor([0.5, 0.0, 0.5]), 3, replacement=False)":  "row 0 has only 2 categories to draw without replacement",
+		"torch.multinomial(torch.tensor([0.5, 0.5]), 3, replacement=False)":       "row 0 has only 2 categories to draw without replacement",
 		"torch.multinomial(torch.tensor([0.5, -1.0, 0.5]), 3, replacement=False)": "weight 1 is -1",
 	} {
 		r := runOne(t, src)

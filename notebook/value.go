@@ -225,7 +225,7 @@ func (v *Value) backward(thread *starlark.Thread, b *starlark.Builtin, args star
 		}
 	}
 	if err := v.v.BackwardMode(mode); err != nil {
-		return nil, fmt.Errorf("backward(recursive=True): %v: leave recursive=True out for this graph", err)
+		return nil, fmt.Errorf("backward(recursive=True): %v", err)
 	}
 	for i, u := range order {
 		u.Grad += before[i]
