@@ -20,5 +20,6 @@ require (
 	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
+	honnef.co/go/js/dom/v2 v2.0.0-20231112215516-51f43a291193 // indirect
 	honnef.co/go/tools v0.8.2 // indirect
 )

@@ -77,3 +77,20 @@ func Plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// Bytes writes a size in the decimal units browsers and operating
+// systems show: "512 bytes", "42 kB", "1.5 MB", "2.1 GB" (1 MB is
+// 1,000,000 bytes).
+func Bytes(n float64) string {
+	switch {
+	case n >= 1e9:
+		return strconv.FormatFloat(n/1e9, 'f', 1, 64) + " GB"
+	case n >= 1e6:
+		return strings.TrimSuffix(strconv.FormatFloat(n/1e6, 'f', 1, 64), ".0") + " MB"
+	case n >= 1e3:
+		return strconv.FormatFloat(n/1e3, 'f', 0, 64) + " kB"
+	case n == 1:
+		return "1 byte"
+	}
+	return strconv.FormatFloat(n, 'f', 0, 64) + " bytes"
+}

@@ -43,3 +43,11 @@ func TestList(t *testing.T) {
 		t.Error("Plural")
 	}
 }
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[float64]string{1: "1 byte", 512: "512 bytes", 42_000: "42 kB", 1_500_000: "1.5 MB", 5_000_000: "5 MB", 2_100_000_000: "2.1 GB"} {
+		if got := Bytes(n); got != want {
+			t.Errorf("Bytes(%v) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -30,7 +30,6 @@ const (
 	ClassAnswer      = "answer"
 	ClassAnswerInput = "answer-input"
 	ClassFeedback    = "feedback"
-	ClassChoiceFB    = "choice-feedback"
 	ClassExplain     = "explain"
 	ClassModel       = "model"
 	ClassQuizHint    = "quiz-hint"
@@ -88,8 +87,6 @@ const (
 	AttrQuiz      = "data-quiz" // choice, numeric, open
 	AttrCheck     = "data-check"
 	AttrName      = "data-name"
-	AttrChoice    = "data-choice"
-	AttrCorrect   = "data-correct"
 	AttrLeaf      = "data-leaf"
 	AttrTask      = "data-task"
 	// On <body> of a SCORM package's lesson: the version of SCORM whose
@@ -111,8 +108,28 @@ const (
 	AttrBase = "data-gradbook-base"
 )
 
-// Selectors of HTML's own inputs that the page reads.
+// The values of data-kind: the kinds of block.
 const (
+	KindPython   = "python"
+	KindQuiz     = "quiz"
+	KindExplore  = "explore"
+	KindExercise = "exercise"
+)
+
+// The values of data-quiz: the kinds of quiz.
+const (
+	QuizChoice  = "choice"
+	QuizNumeric = "numeric"
+	QuizOpen    = "open"
+)
+
+// Selectors of HTML's own inputs that the page reads, and of the
+// elements inside blocks it reads.
+const (
+	SelHintItems     = "." + ClassHintList + " li" // an exercise's hints, one an item
+	SelCodeCells     = "section." + ClassCodeCell
+	SelEmbeddedCells = "." + ClassEmbed + " " + SelCodeCells // on a course page: the cells Gradbook placed
+	SelLink      = "a"
 	SelRadio  = "input[type=radio]"
 	SelRange  = "input[type=range]"
 	SelNumber = "input[type=number]"
@@ -151,15 +168,14 @@ var Selectors = []struct {
 	{Of(ClassCellLabel), []string{"cell", "exercise"}},
 	{Of(ClassCellState), []string{"cell"}},
 	{Of(ClassCellBar), []string{"cell", "exercise"}},
-	{Sel("script", ClassBlockData), []string{"quiz numeric", "explore"}},
+	{Sel("script", ClassBlockData), []string{"quiz choice", "quiz numeric", "explore"}},
 	{Of(ClassReport), []string{"exercise"}},
 	{Sel("template", ClassTest), []string{"exercise"}},
-	{Of(ClassHintList) + " li", []string{"exercise"}},
+	{SelHintItems, []string{"exercise"}},
 	{Sel("button", ClassAnswer), []string{"quiz choice", "quiz numeric", "quiz open"}},
 	{Sel("input", ClassAnswerInput), []string{"quiz numeric"}},
 	{SelRadio, []string{"quiz choice"}},
 	{Of(ClassFeedback), []string{"quiz choice", "quiz numeric", "quiz open"}},
-	{Of(ClassChoiceFB), []string{"quiz choice"}},
 	{Of(ClassExplain), []string{"quiz numeric"}},
 	{Of(ClassModel), []string{"quiz open"}},
 	{Sel("textarea", ClassOpenAnswer), []string{"quiz open"}},

@@ -157,11 +157,11 @@ func ParseQuiz(id, body string) (*Quiz, error) {
 func (q *Quiz) Kind() string {
 	switch {
 	case len(q.Choices) > 0:
-		return "choice"
+		return QuizChoice
 	case len(q.Answers) > 0:
-		return "numeric"
+		return QuizNumeric
 	}
-	return "open"
+	return QuizOpen
 }
 
 // Expected runs the quiz's given code and returns the number each answer's
@@ -224,29 +224,35 @@ func (q *Quiz) HTML() string {
 	fmt.Fprintf(&b, `<section class="cell quiz" id="quiz-%s" data-cell-id="%s" data-kind="quiz" data-quiz="%s">`, id, id, q.Kind())
 	fmt.Fprintf(&b, `<fieldset><legend>Check your understanding</legend><div class="question">%s</div>`, paragraphs(q.Question))
 	switch q.Kind() {
-	case "choice":
+	case QuizChoice:
 		for i, c := range q.Choices {
 			fmt.Fprintf(&b, `<div class="choice"><input type="radio" name="%s" id="%s-c%d" value="%d"><label for="%s-c%d">%s</label></div>`,
 				id, id, i+1, i, id, i+1, Inline(c.Text))
 		}
-	case "numeric":
+	case QuizNumeric:
 		for i, a := range q.Answers {
 			fmt.Fprintf(&b, `<div class="answer-field"><label for="%s-a%d">%s</label> <input type="text" inputmode="decimal" autocomplete="off" id="%s-a%d" class="answer-input"></div>`,
 				id, i+1, html.EscapeString(a.Label), id, i+1)
 		}
-	case "open":
+	case QuizOpen:
 		fmt.Fprintf(&b, `<label for="%s-text">Your answer</label><textarea class="open-answer" id="%s-text" rows="3"></textarea>`, id, id)
 	}
 	b.WriteString(`</fieldset>`)
 	switch q.Kind() {
-	case "open":
+	case QuizOpen:
 		b.WriteString(`<button type="button" class="answer" disabled>Show the model answer</button>`)
 	default:
 		b.WriteString(`<button type="button" class="answer" disabled>Check my answer</button>`)
 	}
 	b.WriteString(`<div class="feedback" role="status" aria-live="polite"></div>`)
-	for i, c := range q.Choices {
-		fmt.Fprintf(&b, `<div class="choice-feedback" data-choice="%d" data-correct="%t" hidden>%s</div>`, i, c.Correct, paragraphs(c.Feedback))
+	if len(q.Choices) > 0 {
+		// Each choice's feedback, as the page shows it once that choice
+		// is checked: markup of the build's, every text escaped.
+		choices := make([]any, len(q.Choices))
+		for i, c := range q.Choices {
+			choices[i] = jsontext.Object{{Name: "correct", Value: c.Correct}, {Name: "feedback", Value: paragraphs(c.Feedback)}}
+		}
+		b.WriteString(dataScript(jsontext.Object{{Name: "choices", Value: choices}}))
 	}
 	if q.expected != nil {
 		// The expected numbers, computed once, here: the browser only compares.
@@ -471,6 +477,55 @@ func (n *Numeric) Feedback(typed []string) (right bool, text string) {
 		head = "All right."
 	}
 	return right, strings.Join(append([]string{head}, lines...), " ")
+}
+
+// Choices is a multiple-choice quiz as the page has it: for each choice,
+// whether it is right and its feedback, from the quiz's data.
+type Choices struct {
+	Correct  []bool
+	Feedback []string // markup of the build's
+}
+
+// ChoicesOf reads a multiple-choice quiz's data.
+func ChoicesOf(data any) (*Choices, error) {
+	o, _ := data.(jsontext.Object)
+	c := &Choices{}
+	for _, m := range o {
+		list, ok := m.Value.([]any)
+		if m.Name != "choices" || !ok {
+			continue
+		}
+		for _, x := range list {
+			var right bool
+			var fb string
+			xo, _ := x.(jsontext.Object)
+			for _, f := range xo {
+				switch v := f.Value.(type) {
+				case bool:
+					right = v
+				case string:
+					fb = v
+				}
+			}
+			c.Correct = append(c.Correct, right)
+			c.Feedback = append(c.Feedback, fb)
+		}
+	}
+	if len(c.Correct) == 0 {
+		return nil, errors.New("the page carries no choices")
+	}
+	return c, nil
+}
+
+// Judge says whether the choice typed (its value, "0" for the first) is
+// right, and what to tell the learner, as markup; ok is false for a
+// value that is no choice.
+func (c *Choices) Judge(value string) (right bool, feedback string, ok bool) {
+	i, err := strconv.Atoi(value)
+	if err != nil || i < 0 || i >= len(c.Correct) {
+		return false, "", false
+	}
+	return c.Correct[i], ChoiceFeedback(c.Correct[i], c.Feedback[i]), true
 }
 
 // ChoiceFeedback is what a multiple-choice quiz says to the choice

@@ -191,18 +191,22 @@ func TestFind(t *testing.T) {
 }
 
 // The page's code names no selector, class, id or attribute as a string
-// of its own: it uses block's names (or its own, for what it makes
-// itself), so that a rename is one edit that the test above checks.
+// of its own, nor builds one by concatenation: it uses block's names (or
+// its own, for what it makes itself), so that a rename is one edit that
+// the test above checks, and data never becomes part of a selector.
 func TestPageCodeUsesDeclaredNames(t *testing.T) {
 	calls := map[string]bool{
-		"QuerySelector": true, "QuerySelectorAll": true, "GetElementByID": true, "Closest": true,
-		"GetAttribute": true, "HasAttribute": true, "RemoveAttribute": true, "SetAttribute": false,
+		"Query": true, "QueryAll": true, "ByID": true, "Closest": true,
+		"Attr": true, "HasAttr": true, "RemoveAttr": true,
 	}
-	files, err := filepath.Glob("../web/*.go")
+	files, err := filepath.Glob("../page/*.go")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no page code: %v", err)
 	}
 	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, file, nil, 0)
 		if err != nil {
@@ -214,14 +218,20 @@ func TestPageCodeUsesDeclaredNames(t *testing.T) {
 				return true
 			}
 			sel, ok := call.Fun.(*ast.SelectorExpr)
-			if !ok || !calls[sel.Sel.Name] {
+			if !ok {
 				return true
 			}
-			if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-				v, _ := strconv.Unquote(lit.Value)
-				if !plainAttr[v] {
-					t.Errorf("%s: %s(%s): use a name declared in notebook/block/markup.go (or the page's own, in notebook/web/markup.go)", fset.Position(lit.Pos()), sel.Sel.Name, lit.Value)
+			if !calls[sel.Sel.Name] {
+				return true
+			}
+			switch arg := call.Args[0].(type) {
+			case *ast.BasicLit:
+				v, _ := strconv.Unquote(arg.Value)
+				if arg.Kind == token.STRING && !plainAttr[v] {
+					t.Errorf("%s: %s(%s): use a name declared in notebook/block/markup.go (or the page's own, in notebook/page/markup.go)", fset.Position(arg.Pos()), sel.Sel.Name, arg.Value)
 				}
+			case *ast.BinaryExpr:
+				t.Errorf("%s: %s builds its selector by concatenation: declare it in notebook/block/markup.go", fset.Position(arg.Pos()), sel.Sel.Name)
 			}
 			return true
 		})

@@ -240,7 +240,7 @@ func Decode(s string) ([]byte, error) {
 	case err != nil:
 		return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
 	case len(data) > progress.MaxImport:
-		return nil, fmt.Errorf("%w: it holds more than %d MB", ErrUnreadable, progress.MaxImport>>20)
+		return nil, fmt.Errorf("%w: it holds more than %s", ErrUnreadable, words.Bytes(progress.MaxImport))
 	}
 	return data, nil
 }

@@ -11,20 +11,21 @@ import (
 // way, before a run that might never come back or when the page goes.
 type Debouncer struct {
 	delay  time.Duration
+	clock  Clock
 	mu     sync.Mutex // guards timers and fns
-	timers map[string]*time.Timer
+	timers map[string]func() bool // each waiting save's timer's stop
 	fns    map[string]func()
 	saving sync.WaitGroup // the saves under way
 	run    func(func())   // how a save is run: safely, on the page
 }
 
-// NewDebouncer returns a Debouncer that waits delay after the last change
-// under a key; run runs each save (nil: call it).
-func NewDebouncer(delay time.Duration, run func(func())) *Debouncer {
+// NewDebouncer returns a Debouncer that waits delay on clock after the
+// last change under a key; run runs each save (nil: call it).
+func NewDebouncer(delay time.Duration, clock Clock, run func(func())) *Debouncer {
 	if run == nil {
 		run = func(f func()) { f() }
 	}
-	return &Debouncer{delay: delay, timers: map[string]*time.Timer{}, fns: map[string]func(){}, run: run}
+	return &Debouncer{delay: delay, clock: clock, timers: map[string]func() bool{}, fns: map[string]func(){}, run: run}
 }
 
 // Later runs f once the changes under key pause for the delay, unless a
@@ -32,10 +33,10 @@ func NewDebouncer(delay time.Duration, run func(func())) *Debouncer {
 func (d *Debouncer) Later(key string, f func()) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if t := d.timers[key]; t != nil {
-		t.Stop()
+	if stop := d.timers[key]; stop != nil {
+		stop()
 	}
-	d.timers[key] = time.AfterFunc(d.delay, func() { d.save(key) })
+	d.timers[key] = d.clock.AfterFunc(d.delay, func() { d.save(key) })
 	d.fns[key] = f
 }
 
@@ -46,8 +47,8 @@ func (d *Debouncer) save(key string) {
 	f, ok := d.fns[key]
 	if ok {
 		delete(d.fns, key)
-		if t := d.timers[key]; t != nil {
-			t.Stop()
+		if stop := d.timers[key]; stop != nil {
+			stop()
 		}
 		delete(d.timers, key)
 		d.saving.Add(1)

@@ -104,7 +104,7 @@ func TestDebouncer(t *testing.T) {
 			mu.Unlock()
 		}
 	}
-	d := NewDebouncer(20*time.Millisecond, nil)
+	d := NewDebouncer(20*time.Millisecond, RealClock{}, nil)
 	d.Later("a", save("a1"))
 	d.Later("a", save("a2")) // replaces a1
 	d.Later("b", save("b1"))
@@ -120,7 +120,7 @@ func TestDebouncer(t *testing.T) {
 	}
 	// Flush runs what waits at once, and once.
 	var n atomic.Int32
-	d = NewDebouncer(time.Hour, nil)
+	d = NewDebouncer(time.Hour, RealClock{}, nil)
 	d.Later("c", func() { n.Add(1) })
 	d.Flush()
 	d.Flush()
@@ -128,7 +128,7 @@ func TestDebouncer(t *testing.T) {
 		t.Errorf("flushed %d times, waiting %v", n.Load(), d.Waiting())
 	}
 	// Flush waits for a save under way.
-	d = NewDebouncer(time.Millisecond, nil)
+	d = NewDebouncer(time.Millisecond, RealClock{}, nil)
 	started, finished := make(chan struct{}), atomic.Bool{}
 	d.Later("slow", func() {
 		close(started)

@@ -153,7 +153,13 @@ func Hash(source string) string {
 }
 
 // Progress is the learner's progress, kept in a Store.
+//
+// Its methods may be called from several goroutines: it holds one lock
+// for each, the store's work included, so that one operation sees and
+// leaves the records whole. Saving and Elsewhere are called under that
+// lock: they must not call back into the Progress.
 type Progress struct {
+	mu    sync.Mutex
 	store Store
 	recs  map[string]*Record
 	// Notices are things the learner should be told: records skipped,
@@ -366,6 +372,8 @@ func (r *Record) encode() []byte {
 
 // Get returns the record of a kind, lesson and id, or nil.
 func (p *Progress) Get(kind, lesson, id string) *Record {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if r, ok := p.recs[Key(kind, lesson, id)]; ok {
 		c := *r
 		return &c
@@ -376,6 +384,12 @@ func (p *Progress) Get(kind, lesson, id string) *Record {
 // All returns every record of a kind (in any lesson if lesson is ""),
 // sorted by key.
 func (p *Progress) All(kind, lesson string) []*Record {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.all(kind, lesson)
+}
+
+func (p *Progress) all(kind, lesson string) []*Record {
 	var out []*Record
 	for _, r := range p.recs {
 		if r.Kind == kind && (lesson == "" || r.Lesson == lesson) {
@@ -396,6 +410,8 @@ func (p *Progress) All(kind, lesson string) []*Record {
 // Elsewhere is called (this page's code is what is kept: it is the one
 // the learner sees).
 func (p *Progress) Put(ctx context.Context, r Record) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	r.V = Version
 	r.Updated = p.Now().UnixMilli()
 	if err := r.check(); err != nil {
@@ -425,6 +441,13 @@ func (p *Progress) Put(ctx context.Context, r Record) error {
 	return err
 }
 
+// Outdated reports whether the lesson's code for r's cell or exercise is
+// no longer the code r was edited from: the lesson changed under the
+// learner's own version (authored is the lesson's code now).
+func (r *Record) Outdated(authored string) bool {
+	return r.Authored != "" && r.Authored != Hash(authored) && r.Source != authored
+}
+
 // source is a record's code, "" for none.
 func (r *Record) source() string {
 	if r == nil {
@@ -435,6 +458,8 @@ func (r *Record) source() string {
 
 // Delete removes the record of a kind, lesson and id.
 func (p *Progress) Delete(ctx context.Context, kind, lesson, id string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	k := Key(kind, lesson, id)
 	delete(p.recs, k)
 	return p.store.Save(ctx, k, nil)
@@ -445,6 +470,8 @@ func (p *Progress) Delete(ctx context.Context, kind, lesson, id string) error {
 // cells that changed lessons. Where to already has a record, the newer of
 // the two is kept. It returns how many records moved.
 func (p *Progress) Move(ctx context.Context, from, to string, items []string) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	values := map[string][]byte{}
 	moved := 0
 	for _, it := range items {
@@ -468,6 +495,8 @@ func (p *Progress) Move(ctx context.Context, from, to string, items []string) (i
 
 // ResetLesson removes every record of a lesson.
 func (p *Progress) ResetLesson(ctx context.Context, lesson string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	values := map[string][]byte{}
 	for k, r := range p.recs {
 		if r.Lesson == lesson {
@@ -480,6 +509,8 @@ func (p *Progress) ResetLesson(ctx context.Context, lesson string) error {
 
 // ResetAll removes every record.
 func (p *Progress) ResetAll(ctx context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	values := map[string][]byte{}
 	for k := range p.recs {
 		delete(p.recs, k)
@@ -488,10 +519,30 @@ func (p *Progress) ResetAll(ctx context.Context) error {
 	return p.saveAll(ctx, values)
 }
 
+// TryLesson returns a copy of a lesson's records, in a Progress of their
+// own that keeps them in memory, unless another operation holds the
+// records now (false): for a page that is going away, and must not wait.
+func (p *Progress) TryLesson(lesson string) (*Progress, bool) {
+	if !p.mu.TryLock() {
+		return nil, false
+	}
+	defer p.mu.Unlock()
+	c := &Progress{store: NewMemStore(), recs: map[string]*Record{}, Now: p.Now}
+	for k, r := range p.recs {
+		if r.Lesson == lesson {
+			copied := *r
+			c.recs[k] = &copied
+		}
+	}
+	return c, true
+}
+
 // LastVisit returns the visit record changed last, or nil.
 func (p *Progress) LastVisit() *Record {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	var last *Record
-	for _, r := range p.All(KindVisit, "") {
+	for _, r := range p.all(KindVisit, "") {
 		if last == nil || r.Updated > last.Updated {
 			last = r
 		}
@@ -502,6 +553,8 @@ func (p *Progress) LastVisit() *Record {
 // Completion counts how many of a lesson's items are done. An item is
 // "kind/id": cell/<id>, task/<explore>:<task>, quiz/<id>, exercise/<id>.
 func (p *Progress) Completion(lesson string, items []string) (done int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	for _, it := range items {
 		kind, id, _ := strings.Cut(it, "/")
 		if r, ok := p.recs[Key(kind, lesson, id)]; ok && r.Done() {
@@ -515,6 +568,8 @@ func (p *Progress) Completion(lesson string, items []string) (done int) {
 // {"gradbook": "progress", "version": 2, "exported": …, "records": […]},
 // one record a line.
 func (p *Progress) Export() []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	recs := make([]*Record, 0, len(p.recs))
 	for _, k := range p.keys() {
 		recs = append(recs, p.recs[k])
@@ -565,7 +620,7 @@ var ErrBadImport = errors.New("this file cannot be imported")
 // MaxImport is the largest file Import reads, in bytes: far more than a
 // learner's progress (a few hundred kilobytes), and small enough that
 // reading it never freezes the page.
-const MaxImport = 5 << 20
+const MaxImport = 5_000_000
 
 // A File is a progress file that has been read and checked, ready to be
 // merged with Merge.
@@ -582,8 +637,10 @@ type File struct {
 // every later merge by its date. The File says which saved code it would
 // replace.
 func (p *Progress) Read(data []byte) (*File, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if len(data) > MaxImport {
-		return nil, fmt.Errorf("%w: it is %.1f MB, and at most %d MB can be imported", ErrBadImport, float64(len(data))/(1<<20), MaxImport>>20)
+		return nil, fmt.Errorf("%w: it is %s, and at most %s can be imported", ErrBadImport, words.Bytes(float64(len(data))), words.Bytes(MaxImport))
 	}
 	v, err := jsontext.Decode(data)
 	if err != nil {
@@ -648,6 +705,8 @@ func (f *File) Only(lessons ...string) int {
 // taken; every other record merges as merge says. It returns how many
 // records it took.
 func (p *Progress) Merge(ctx context.Context, f *File, keepMine bool) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	values := make(map[string][]byte, min(len(f.recs), mergeBatch))
 	var errs []error
 	for i, in := range f.recs {
@@ -804,6 +863,8 @@ type ScratchCell struct {
 // transaction, so that an edit costs the same with 5 cells or 500; a cell
 // keeps whether its last run was clean.
 func (p *Progress) SetScratch(ctx context.Context, cells []ScratchCell, deleted []string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	values := map[string][]byte{}
 	now := p.Now().UnixMilli()
 	for i, c := range cells {

@@ -4,157 +4,156 @@ package web
 
 import (
 	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"gradbook/notebook/page"
 )
 
-// This file is the page's binding to the DOM: the few calls the page
-// makes, each one line over syscall/js. (A general binding with a type
-// per element and event cost gradbook.wasm about 1 MB of code, a tenth
-// of the program, for the sixty methods the page calls.)
+// This file is page.Node, page.Event and page.Document over the browser's
+// DOM, through honnef.co/go/js/dom/v2. Every node is a
+// dom.BasicHTMLElement made here: dom/v2's own wrapping (WrapElement, and
+// the methods that return elements) picks a type per tag from sixty,
+// which keeps every one of those types' methods in gradbook.wasm (150 KB
+// of its gzipped download); the page needs none of them.
 
-// element is a DOM node: an element, a text node, a document fragment or
-// the document itself. A nil *element is a node that is not there, as
-// querySelector's null.
-type element struct{ v js.Value }
+// node is a DOM node: an element or a text node.
+type node struct{ *dom.BasicHTMLElement }
 
-// wrap returns v as an element, or nil for null and undefined.
-func wrap(v js.Value) *element {
+var _ page.Node = (*node)(nil)
+
+// wrap returns v as a node, or nil (a page.Node that is not there) for
+// null and undefined.
+func wrap(v js.Value) page.Node {
 	if v.IsNull() || v.IsUndefined() {
 		return nil
 	}
-	return &element{v}
+	return &node{&dom.BasicHTMLElement{BasicElement: &dom.BasicElement{BasicNode: &dom.BasicNode{Value: v}}}}
 }
 
-// document is the page's document.
-func document() *element { return wrap(js.Global().Get("document")) }
-
-// window is the page's window, for its events.
-func window() *element { return wrap(js.Global()) }
-
-// Underlying is the JavaScript value.
-func (e *element) Underlying() js.Value { return e.v }
-
-// Get reads a property of the node.
-func (e *element) Get(prop string) js.Value { return e.v.Get(prop) }
-
-func (e *element) QuerySelector(sel string) *element {
-	return wrap(e.v.Call("querySelector", sel))
+// jsOf is a page.Node's JavaScript value, null for none.
+func jsOf(n page.Node) js.Value {
+	if n, ok := n.(*node); ok && n != nil {
+		return n.Underlying()
+	}
+	return js.Null()
 }
 
-func (e *element) QuerySelectorAll(sel string) []*element {
-	list := e.v.Call("querySelectorAll", sel)
-	out := make([]*element, list.Length())
+func (n *node) Query(sel string) page.Node { return wrap(n.Call("querySelector", sel)) }
+
+func (n *node) QueryAll(sel string) []page.Node {
+	list := n.Call("querySelectorAll", sel)
+	out := make([]page.Node, list.Length())
 	for i := range out {
-		out[i] = &element{list.Index(i)}
+		out[i] = wrap(list.Index(i))
 	}
 	return out
 }
 
-// GetElementByID finds an element of the document by its id.
-func (e *element) GetElementByID(id string) *element {
-	return wrap(e.v.Call("getElementById", id))
+func (n *node) Closest(sel string) page.Node {
+	if n.Get("closest").Type() != js.TypeFunction {
+		return nil // a text node
+	}
+	return wrap(n.Call("closest", sel))
 }
 
-func (e *element) CreateElement(tag string) *element { return &element{e.v.Call("createElement", tag)} }
-func (e *element) CreateTextNode(text string) *element {
-	return &element{e.v.Call("createTextNode", text)}
-}
-func (e *element) DocumentElement() *element { return wrap(e.v.Get("documentElement")) }
-func (e *element) Body() *element            { return wrap(e.v.Get("body")) }
+func (n *node) Parent() page.Node      { return wrap(n.Get("parentNode")) }
+func (n *node) FirstChild() page.Node  { return wrap(n.Get("firstChild")) }
+func (n *node) Is(other page.Node) bool { return other != nil && n.Equal(jsOf(other)) }
 
-func (e *element) GetAttribute(name string) string {
-	v := e.v.Call("getAttribute", name)
+func (n *node) Attr(name string) string {
+	v := n.Call("getAttribute", name)
 	if v.IsNull() {
 		return ""
 	}
 	return v.String()
 }
-func (e *element) SetAttribute(name, value string) { e.v.Call("setAttribute", name, value) }
-func (e *element) HasAttribute(name string) bool   { return e.v.Call("hasAttribute", name).Bool() }
-func (e *element) RemoveAttribute(name string)     { e.v.Call("removeAttribute", name) }
-func (e *element) ID() string                      { return e.v.Get("id").String() }
-func (e *element) SetID(id string)                 { e.v.Set("id", id) }
+func (n *node) HasAttr(name string) bool        { return n.HasAttribute(name) }
+func (n *node) SetAttr(name, value string)      { n.SetAttribute(name, value) }
+func (n *node) RemoveAttr(name string)          { n.RemoveAttribute(name) }
+func (n *node) HasClass(name string) bool       { return n.Class().Contains(name) }
+func (n *node) AddClass(name string)            { n.Class().Add(name) }
+func (n *node) RemoveClass(name string)         { n.Class().Remove(name) }
+func (n *node) Text() string                    { return n.TextContent() }
+func (n *node) SetText(text string)             { n.SetTextContent(text) }
+func (n *node) SetHTML(markup string)           { n.SetInnerHTML(markup) }
+func (n *node) TemplateText() string            { return n.Get("content").Get("textContent").String() }
+func (n *node) Append(child page.Node)          { n.Call("appendChild", jsOf(child)) }
+func (n *node) InsertBefore(c, ref page.Node)   { n.Call("insertBefore", jsOf(c), jsOf(ref)) }
+func (n *node) Remove()                         { n.Call("remove") }
+func (n *node) Value() string                   { return n.Get("value").String() }
+func (n *node) SetValue(v string)               { n.Set("value", v) }
+func (n *node) DefaultValue() string            { return n.Get("defaultValue").String() }
+func (n *node) Checked() bool                   { return n.Get("checked").Bool() }
+func (n *node) SetChecked(on bool)              { n.Set("checked", on) }
+func (n *node) SetDisabled(off bool)            { n.Set("disabled", off) }
+func (n *node) Select()                         { n.Call("select") }
+func (n *node) ClientWidth() float64            { return n.Get("clientWidth").Float() }
+func (n *node) ScrollWidth() float64            { return n.Get("scrollWidth").Float() }
+func (n *node) SetScrollLeft(x float64)         { n.Set("scrollLeft", x) }
+func (n *node) SetStyle(property, value string) { n.Style().SetProperty(property, value, "") }
 
-func (e *element) TextContent() string          { return e.v.Get("textContent").String() }
-func (e *element) SetTextContent(text string)   { e.v.Set("textContent", text) }
-func (e *element) SetInnerHTML(markup string)   { e.v.Set("innerHTML", markup) }
-func (e *element) AppendChild(child *element)   { e.v.Call("appendChild", child.v) }
-func (e *element) InsertBefore(n, ref *element) { e.v.Call("insertBefore", n.v, ref.value()) }
-func (e *element) Remove()                      { e.v.Call("remove") }
-func (e *element) ParentElement() *element      { return wrap(e.v.Get("parentElement")) }
-func (e *element) ParentNode() *element         { return wrap(e.v.Get("parentNode")) }
-func (e *element) FirstChild() *element         { return wrap(e.v.Get("firstChild")) }
-func (e *element) FirstElementChild() *element  { return wrap(e.v.Get("firstElementChild")) }
-
-// value is the node's JavaScript value, or null for a node not there.
-func (e *element) value() js.Value {
-	if e == nil {
-		return js.Null()
-	}
-	return e.v
+func (n *node) Rect() page.Rect {
+	r := n.GetBoundingClientRect()
+	return page.Rect{Top: r.Top(), Width: r.Width()}
 }
 
-// Class is the element's class list.
-func (e *element) Class() classList { return classList{e.v.Get("classList")} }
+func (n *node) ScrollIntoView() {
+	n.Call("scrollIntoView", map[string]any{"block": "center"})
+}
 
-// classList is an element's classes.
-type classList struct{ v js.Value }
+// Listen calls f for every typ event on the node, until stop.
+func (n *node) Listen(typ string, f func(page.Event)) (stop func()) { return listen(n.Underlying(), typ, f) }
 
-func (c classList) Add(name string)           { c.v.Call("add", name) }
-func (c classList) Remove(name string)        { c.v.Call("remove", name) }
-func (c classList) Contains(name string) bool { return c.v.Call("contains", name).Bool() }
-
-// Form controls and other elements' own properties.
-func (e *element) Value() string          { return e.v.Get("value").String() }
-func (e *element) SetValue(s string)      { e.v.Set("value", s) }
-func (e *element) DefaultValue() string   { return e.v.Get("defaultValue").String() }
-func (e *element) Checked() bool          { return e.v.Get("checked").Bool() }
-func (e *element) SetChecked(on bool)     { e.v.Set("checked", on) }
-func (e *element) SetDisabled(off bool)   { e.v.Set("disabled", off) }
-func (e *element) SetType(t string)       { e.v.Set("type", t) }
-func (e *element) SetReadOnly(ro bool)    { e.v.Set("readOnly", ro) }
-func (e *element) Focus()                 { e.v.Call("focus") }
-func (e *element) Select()                { e.v.Call("select") }
-func (e *element) Click()                 { e.v.Call("click") }
-func (e *element) Content() *element      { return wrap(e.v.Get("content")) } // a template's
-func (e *element) Files() js.Value        { return e.v.Get("files") }         // a file input's
-func (e *element) Is(other *element) bool { return other != nil && e.v.Equal(other.v) }
-
-// AddEventListener calls listener for every typ event on the node; the
-// returned js.Func is for RemoveEventListener, which releases nothing.
-func (e *element) AddEventListener(typ string, useCapture bool, listener func(*event)) js.Func {
+// listen adds f as target's listener of typ events; stop removes it and
+// releases its js.Func.
+func listen(target js.Value, typ string, f func(page.Event)) (stop func()) {
 	fn := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		listener(&event{args[0]})
+		f(&event{&dom.KeyboardEvent{BasicEvent: &dom.BasicEvent{Value: args[0]}}})
 		return nil
 	})
-	e.v.Call("addEventListener", typ, fn, useCapture)
-	return fn
+	target.Call("addEventListener", typ, fn)
+	return func() {
+		target.Call("removeEventListener", typ, fn)
+		fn.Release()
+	}
 }
 
-func (e *element) RemoveEventListener(typ string, useCapture bool, fn js.Func) {
-	e.v.Call("removeEventListener", typ, fn, useCapture)
-}
+// event is a DOM event; a keyboard event's key and modifiers are "" and
+// false on other events.
+type event struct{ *dom.KeyboardEvent }
 
-// event is a DOM event.
-type event struct{ v js.Value }
-
-func (ev *event) Target() *element { return wrap(ev.v.Get("target")) }
-func (ev *event) PreventDefault()  { ev.v.Call("preventDefault") }
-
-// A keyboard event's key and modifiers ("" and false for other events).
+func (ev *event) Target() page.Node { return wrap(ev.Get("target")) }
 func (ev *event) Key() string {
-	if k := ev.v.Get("key"); k.Type() == js.TypeString {
+	if k := ev.Get("key"); k.Type() == js.TypeString {
 		return k.String()
 	}
 	return ""
 }
-func (ev *event) ShiftKey() bool { return ev.v.Get("shiftKey").Truthy() }
-func (ev *event) CtrlKey() bool  { return ev.v.Get("ctrlKey").Truthy() }
-func (ev *event) MetaKey() bool  { return ev.v.Get("metaKey").Truthy() }
+func (ev *event) Shift() bool     { return ev.Get("shiftKey").Truthy() }
+func (ev *event) Ctrl() bool      { return ev.Get("ctrlKey").Truthy() }
+func (ev *event) Meta() bool      { return ev.Get("metaKey").Truthy() }
+func (ev *event) Persisted() bool { return ev.Get("persisted").Truthy() }
 
-// Closest is the element or its nearest ancestor that sel matches.
-func (e *element) Closest(sel string) *element {
-	if e.v.Get("closest").Type() != js.TypeFunction {
-		return nil // a text node
-	}
-	return wrap(e.v.Call("closest", sel))
+// document is the page's document.
+type document struct {
+	*node
+	win js.Value
+}
+
+var _ page.Document = (*document)(nil)
+
+func newDocument() *document {
+	d := wrap(js.Global().Get("document")).(*node)
+	return &document{node: d, win: js.Global()}
+}
+
+func (d *document) Create(tag string) page.Node      { return wrap(d.Call("createElement", tag)) }
+func (d *document) CreateText(text string) page.Node { return wrap(d.Call("createTextNode", text)) }
+func (d *document) ByID(id string) page.Node         { return wrap(d.Call("getElementById", id)) }
+func (d *document) Body() page.Node                  { return wrap(d.Get("body")) }
+func (d *document) Root() page.Node                  { return wrap(d.Get("documentElement")) }
+func (d *document) Hidden() bool                     { return d.Get("hidden").Truthy() }
+func (d *document) ListenWindow(typ string, f func(page.Event)) func() {
+	return listen(d.win, typ, f)
 }

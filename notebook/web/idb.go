@@ -6,12 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
-	"sync"
 	"syscall/js"
 	"time"
 
 	"github.com/hack-pad/go-indexeddb/idb"
+
+	"gradbook/notebook/page"
+	"gradbook/notebook/progress"
 )
 
 // The IndexedDB database that keeps progress: one object store of JSON
@@ -30,114 +31,48 @@ const (
 
 // idbStore is a progress.Store in IndexedDB. It opens a connection for each
 // operation and closes it after, so that it never holds up a schema
-// upgrade in another tab.
-//
-// It also keeps its transactions out of the back/forward cache. WebKit
-// puts a page that is left with a transaction still in flight (a save
-// just after a run, say) into that cache with the transaction open and
-// frozen, and every later transaction on the store waits behind it, the
-// next page's included, until the cached page is thrown away: the next
-// lesson showed "Loading the notebook…" for a minute (loadFor), then came
-// up without the learner's progress. So when the page goes into the cache
-// (pagehide, persisted), the transactions still in flight are aborted,
-// and each operation whose transaction was aborted so runs again once the
-// page is shown again.
+// upgrade in another tab, and keeps its transactions out of the
+// back/forward cache (page.Cached says why and how).
 type idbStore struct {
 	factory *idb.Factory
 	name    string // the database's
-	mu      sync.Mutex
-	live    map[*idb.Transaction]bool // in flight; true once aborted as the page went into the cache
-	shown   chan struct{}             // closed while the page is shown
+	cached  *page.Cached
 }
-
-// errCached is what an operation whose transaction was aborted as the
-// page went into the back/forward cache returns (and again runs it anew).
-var errCached = errors.New("the page went into the back/forward cache")
 
 func newIDBStore(f *idb.Factory, name string) *idbStore {
-	s := &idbStore{factory: f, name: name, live: map[*idb.Transaction]bool{}, shown: make(chan struct{})}
-	close(s.shown)
-	// The handlers run during the events, before the page is frozen
-	// (never released: they last as long as the page).
+	s := &idbStore{factory: f, name: name, cached: page.NewCached()}
+	// The listeners run during the events, before the page is frozen
+	// (never removed: they last as long as the page).
 	win := js.Global()
-	win.Call("addEventListener", "pagehide", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) > 0 && args[0].Get("persisted").Truthy() {
-			s.cached()
+	listen(win, "pagehide", func(ev page.Event) {
+		if ev.Persisted() {
+			s.cached.Hidden()
 		}
-		return nil
-	}))
-	win.Call("addEventListener", "pageshow", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) > 0 && args[0].Get("persisted").Truthy() {
-			s.back()
+	})
+	listen(win, "pageshow", func(ev page.Event) {
+		if ev.Persisted() {
+			s.cached.Shown()
 		}
-		return nil
-	}))
+	})
 	return s
-}
-
-// cached aborts every transaction in flight: the page is going into the
-// back/forward cache.
-func (s *idbStore) cached() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	select {
-	case <-s.shown:
-		s.shown = make(chan struct{})
-	default:
-	}
-	for t, aborted := range s.live {
-		if !aborted && t.Abort() == nil {
-			s.live[t] = true
-		}
-	}
-}
-
-// back says the page is shown again, out of the back/forward cache.
-func (s *idbStore) back() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	select {
-	case <-s.shown:
-	default:
-		close(s.shown)
-	}
-}
-
-// track notes t as in flight; the function it returns notes that t has
-// ended, and says whether the page's going into the cache aborted it.
-func (s *idbStore) track(t *idb.Transaction) (ended func() bool) {
-	s.mu.Lock()
-	s.live[t] = false
-	s.mu.Unlock()
-	return func() bool {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		aborted := s.live[t]
-		delete(s.live, t)
-		return aborted
-	}
-}
-
-// again runs op until it ends other than by the page's going into the
-// back/forward cache, each time after the page is shown again.
-func (s *idbStore) again(op func() error) error {
-	for {
-		err := op()
-		if !errors.Is(err, errCached) {
-			return err
-		}
-		s.mu.Lock()
-		shown := s.shown
-		s.mu.Unlock()
-		<-shown
-	}
 }
 
 // errNoStorage says why progress cannot be kept here.
 var errNoStorage = errors.New("this browser does not let this page keep data (private browsing, or storage is blocked)")
 
-// openIDB returns a store in the database name if IndexedDB is there and
+// storage is page.Storage: the learner's progress in IndexedDB.
+type storage struct{}
+
+// Open returns a store in the database name if IndexedDB is there and
 // works.
+func (storage) Open(name string) (progress.Store, error) {
+	s, err := openIDB(name)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 func openIDB(name string) (s *idbStore, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -191,7 +126,7 @@ func (s *idbStore) open(ctx context.Context) (db *idb.Database, err error) {
 
 // Load reads every record.
 func (s *idbStore) Load(ctx context.Context) (out map[string][]byte, err error) {
-	err = s.again(func() (err error) {
+	err = s.cached.Again(func() (err error) {
 		out, err = s.load(ctx)
 		return err
 	})
@@ -201,7 +136,7 @@ func (s *idbStore) Load(ctx context.Context) (out map[string][]byte, err error) 
 // inTxn runs body in one transaction of mode on the store, opening the
 // database within timeout and closing it after: what every operation
 // shares. A panic of the browser's storage is an error, and a transaction
-// the page's going into the back/forward cache ended is errCached (again
+// the page's going into the back/forward cache ended is page.ErrCached (Again
 // runs it once more).
 func (s *idbStore) inTxn(ctx context.Context, mode idb.TransactionMode, timeout time.Duration, body func(ctx context.Context, txn *idb.Transaction, st *idb.ObjectStore) error) (err error) {
 	defer recoverTo(&err)
@@ -216,12 +151,8 @@ func (s *idbStore) inTxn(ctx context.Context, mode idb.TransactionMode, timeout 
 	if err != nil {
 		return friendly(err)
 	}
-	ended := s.track(txn)
-	defer func() {
-		if ended() {
-			err = errCached
-		}
-	}()
+	ended := s.cached.Track(txn.Abort)
+	defer func() { err = ended(err) }()
 	st, err := txn.ObjectStore(storeName)
 	if err != nil {
 		return friendly(err)
@@ -282,7 +213,7 @@ func readAll(st *idb.ObjectStore) (map[string][]byte, error) {
 // Save writes or deletes one record, returning once the transaction has
 // completed.
 func (s *idbStore) Save(ctx context.Context, key string, value []byte) error {
-	return s.again(func() error { return s.save(ctx, key, value) })
+	return s.cached.Again(func() error { return s.save(ctx, key, value) })
 }
 
 func (s *idbStore) save(ctx context.Context, key string, value []byte) error {
@@ -308,7 +239,7 @@ func put(st *idb.ObjectStore, key string, value []byte) (err error) {
 // returning once it has completed: an import of 60,000 records is one
 // transaction, not 60,000.
 func (s *idbStore) SaveAll(ctx context.Context, values map[string][]byte) error {
-	return s.again(func() error { return s.saveAll(ctx, values) })
+	return s.cached.Again(func() error { return s.saveAll(ctx, values) })
 }
 
 func (s *idbStore) saveAll(ctx context.Context, values map[string][]byte) error {
@@ -327,7 +258,7 @@ func (s *idbStore) saveAll(ctx context.Context, values map[string][]byte) error 
 // transaction: change runs inside the read's success event, while the
 // transaction is still active, so no other tab can write between.
 func (s *idbStore) Update(ctx context.Context, key string, change func(old []byte) []byte) error {
-	return s.again(func() error { return s.update(ctx, key, change) })
+	return s.cached.Again(func() error { return s.update(ctx, key, change) })
 }
 
 func (s *idbStore) update(ctx context.Context, key string, change func(old []byte) []byte) error {
@@ -370,18 +301,17 @@ func recoverTo(err *error) {
 	}
 }
 
-// friendly says what an IndexedDB error means for the learner.
+// friendly says what an IndexedDB error means for the learner, by the
+// DOMException's name.
 func friendly(err error) error {
-	if err == nil {
-		return nil
-	}
-	msg := err.Error()
 	switch {
-	case strings.Contains(msg, "QuotaExceeded"), strings.Contains(strings.ToLower(msg), "quota"):
+	case err == nil:
+		return nil
+	case errors.Is(err, idb.NewDOMException("QuotaExceededError")):
 		return errors.New("the browser's storage for this site is full: free some space (or export your progress), then try again")
-	case strings.Contains(msg, "VersionError"), strings.Contains(msg, "less than the existing version"):
+	case errors.Is(err, idb.NewDOMException("VersionError")):
 		return errors.New("a newer version of Gradbook in another tab has updated the saved progress: reload this page to use it")
-	case strings.Contains(msg, "InvalidState"), strings.Contains(msg, "closing"):
+	case errors.Is(err, idb.NewDOMException("InvalidStateError")), errors.Is(err, idb.NewDOMException("TransactionInactiveError")):
 		return errors.New("the saved progress was busy: try again")
 	case errors.Is(err, context.DeadlineExceeded):
 		return errors.New("the browser's storage did not answer in time")

@@ -56,39 +56,15 @@ func global(name string) (v js.Value, ok bool) {
 	return v, v.Truthy()
 }
 
-// scriptNotices returns what gradbook.js found this browser lacks
-// (gradbookNotices: what the page does without, said as notices).
-func scriptNotices() (out []string) {
-	defer func() { recover() }()
-	v, ok := global("gradbookNotices")
-	if !ok || v.Type() != js.TypeObject {
-		return nil
-	}
-	for i := range v.Length() {
-		out = append(out, v.Index(i).String())
-	}
-	return out
-}
-
-// sessionPut keeps a value for the next page of this tab, if it can.
-func sessionPut(key, value string) {
-	defer func() { recover() }()
-	if s, ok := global("sessionStorage"); ok {
-		s.Call("setItem", key, value)
-	}
-}
-
-// sessionTake returns and forgets a value kept by sessionPut, or "".
-func sessionTake(key string) string {
-	defer func() { recover() }()
-	s, ok := global("sessionStorage")
-	if !ok {
-		return ""
-	}
-	v := s.Call("getItem", key)
-	if v.IsNull() {
-		return ""
-	}
-	s.Call("removeItem", key)
-	return v.String()
+// spawn runs f on its own goroutine, out of the callback that has to
+// return at once; a panic is printed, not fatal.
+func spawn(f func()) {
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				println("gradbook: recovered:", fmt.Sprint(r))
+			}
+		}()
+		f()
+	}()
 }

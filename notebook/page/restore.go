@@ -1,12 +1,7 @@
-//go:build js && wasm
-
-package web
+package page
 
 import (
-	"context"
-
 	"gradbook/notebook/block"
-	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
 )
 
@@ -14,7 +9,7 @@ func (p *Page) cellID(c *Cell) string {
 	if c.record != "" {
 		return c.record
 	}
-	return c.root.GetAttribute(block.AttrCellID)
+	return c.root.Attr(block.AttrCellID)
 }
 
 // restoreCell puts a cell's saved source and state back.
@@ -22,54 +17,60 @@ func (p *Page) restoreCell(c *Cell) {
 	if p.keep == nil || p.scratch {
 		return
 	}
-	r := p.keep.getIn(progress.KindCell, c.lesson, p.cellID(c))
+	r := p.keep.getIn(kindCell, c.lesson, p.cellID(c))
 	if r.Updated == 0 {
 		return
 	}
-	authored := c.editor.DefaultValue()
 	if r.Source != "" && r.Source != c.editor.Value() {
 		c.editor.SetValue(r.Source)
 	}
 	if r.Ran {
-		state := page.Failed
+		state := Failed
 		if r.Clean {
-			state = page.Passed
+			state = Passed
 		}
-		c.root.SetAttribute(block.AttrState, state)
+		c.root.SetAttr(block.AttrState, state)
 		c.mark(r.Clean)
 	}
-	if r.Authored != "" && r.Authored != progress.Hash(authored) && r.Source != authored {
-		p.offerNewVersion(c.root, c.editor, progress.KindCell, c.lesson, p.cellID(c))
+	if r.Outdated(c.editor.DefaultValue()) {
+		p.offerNewVersion(c.root, c.editor, kindCell, c.lesson, p.cellID(c))
 	}
 }
 
 // mark shows in the cell's bar whether its last run was clean.
 func (c *Cell) mark(clean bool) {
-	s := c.root.QuerySelector(block.Of(block.ClassCellState))
+	s := c.root.Query(block.Of(block.ClassCellState))
 	if s == nil {
 		return
 	}
 	switch {
 	case clean:
-		s.SetTextContent("✓ done")
-	case c.root.GetAttribute(block.AttrState) == page.Changed:
-		s.SetTextContent("your version")
+		s.SetText("✓ done")
+	case c.root.Attr(block.AttrState) == Changed:
+		s.SetText("your version")
 	default:
-		s.SetTextContent("needs another look")
+		s.SetText("needs another look")
 	}
 }
 
-// offerNewVersion tells the learner that the lesson's code for a cell has
-// changed since they edited it, and lets them keep theirs or take the new.
-func (p *Page) offerNewVersion(root *element, editor *codeEditor, kind, lesson, id string) {
-	box := p.doc.CreateElement("div")
-	box.SetAttribute("class", classChanged)
-	box.SetAttribute("role", "alert")
-	box.SetInnerHTML(`<p>The lesson's code for this cell has changed since you edited it. Your version is in the editor.</p><button type="button" class="` + classKeepMine + `">Keep mine</button> <button type="button" class="` + classTakeNew + `">Use the new version</button>`)
+// offerNewVersion tells the learner that the lesson's code for a cell or
+// an exercise has changed since they edited it, and lets them keep theirs
+// or take the new.
+func (p *Page) offerNewVersion(root Node, editor *codeEditor, kind, lesson, id string) {
+	box := p.doc.Create("div")
+	box.AddClass(classChanged)
+	box.SetAttr("role", "alert")
+	text := p.doc.Create("p")
+	text.SetText("The lesson's code for this cell has changed since you edited it. Your version is in the editor.")
+	mine, taken := p.button(classKeepMine, "Keep mine"), p.button(classTakeNew, "Use the new version")
+	box.Append(text)
+	box.Append(mine)
+	box.Append(p.doc.CreateText(" "))
+	box.Append(taken)
 	root.InsertBefore(box, editor.elem())
 	on := &handlers{} // the box's, released when it goes
-	on.listen(box.QuerySelector(block.Of(classKeepMine)), "click", func(*event) {
-		spawn(func() {
+	on.listen(p, mine, "click", func(Event) {
+		p.Do(func() {
 			on.release()
 			r := p.keep.getIn(kind, lesson, id)
 			r.Authored = progress.Hash(editor.DefaultValue())
@@ -77,8 +78,8 @@ func (p *Page) offerNewVersion(root *element, editor *codeEditor, kind, lesson, 
 			p.put(r)
 		})
 	})
-	on.listen(box.QuerySelector(block.Of(classTakeNew)), "click", func(*event) {
-		spawn(func() {
+	on.listen(p, taken, "click", func(Event) {
+		p.Do(func() {
 			on.release()
 			editor.SetValue(editor.DefaultValue())
 			r := p.keep.getIn(kind, lesson, id)
@@ -103,7 +104,7 @@ func (p *Page) edited(c *Cell) {
 	}
 	id := p.cellID(c)
 	p.keep.later(c.lesson+"/"+id, func() {
-		r := p.keep.getIn(progress.KindCell, c.lesson, id)
+		r := p.keep.getIn(kindCell, c.lesson, id)
 		r.Source = c.editor.Value()
 		r.Authored = progress.Hash(c.editor.DefaultValue())
 		p.put(r)
@@ -123,7 +124,7 @@ func (p *Page) ran(c *Cell, clean bool) {
 		p.saveScratch()
 		return
 	}
-	r := p.keep.getIn(progress.KindCell, c.lesson, p.cellID(c))
+	r := p.keep.getIn(kindCell, c.lesson, p.cellID(c))
 	r.Source = c.editor.Value()
 	r.Authored = progress.Hash(c.editor.DefaultValue())
 	r.Ran, r.Clean = true, clean
@@ -138,20 +139,7 @@ func (p *Page) visit(anchor string) {
 	if p.keep == nil || p.keep.lesson == "" || p.scratch {
 		return
 	}
-	r := p.keep.get(progress.KindVisit, "last")
+	r := p.keep.get(kindVisit, "last")
 	r.Anchor = anchor
 	p.put(r)
-}
-
-// forget deletes a record of a lesson.
-func (p *Page) forget(kind, lesson, id string) {
-	if p.keep == nil {
-		return
-	}
-	p.keep.mu.Lock()
-	p.keep.setStatus("Saving…")
-	err := p.keep.prog.Delete(context.Background(), kind, lesson, id)
-	p.keep.mu.Unlock()
-	p.saved(err)
-	p.lms.changed()
 }

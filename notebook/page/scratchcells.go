@@ -1,6 +1,4 @@
-//go:build js && wasm
-
-package web
+package page
 
 import (
 	"context"
@@ -9,9 +7,11 @@ import (
 
 	"gradbook/internal/words"
 	"gradbook/notebook/block"
-	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
 )
+
+// The scratch page: cells the learner adds, moves and deletes, kept in
+// order.
 
 // saveScratch saves the scratch cells that changed, in order, and forgets
 // the ones the learner deleted, in one transaction.
@@ -24,12 +24,12 @@ func (p *Page) saveScratch() {
 	for i, c := range p.cells {
 		cells[i] = progress.ScratchCell{ID: p.cellID(c), Source: c.editor.Value()}
 	}
-	k.mu.Lock()
-	err := k.prog.SetScratch(context.Background(), cells, p.deleted)
+	deleted := p.deleted
+	var err error
+	p.unlocked(func() { err = k.prog.SetScratch(context.Background(), cells, deleted) })
 	if err == nil {
-		p.deleted = nil
+		p.deleted = p.deleted[len(deleted):]
 	}
-	k.mu.Unlock()
 	p.saved(err)
 }
 
@@ -39,7 +39,7 @@ const MaxScratchCells = 500
 
 // restoreScratch recreates the learner's scratch cells.
 func (p *Page) restoreScratch() {
-	recs := p.keep.prog.All(progress.KindScratch, "scratch")
+	recs := p.keep.prog.All(kindScratch, "scratch")
 	if len(recs) == 0 {
 		return
 	}
@@ -52,7 +52,7 @@ func (p *Page) restoreScratch() {
 	for i, r := range recs {
 		ids[i] = r.ID
 	}
-	p.nextID = page.NextID(ids, len(recs))
+	p.nextID = NextID(ids, len(recs))
 	if len(recs) > MaxScratchCells {
 		p.notice(fmt.Sprintf("Your scratch notebook has %s: the first %d are shown here, and the rest are kept.", words.Count(len(recs), "cell"), MaxScratchCells))
 		recs = recs[:MaxScratchCells]
@@ -65,59 +65,51 @@ func (p *Page) restoreScratch() {
 
 // addCell appends a new scratch cell holding source.
 func (p *Page) addCell(source string) *Cell {
-	id := page.ScratchID(p.nextID)
+	id := ScratchID(p.nextID)
 	p.nextID++
-	c := p.addCellWithID(id, source)
+	c := p.appendScratchCell(id, source)
+	p.renumber()
 	c.editor.Focus()
 	p.saveScratch()
 	return c
 }
 
-// addCellWithID appends a scratch cell and numbers the cells again.
-func (p *Page) addCellWithID(id, source string) *Cell {
-	c := p.appendScratchCell(id, source)
-	p.renumber()
-	return c
-}
-
 // appendScratchCell appends a scratch cell, numbered in the order it comes.
 func (p *Page) appendScratchCell(id, source string) *Cell {
-	box := p.doc.GetElementByID(block.IDCells)
-	tmp := p.doc.CreateElement("div")
-	tmp.SetInnerHTML(block.CodeCellHTML(id, len(p.cells)+1, source))
+	box := p.doc.ByID(block.IDCells)
+	tmp := p.doc.Create("div")
+	tmp.SetHTML(block.CodeCellHTML(id, len(p.cells)+1, source))
 	el := tmp.FirstChild()
-	box.AppendChild(el)
+	box.Append(el)
 	c := p.wire(el)
 	p.cells = append(p.cells, c)
 	return c
 }
 
 func (p *Page) addScratchControls(c *Cell) {
-	bar := c.root.QuerySelector(block.Of(block.ClassCellBar))
-	for _, spec := range []struct{ class, text string }{{classMoveUp, "Move up"}, {classMoveDown, "Move down"}, {classDelete, "Delete"}} {
-		b := p.doc.CreateElement("button")
-		b.SetType("button")
-		b.SetAttribute("class", spec.class)
-		b.SetTextContent(spec.text)
-		bar.AppendChild(b)
+	bar := c.root.Query(block.Of(block.ClassCellBar))
+	for _, spec := range []struct {
+		class, text string
+		act         func()
+	}{
+		{classMoveUp, "Move up", func() { p.move(c, -1) }},
+		{classMoveDown, "Move down", func() { p.move(c, +1) }},
+		{classDelete, "Delete", func() { p.askDelete(c) }},
+	} {
+		b := p.button(spec.class, spec.text)
+		bar.Append(b)
 		c.controls = append(c.controls, b)
-		switch spec.class {
-		case classMoveUp:
-			c.on.listen(b, "click", func(*event) { spawn(func() { p.move(c, -1) }) })
-		case classMoveDown:
-			c.on.listen(b, "click", func(*event) { spawn(func() { p.move(c, +1) }) })
-		case classDelete:
-			c.on.listen(b, "click", func(*event) {
-				spawn(func() {
-					if strings.TrimSpace(c.editor.Value()) == "" {
-						p.remove(c)
-						return
-					}
-					p.confirmIn(c, "Delete this cell and its code?", "Delete the cell", "Keep it", func() { p.remove(c) })
-				})
-			})
-		}
+		c.on.listen(p, b, "click", func(Event) { p.Do(spec.act) })
 	}
+}
+
+// askDelete deletes a scratch cell, asking first if it has code.
+func (p *Page) askDelete(c *Cell) {
+	if strings.TrimSpace(c.editor.Value()) == "" {
+		p.remove(c)
+		return
+	}
+	p.ask(c.root, c.editor.elem(), "Delete this cell and its code?", "Delete the cell", "Keep it", func() { p.remove(c) }, nil)
 }
 
 func (p *Page) move(c *Cell, by int) {
@@ -127,9 +119,9 @@ func (p *Page) move(c *Cell, by int) {
 		return
 	}
 	p.cells[i], p.cells[j] = p.cells[j], p.cells[i]
-	box := p.doc.GetElementByID(block.IDCells)
+	box := p.doc.ByID(block.IDCells)
 	for _, d := range p.cells {
-		box.AppendChild(d.root) // appending moves it: this reorders
+		box.Append(d.root) // appending moves it: this reorders
 	}
 	p.renumber()
 	c.editor.Focus()
@@ -156,10 +148,10 @@ func (p *Page) remove(c *Cell) {
 // after it.
 func (p *Page) renumber() {
 	for i, c := range p.cells {
-		c.root.QuerySelector(block.Of(block.ClassCellLabel)).SetTextContent(fmt.Sprintf("Cell %d", i+1))
+		c.root.Query(block.Of(block.ClassCellLabel)).SetText(fmt.Sprintf("Cell %d", i+1))
 		c.editor.Label(fmt.Sprintf("Code of Cell %d", i+1))
 		for _, b := range c.controls {
-			b.SetAttribute("aria-label", fmt.Sprintf("%s cell %d", b.TextContent(), i+1))
+			b.SetAttr("aria-label", fmt.Sprintf("%s cell %d", b.Text(), i+1))
 		}
 	}
 }

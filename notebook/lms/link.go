@@ -1,0 +1,304 @@
+package lms
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"gradbook/internal/words"
+	"gradbook/notebook/progress"
+)
+
+// This file is a lesson page's link to the LMS that launched it, from
+// launch to the page's going: the session opens before the progress (the
+// learner's work is kept in a database of its own per learner, and taken
+// back from the LMS's suspend data), a report follows every change, a
+// commit follows within CommitEvery and whenever the page is hidden, and
+// the session ends when the page goes. Package page wires it to the page.
+
+// Page is what a Link needs of its lesson's page.
+type Page interface {
+	// Notice tells the learner something in the page's notices; Status
+	// says in the page's LMS line what the LMS was told; Left says in
+	// one notice of its own what of the learner's work the suspend data
+	// leaves out, "" taking that notice away.
+	Notice(msg string)
+	Status(msg string)
+	Left(msg string)
+	// Later calls f after d, on its own goroutine, unless stopped.
+	Later(d time.Duration, f func()) (stop func() bool)
+}
+
+// Launch is what a lesson's page says of itself: its version of SCORM,
+// its lesson and what counts, and its own passing score.
+type Launch struct {
+	Version Version
+	Lesson  string
+	Items   []string // what counts towards the lesson's completion
+	Records []string // what its suspend data keeps
+	// Earlier are the lesson's earlier names and the lesson cells moved
+	// from: suspend data of theirs is taken back too.
+	Earlier []string
+	Passing float64 // 0 to 1; 0 for none
+	// Again is true when the page reloaded itself in a session that goes
+	// on (Link.Reloading).
+	Again bool
+}
+
+// Link is a lesson page's link to its LMS. Its methods may be called from
+// several goroutines.
+type Link struct {
+	launch  Launch
+	page    Page
+	now     func() time.Time
+	s       *Session // nil when the LMS refused to start
+	lessons []string // the lesson and its earlier names
+	prog    *progress.Progress
+
+	// mu is held for one report at a time, never across a wait: Leave
+	// takes it from the page's last event.
+	mu    sync.Mutex
+	last  []Value // the last report's values, for Leave
+	st    Status  // and its status, for the status line
+	stop  func() bool
+	unfit bool   // the LMS's suspend data could not be read: it is left as it is
+	left  string // what the suspend data left out, as last said
+	// reloading is true once the page reloads itself: the session goes
+	// on into the reloaded page.
+	reloading bool
+}
+
+// Connect opens the session with the LMS whose api the page found (nil
+// if it found none), telling the page how that went.
+func Connect(l Launch, api API, page Page, now func() time.Time) *Link {
+	link := &Link{launch: l, page: page, now: now, lessons: append([]string{l.Lesson}, l.Earlier...)}
+	if api == nil {
+		page.Status("Not in an LMS: your progress is kept in this browser only.")
+		return link
+	}
+	s, err := Open(l.Version, api, now, l.Passing, l.Again)
+	if err != nil {
+		page.Notice("Your LMS did not start this lesson's session (" + err.Error() + "). The lesson works and your work is kept in this browser, but your LMS does not hear of it: open the lesson again from your course to report to it.")
+		page.Status("Not reported to your LMS.")
+		return link
+	}
+	link.s = s
+	if s.Review {
+		page.Status("Review: your LMS shows this lesson to review, and nothing is reported to it.")
+	} else {
+		page.Status("Connected to your LMS (" + l.Version.String() + ").")
+	}
+	return link
+}
+
+// Database names the database that keeps the learner's progress: one per
+// learner of the LMS, so that two learners on one browser never see or
+// report each other's work.
+func (l *Link) Database() string {
+	switch {
+	case l.s == nil:
+		return "gradbook"
+	case l.s.LearnerID == "":
+		return "gradbook-lms"
+	}
+	return "gradbook-lms-" + progress.Hash(l.s.LearnerID)
+}
+
+// Restore takes the learner's work back from the LMS's suspend data into
+// prog, before the page restores its cells, and reports to the LMS from
+// prog from then on.
+func (l *Link) Restore(prog *progress.Progress) {
+	l.mu.Lock()
+	l.prog = prog
+	l.mu.Unlock()
+	if l.s == nil || l.s.SuspendData == "" {
+		return
+	}
+	_, err := Restore(context.Background(), prog, l.s.SuspendData, l.lessons...)
+	switch {
+	case errors.Is(err, ErrUnreadable):
+		l.mu.Lock()
+		l.unfit = true
+		l.mu.Unlock()
+		l.page.Notice("The work your LMS keeps for this lesson could not be read: " + strings.TrimPrefix(err.Error(), ErrUnreadable.Error()+": ") + ". It is left as it is: your work in this browser is shown, and your progress is reported without changing it.")
+	case err != nil:
+		l.page.Notice("Your work from your LMS is shown, but this browser could not keep a copy: " + err.Error() + ".")
+	}
+}
+
+// Changed reports what the progress comes to now.
+func (l *Link) Changed() {
+	if l.s == nil || l.prog == nil {
+		return
+	}
+	l.report(l.prog)
+}
+
+// report tells the LMS what prog comes to.
+func (l *Link) report(prog *progress.Progress) {
+	st := Measure(prog, l.launch.Lesson, l.launch.Items)
+	recs := Collect(prog, l.launch.Lesson, l.launch.Records)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	vals, left := l.values(st, recs)
+	l.last, l.st = vals, st
+	waiting, err := l.s.Report(vals)
+	l.said(err)
+	if s := left.String(); s != l.left {
+		l.left = s
+		l.sayLeft(s)
+	}
+	if waiting && l.stop == nil {
+		l.stop = l.page.Later(CommitEvery, l.Commit)
+	}
+}
+
+// sayLeft says in one notice what of the learner's work the suspend data
+// leaves out, changed as that changes, and gone when nothing is.
+func (l *Link) sayLeft(what string) {
+	if what == "" {
+		l.page.Left("")
+		return
+	}
+	l.page.Left(fmt.Sprintf("Your LMS keeps at most %s characters of work for this lesson, and yours takes more: %s did not fit, and only this browser keeps that.", words.Int(l.launch.Version.SuspendLimit()), what))
+}
+
+// values are what a report of st and recs sets.
+func (l *Link) values(st Status, recs []*progress.Record) ([]Value, Left) {
+	data, left := "", Left{}
+	if !l.unfit {
+		data, left = Encode(recs, l.launch.Version.SuspendLimit())
+	}
+	return l.launch.Version.Values(st, l.s.Passing, data), left
+}
+
+// Commit commits what waits.
+func (l *Link) Commit() {
+	if l.s == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stop != nil {
+		l.stop()
+		l.stop = nil
+	}
+	l.said(l.s.Commit())
+}
+
+// Hidden reports and commits: the page is hidden, and may not come back
+// (its saves waiting for a pause are flushed first, by the page).
+func (l *Link) Hidden() {
+	l.Changed()
+	l.Commit()
+}
+
+// Leave ends the session as the page goes: with a report of the progress
+// as it is, if nothing holds it, else of the last one. It runs in the
+// page's last event, so it waits for nothing.
+func (l *Link) Leave() {
+	if l.s == nil || l.s.Ended() {
+		return
+	}
+	var vals []Value
+	if l.prog != nil {
+		if snap, ok := l.prog.TryLesson(l.launch.Lesson); ok {
+			st, recs := Measure(snap, l.launch.Lesson, l.launch.Items), Collect(snap, l.launch.Lesson, l.launch.Records)
+			vals, _ = l.values(st, recs)
+		}
+	}
+	if !l.mu.TryLock() {
+		return
+	}
+	defer l.mu.Unlock()
+	if vals == nil {
+		vals = l.last
+	}
+	if vals != nil {
+		l.s.Report(vals) // the page is going: no one to tell of a refusal
+	}
+	if l.reloading {
+		l.s.Commit() // the reloaded page goes on with the session
+		return
+	}
+	l.s.End()
+}
+
+// Shown is told that the page came back from the browser's cache: if its
+// session ended meanwhile, the page says so.
+func (l *Link) Shown() {
+	if l.s != nil && l.s.Ended() {
+		l.ended()
+	}
+}
+
+// Reloading reports the progress as it is and notes that the page reloads
+// itself: the session goes on into the reloaded page.
+func (l *Link) Reloading() {
+	if l.s == nil {
+		return
+	}
+	l.Changed()
+	l.mu.Lock()
+	l.reloading = true
+	l.mu.Unlock()
+}
+
+// Reloads reports whether the session goes on into the reloaded page.
+func (l *Link) Reloads() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.reloading
+}
+
+// said shows what the LMS made of the last report.
+func (l *Link) said(err error) {
+	var refused *Refused
+	switch {
+	case errors.Is(err, ErrEnded):
+		l.ended()
+	case errors.As(err, &refused):
+		l.page.Status("Not reported to your LMS: see the notice above.")
+		l.page.Notice("Your LMS did not take your progress: " + err.Error() + ". Your work is kept in this browser, and is sent again with your next change.")
+	case err != nil:
+		l.page.Status("Not reported to your LMS: " + err.Error() + ".")
+	case !l.s.Review:
+		l.page.Status("Reported to your LMS: " + l.summary() + ".")
+	}
+}
+
+// summary says what the LMS was told: "1 of 2 done, score 50% (80%
+// passes)".
+func (l *Link) summary() string {
+	st := l.st
+	s := fmt.Sprintf("%d of %d done", st.Done, st.Items)
+	if st.Items == 0 {
+		s = "complete"
+	}
+	if st.HasScore() {
+		s += fmt.Sprintf(", score %s%%", percent(st.Scaled()))
+		switch p := l.s.Passing; {
+		case st.Passed(p):
+			s += ", passed"
+		case p > 0:
+			s += fmt.Sprintf(" (%s%% passes)", percent(p))
+		}
+	}
+	return s
+}
+
+func percent(x float64) string {
+	return strconv.FormatFloat(math.Round(x*1000)/10, 'f', -1, 64)
+}
+
+// ended says that the session is over: the page came back from the
+// browser's cache after its session ended.
+func (l *Link) ended() {
+	l.page.Status("Not reported to your LMS: this lesson's session has ended.")
+	l.page.Notice("This lesson's session with your LMS has ended: open the lesson again from your course to report to it. Your work is kept in this browser.")
+}

@@ -1,0 +1,454 @@
+package page
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"gradbook/notebook/block"
+	"gradbook/notebook/draw"
+)
+
+// drawingView is one drawing under a cell with its controls: step through
+// the reverse pass (or do it yourself, typing each contribution), show the
+// classic bugs (overwrite, a second call, a recursive pass) one at a time,
+// list the paths from a value, open folded groups. It fits its column:
+// scaled down to a legible minimum, then drawn top to bottom; Step
+// scrolls the node it is at into view.
+type drawingView struct {
+	p         *Page
+	d         *draw.Drawing
+	id        string
+	root      Node
+	box       Node
+	text      Node
+	paths     Node
+	table     Node
+	back, all Node
+	next      Node
+	from      Node
+	groups    Node // select.group-open, in a drawing that folds
+	foldAll   Node
+	practice  Node // the "you do the backward pass" checkbox
+	blanks    Node // where the learner types the step's contributions
+	step      int
+	bug       draw.Bug // the classic bug shown beside the right gradients
+	path      []int
+	expanded  []string
+	vertical  bool
+	doing     bool // the learner does the backward pass
+}
+
+// bugs are the toggles of the classic bugs, each with its class.
+var bugs = []struct {
+	bug   draw.Bug
+	class string
+}{{draw.BugOverwrite, draw.ClassOverwrite}, {draw.BugTwice, draw.ClassTwice}, {draw.BugRecursive, draw.ClassRecursive}}
+
+// newDrawingView adds a drawing with its controls to box; on owns their
+// listeners.
+func (p *Page) newDrawingView(box Node, on *handlers, d *draw.Drawing, id string) *drawingView {
+	v := &drawingView{p: p, d: d, id: id}
+	fig := p.doc.Create("figure")
+	fig.AddClass(classDrawing)
+	fig.SetAttr("id", id)
+	v.root = fig
+	caption := p.doc.Create("figcaption")
+	caption.SetText(d.Title)
+	fig.Append(caption)
+	v.box = p.doc.Create("div")
+	v.box.AddClass(classSVGBox)
+	v.box.SetAttr("tabindex", "0")
+	v.box.SetAttr("role", "group")
+	v.box.SetAttr("aria-label", d.Title)
+	fig.Append(v.box)
+	cue := p.doc.Create("p")
+	cue.AddClass(classScrollCue)
+	cue.SetText("Scroll the drawing sideways to see all of it →")
+	fig.Append(cue)
+	p.appendHTML(fig, d.ControlsHTML(id))
+	if d.Out >= 0 && !d.Trivial() && d.Theirs == nil {
+		label := p.doc.Create("label")
+		label.AddClass(classPracticeLabel)
+		v.practice = p.doc.Create("input")
+		v.practice.SetAttr("type", "checkbox")
+		v.practice.AddClass(classPractice)
+		v.practice.SetAttr("id", id+"-practice")
+		label.Append(v.practice)
+		label.Append(p.doc.CreateText(" You do the backward pass"))
+		fig.Append(label)
+		v.blanks = p.doc.Create("div")
+		v.blanks.AddClass(classBlanks)
+		v.blanks.SetAttr("aria-live", "polite")
+		fig.Append(v.blanks)
+	}
+	v.text = p.doc.Create("p")
+	v.text.AddClass(classStepText)
+	v.text.SetAttr("aria-live", "polite")
+	fig.Append(v.text)
+	v.paths = p.doc.Create("div")
+	v.paths.AddClass(classPaths)
+	v.paths.SetAttr("aria-live", "polite")
+	fig.Append(v.paths)
+	v.table = p.doc.Create("details")
+	fig.Append(v.table)
+	v.setTable()
+	box.Append(fig)
+	v.back = fig.Query(block.Of(draw.ClassStepBack))
+	v.all = fig.Query(block.Of(draw.ClassStepAll))
+	v.next = fig.Query(block.Sel("button", draw.ClassStep))
+	v.from = fig.Query(block.Sel("select", draw.ClassPathsFrom))
+	v.groups = fig.Query(block.Sel("select", draw.ClassGroupOpen))
+	v.foldAll = fig.Query(block.Sel("button", draw.ClassFoldAll))
+	if d.Theirs != nil {
+		v.text.SetText(d.CompareText())
+	} else {
+		v.text.SetText(d.StepText(0))
+	}
+	on.listen(p, fig, "click", func(ev Event) { v.clicked(ev.Target()) })
+	on.listen(p, fig, "change", func(ev Event) { v.changed(ev.Target()) })
+	p.views = append(p.views, v)
+	on.after = append(on.after, func() {
+		p.views = slices.DeleteFunc(p.views, func(w *drawingView) bool { return w == v })
+	})
+	v.relayout()
+	return v
+}
+
+// appendHTML appends the nodes of markup (the build's own) to parent.
+func (p *Page) appendHTML(parent Node, markup string) {
+	if markup == "" {
+		return
+	}
+	tmp := p.doc.Create("div")
+	tmp.SetHTML(markup)
+	for c := tmp.FirstChild(); c != nil; c = tmp.FirstChild() {
+		parent.Append(c)
+	}
+}
+
+// setTable shows the drawing's graph as a table, folded.
+func (v *drawingView) setTable() {
+	v.table.SetText("")
+	summary := v.p.doc.Create("summary")
+	summary.SetText("The graph as a table")
+	v.table.Append(summary)
+	v.p.appendHTML(v.table, v.d.TableHTML())
+}
+
+// clicked acts on a click in the drawing: its buttons, and a folded
+// group's box, which opens it.
+func (v *drawingView) clicked(t Node) {
+	switch {
+	case t == nil:
+	case t.HasClass(draw.ClassStepBack):
+		v.p.Do(func() { v.setStep(v.stopBefore()) })
+	case t.HasClass(draw.ClassStepAll):
+		v.p.Do(func() { v.setStep(0) })
+	case t.HasClass(draw.ClassStep):
+		v.p.Do(v.stepOn)
+	case t.HasClass(draw.ClassFoldAll):
+		v.p.Do(func() { v.expanded = nil; v.relayout() })
+	case t.HasClass(classCheckStep):
+		v.p.Do(v.checkStep)
+	default:
+		if g := t.Closest(draw.SelFolded); g != nil {
+			key := g.Attr(draw.AttrGroup)
+			v.p.Do(func() { v.open(key) })
+		}
+	}
+}
+
+// changed acts on a change in the drawing: a bug's toggle (one at a
+// time: checking one unchecks the others), the paths' and the groups'
+// menus, and "you do the backward pass".
+func (v *drawingView) changed(t Node) {
+	switch {
+	case t == nil:
+	case t.HasClass(classPractice):
+		on := t.Checked()
+		v.p.Do(func() { v.setDoing(on) })
+	case t.HasClass(draw.ClassPathsFrom):
+		val := t.Value()
+		v.p.Do(func() { v.showPaths(val) })
+	case t.HasClass(draw.ClassGroupOpen):
+		key := t.Value()
+		v.p.Do(func() { v.open(key) })
+	default:
+		for _, b := range bugs {
+			if t.HasClass(b.class) {
+				on := t.Checked()
+				v.p.Do(func() { v.toggle(b.bug, on) })
+			}
+		}
+	}
+}
+
+// toggle shows bug, or none, unchecking the other bugs' toggles.
+func (v *drawingView) toggle(bug draw.Bug, on bool) {
+	v.bug = draw.NoBug
+	if on {
+		v.bug = bug
+	}
+	for _, b := range bugs {
+		if b.bug != bug {
+			if other := v.root.Query(block.Sel("input", b.class)); other != nil {
+				other.SetChecked(false)
+			}
+		}
+	}
+	v.relayout()
+}
+
+// view is what the drawing shows now.
+func (v *drawingView) view() draw.View {
+	return draw.View{ID: v.id, Step: v.step, Bug: v.bug, Path: v.path, Vertical: v.vertical, Expanded: v.expanded}
+}
+
+// relayout chooses the drawing's direction for the width its column has,
+// and draws it.
+func (v *drawingView) relayout() {
+	if w := v.box.ClientWidth(); w > 0 {
+		v.vertical = v.d.LayoutFor(w, v.view())
+	}
+	v.redraw()
+}
+
+// setDrawing shows d in place of the drawing, keeping the view's step,
+// toggle, open groups and chosen path.
+func (v *drawingView) setDrawing(d *draw.Drawing) {
+	v.d = d
+	v.setTable()
+	v.step = min(v.step, len(d.Steps))
+	v.text.SetText(d.StepTextIn(v.view()))
+	if v.from != nil && v.from.Value() != "" {
+		v.showPaths(v.from.Value())
+		return
+	}
+	v.relayout()
+}
+
+func (v *drawingView) redraw() {
+	view := v.view()
+	v.box.SetHTML(v.d.SVG(view))
+	if svg := v.box.FirstChild(); svg != nil {
+		svg.SetStyle("min-width", strconv.FormatFloat(v.d.MinWidth(view), 'f', 0, 64)+"px")
+	}
+	if w := v.box.ClientWidth(); w > 0 && v.box.ScrollWidth() > w+1 {
+		v.root.SetAttr(attrScrolls, "true")
+	} else {
+		v.root.RemoveAttr(attrScrolls)
+	}
+	v.root.SetAttr(block.AttrStep, strconv.Itoa(v.step))
+	if v.back != nil {
+		v.back.SetDisabled(v.step == 0)
+	}
+	if v.all != nil {
+		v.all.SetDisabled(v.step == 0)
+	}
+	if v.next != nil {
+		v.next.SetDisabled(v.step >= len(v.d.Steps) || v.doing)
+	}
+	if v.foldAll != nil {
+		v.foldAll.SetDisabled(len(v.expanded) == 0)
+	}
+	v.scrollToStep(view)
+}
+
+// scrollToStep brings the node the step is at into view: sideways in the
+// drawing's box, and on the page.
+func (v *drawingView) scrollToStep(view draw.View) {
+	x, y, w, h, ok := v.d.Focus(view)
+	svg := v.box.FirstChild()
+	if !ok || svg == nil {
+		return
+	}
+	full, _ := v.d.Size(view)
+	rect := svg.Rect()
+	scale := rect.Width / full
+	if scale <= 0 {
+		return
+	}
+	left := (x+w/2)*scale - v.box.ClientWidth()/2
+	v.box.SetScrollLeft(max(0, left))
+	top := rect.Top + y*scale
+	bottom := top + h*scale
+	inner := v.p.browser.Height()
+	if top < 0 || bottom > inner {
+		v.p.browser.ScrollBy(top - inner/3)
+	}
+}
+
+// stops are the steps Step stops at: one for a run of steps inside a
+// folded group; every step when the learner does the pass.
+func (v *drawingView) stops() []int {
+	if v.doing {
+		all := make([]int, len(v.d.Steps))
+		for i := range all {
+			all[i] = i + 1
+		}
+		return all
+	}
+	return v.d.Stops(v.view())
+}
+
+// stepOn goes to the next stop.
+func (v *drawingView) stepOn() {
+	for _, s := range v.stops() {
+		if s > v.step {
+			v.setStep(s)
+			return
+		}
+	}
+}
+
+// stopBefore is the stop before the current step (0 for the start).
+func (v *drawingView) stopBefore() int {
+	prev := 0
+	for _, s := range v.stops() {
+		if s >= v.step {
+			break
+		}
+		prev = s
+	}
+	return prev
+}
+
+// setStep shows the reverse pass after k steps (0: the finished pass).
+func (v *drawingView) setStep(k int) {
+	v.step = max(0, min(k, len(v.d.Steps)))
+	v.text.SetText(v.d.StepTextIn(v.view()))
+	v.redraw()
+	if v.doing {
+		v.askBlanks()
+	}
+}
+
+// open draws the folded group key open.
+func (v *drawingView) open(key string) {
+	if key == "" || slices.Contains(v.expanded, key) {
+		return
+	}
+	v.expanded = append(v.expanded, key)
+	if v.groups != nil {
+		v.groups.SetValue("")
+	}
+	v.relayout()
+}
+
+func (v *drawingView) showPaths(val string) {
+	from, err := strconv.Atoi(val)
+	if err != nil {
+		v.path = nil
+		v.paths.SetText("")
+		v.redraw()
+		return
+	}
+	v.paths.SetHTML(v.d.PathsHTML(from))
+	paths, _ := v.d.PathsTo(from)
+	v.path = nil
+	for _, p := range paths {
+		v.path = append(v.path, p.Edges...)
+	}
+	v.redraw()
+}
+
+// setDoing turns "you do the backward pass" on or off. On, the pass
+// starts over, and each step waits for the learner to type what it sends
+// back along each edge, which the drawing judges.
+func (v *drawingView) setDoing(on bool) {
+	v.doing = on
+	if !on {
+		v.blanks.SetText("")
+		v.setStep(0)
+		return
+	}
+	v.setStep(0)
+	v.text.SetText("Do the reverse pass yourself: for each step, type what it adds to the gradient of each input, then check it.")
+	v.redraw()
+	v.askBlanks()
+}
+
+// askBlanks asks for the contributions of the step after the current one.
+func (v *drawingView) askBlanks() {
+	doc := v.p.doc
+	v.blanks.SetText("")
+	k := v.step + 1
+	if k > len(v.d.Steps) {
+		done := doc.Create("p")
+		done.SetText("You did the whole reverse pass: every gradient is in the drawing.")
+		v.blanks.Append(done)
+		return
+	}
+	at := v.d.Nodes[v.d.Steps[k-1].Node]
+	ask := doc.Create("p")
+	ask.SetText(fmt.Sprintf("Step %d of %d, at %s: what does it add to the gradient of each input?", k, len(v.d.Steps), at.Label))
+	v.blanks.Append(ask)
+	var first Node
+	for i, e := range v.d.Blanks(k) {
+		from := v.d.Nodes[v.d.Edges[e].From]
+		id := fmt.Sprintf("%s-blank-%d", v.id, i)
+		row := doc.Create("div")
+		row.AddClass(classBlank)
+		label := doc.Create("label")
+		label.SetAttr("for", id)
+		label.SetText(from.Label + ".grad += ")
+		in := doc.Create("input")
+		for _, a := range [][2]string{{"type", "text"}, {"inputmode", "decimal"}, {"autocomplete", "off"}, {"id", id}, {attrEdge, strconv.Itoa(e)}} {
+			in.SetAttr(a[0], a[1])
+		}
+		in.AddClass(classBlankInput)
+		verdict := doc.Create("span")
+		verdict.AddClass(classBlankVerdict)
+		verdict.SetAttr("role", "status")
+		row.Append(label)
+		row.Append(in)
+		row.Append(doc.CreateText(" "))
+		row.Append(verdict)
+		v.blanks.Append(row)
+		if first == nil {
+			first = in
+		}
+	}
+	v.blanks.Append(v.p.button(classCheckStep, "Check this step"))
+	if first != nil {
+		first.Focus()
+	}
+}
+
+// checkStep judges what the learner typed for the next step, and goes on
+// if every contribution is right.
+func (v *drawingView) checkStep() {
+	k := v.step + 1
+	right := true
+	for _, in := range v.blanks.QueryAll(block.Of(classBlankInput)) {
+		e, err := strconv.Atoi(in.Attr(attrEdge))
+		verdict := in.Parent().Query(block.Of(classBlankVerdict))
+		typed, ok := block.ParseNumber(in.Value())
+		switch {
+		case err != nil:
+			continue
+		case !ok:
+			right = false
+			verdict.SetText("Type a number.")
+		default:
+			j := v.d.Judge(k, e, typed)
+			right = right && j.Right
+			verdict.SetText(j.Why)
+		}
+	}
+	if right {
+		v.step = k
+		v.text.SetText(v.d.StepText(k))
+		v.redraw()
+		v.askBlanks()
+	}
+}
+
+// relayoutAll fits every drawing on the page to its column again, once
+// the window's size has settled.
+func (p *Page) relayoutAll() {
+	for _, v := range p.views {
+		v.relayout()
+	}
+}

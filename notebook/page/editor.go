@@ -1,0 +1,113 @@
+package page
+
+import (
+	"strconv"
+)
+
+// codeEditor is the code editor of a cell or an exercise: an Editor
+// (CodeMirror) where the page has one, or else the authored textarea
+// itself. Its text is what runs and what is saved.
+type codeEditor struct {
+	area Node // the authored code: the default text, and the editor where there is no other
+	box  Node // the Editor's box, nil without one
+	ed   Editor
+}
+
+// newEditor gives area an editor, named label for screen readers, its
+// keyboard hint the text of the element the textarea names with
+// aria-describedby, if any. onChange is called after each edit, onRun on
+// Shift+Enter or Ctrl/⌘+Enter, both as work of the page (Do); on owns the
+// listeners.
+func (p *Page) newEditor(on *handlers, area Node, label string, onChange, onRun func()) *codeEditor {
+	e := &codeEditor{area: area}
+	if p.env.Editors == nil {
+		on.listen(p, area, "input", func(Event) { p.Do(onChange) })
+		on.listen(p, area, "keydown", func(ev Event) {
+			if ev.Key() != "Enter" || !(ev.Shift() || ev.Ctrl() || ev.Meta()) {
+				return
+			}
+			ev.PreventDefault()
+			p.Do(onRun)
+		})
+		return e
+	}
+	e.box = p.doc.Create("div")
+	e.box.AddClass(classCodeEditor)
+	// As tall as the textarea it replaces: the page does not jump.
+	if h := area.OffsetHeight(); h > 0 {
+		e.box.SetStyle("min-height", strconv.FormatFloat(h, 'f', 0, 64)+"px")
+	}
+	area.Parent().InsertBefore(e.box, area)
+	opts := EditorOptions{Label: label, OnRun: func() { p.Do(onRun) }}
+	if d := area.Attr("aria-describedby"); d != "" {
+		if hint := p.doc.ByID(d); hint != nil {
+			opts.Hint = hint.Text()
+		}
+	}
+	// The textarea keeps the editor's text too: what a form, a test or
+	// an extension reads there is the code.
+	opts.OnChange = func() {
+		p.Do(func() {
+			area.SetValue(e.Value())
+			onChange()
+		})
+	}
+	e.ed = p.env.Editors.New(e.box, area.Value(), opts)
+	area.SetAttr("hidden", "")
+	on.after = append(on.after, e.ed.Destroy)
+	return e
+}
+
+// Value is the code in the editor.
+func (e *codeEditor) Value() string {
+	if e.ed != nil {
+		return e.ed.Text()
+	}
+	return e.area.Value()
+}
+
+// SetValue replaces the code in the editor.
+func (e *codeEditor) SetValue(s string) {
+	if e.ed != nil {
+		e.ed.SetText(s)
+	}
+	e.area.SetValue(s)
+}
+
+// DefaultValue is the code the lesson wrote.
+func (e *codeEditor) DefaultValue() string { return e.area.DefaultValue() }
+
+// Edited reports whether the code is not the lesson's.
+func (e *codeEditor) Edited() bool { return e.Value() != e.DefaultValue() }
+
+// Focus puts the keyboard in the editor.
+func (e *codeEditor) Focus() {
+	if e.ed != nil {
+		e.ed.Focus()
+		return
+	}
+	e.area.Focus()
+}
+
+// Mark marks line n (from 1) as the one an error names, until the code
+// changes; 0 clears it.
+func (e *codeEditor) Mark(n int) {
+	if e.ed != nil {
+		e.ed.Mark(n)
+	}
+}
+
+// Label renames the editor for screen readers.
+func (e *codeEditor) Label(label string) {
+	if e.ed != nil {
+		e.ed.Label(label)
+	}
+}
+
+// elem is the editor on the page, to put boxes before.
+func (e *codeEditor) elem() Node {
+	if e.box != nil {
+		return e.box
+	}
+	return e.area
+}

@@ -1,0 +1,203 @@
+package page
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"gradbook/notebook"
+	"gradbook/notebook/block"
+)
+
+// Cells in other pages: a course page's .gradbook-cell elements (embed.js)
+// and embed.html?lesson=…&cell=… in a frame.
+
+// placement is where an embedded cell belongs: its lesson for progress,
+// the group of cells it runs after, and the hidden cells before them.
+type placement struct {
+	lesson, group string
+	record        string // the cell's id in its lesson's progress
+	prefix        []string
+}
+
+// fetchCells reads cells.json from the Gradbook site at base.
+func (p *Page) fetchCells(base string) (sc *notebook.SiteCells, err error) {
+	var b []byte
+	p.unlocked(func() { b, err = p.browser.Fetch(base + "cells.json") })
+	if err != nil {
+		return nil, err
+	}
+	return notebook.ParseSiteCells(b)
+}
+
+// embed turns the .gradbook-cell elements of a course page into live
+// cells. Inline cells (their text is the code) form one notebook in page
+// order; a cell referenced by data-lesson and data-cell runs after its
+// lesson's cells above it.
+func (p *Page) embed(base string) {
+	p.placed = map[string]placement{}
+	lessonOfPage := "embed:" + p.browser.Location().Pathname
+	if p.keep != nil {
+		p.keep.lesson = lessonOfPage
+	}
+	var sc *notebook.SiteCells
+	var scErr error
+	inline := 0
+	for _, el := range p.doc.QueryAll(block.Of(block.ClassEmbedCell)) {
+		lesson, ref := el.Attr(block.AttrLesson), el.Attr(block.AttrCell)
+		var id, src string
+		var m placement
+		if lesson != "" && ref != "" {
+			if sc == nil && scErr == nil {
+				sc, scErr = p.fetchCells(base)
+			}
+			var above []string
+			err := scErr
+			if err == nil {
+				src, above, err = sc.Cell(lesson, ref)
+			}
+			if err != nil {
+				p.embedError(el, err)
+				continue
+			}
+			id = lesson + "--" + ref
+			m = placement{lesson: lesson, group: "ref:" + lesson + "/" + ref, record: ref, prefix: above}
+		} else {
+			inline++
+			id = el.Attr(block.AttrID)
+			if id == "" {
+				id = fmt.Sprintf("inline-%d", inline)
+			}
+			src = strings.Trim(el.Text(), "\n")
+			m = placement{lesson: lessonOfPage, group: "inline", record: id}
+		}
+		// Two cells of one id would share one record, or one would take
+		// the other's place: the second gets an id of its own, and says so.
+		if _, taken := p.placed[id]; taken {
+			was := id
+			for n := 2; ; n++ {
+				if _, taken := p.placed[fmt.Sprintf("%s-%d", was, n)]; !taken {
+					id = fmt.Sprintf("%s-%d", was, n)
+					break
+				}
+			}
+			if m.group == "inline" {
+				m.record = id
+			}
+			p.embedNote(el, fmt.Sprintf("Gradbook: another cell on this page is called %q, so this one keeps its work as %q. Give each cell its own data-id.", was, id))
+		}
+		p.placeCell(el, id, src, m)
+	}
+	p.embedStatus()
+}
+
+// embedNote says something about a course page's cell, before it.
+func (p *Page) embedNote(el Node, msg string) {
+	note := p.doc.Create("p")
+	note.AddClass(block.ClassEmbedErr)
+	note.SetAttr("role", "alert")
+	note.SetText(msg)
+	el.Parent().InsertBefore(note, el)
+}
+
+// embedError says in place of a course page's cell why it cannot be shown.
+func (p *Page) embedError(el Node, err error) {
+	p.embedNote(el, "Gradbook: "+err.Error()+".")
+	el.Remove()
+}
+
+// embedStatus gives a course page's cells a status line of their own,
+// under the first: what the notebook did last, and whether the learner's
+// work is saved.
+func (p *Page) embedStatus() {
+	first := p.doc.Query(block.Of(block.ClassEmbed))
+	if first == nil {
+		return
+	}
+	line := p.doc.Create("p")
+	line.AddClass(classEmbedStatus)
+	p.status = p.doc.Create("span")
+	p.status.SetAttr("role", "status")
+	saved := p.doc.Create("span")
+	saved.AddClass(classEmbedSaved)
+	saved.SetAttr("role", "status")
+	line.Append(p.status)
+	line.Append(p.doc.CreateText(" "))
+	line.Append(saved)
+	first.Append(line)
+	if p.keep != nil {
+		p.keep.status = saved
+		p.keep.setStatus(p.keep.said)
+	}
+}
+
+// frame fills embed.html with the cell, or all the cells, that its address
+// asks for: embed.html?lesson=L&cell=C, or embed.html?lesson=L.
+func (p *Page) frame() {
+	p.placed = map[string]placement{}
+	q, _ := url.ParseQuery(strings.TrimPrefix(p.browser.Location().Search, "?"))
+	box := p.doc.ByID(block.IDCells)
+	box.SetText("")
+	if !q.Has("lesson") {
+		p.notice("Say which lesson to show: embed.html?lesson=…&cell=…")
+		return
+	}
+	sc, err := p.fetchCells("")
+	if err != nil {
+		p.notice("The cells could not be loaded: " + err.Error())
+		return
+	}
+	// A frame asked for by a lesson's earlier name keeps its progress under
+	// the name the lesson has now, as the lesson's page does.
+	asked := q.Get("lesson")
+	name := sc.Resolve(asked)
+	var ids []string
+	if !q.Has("cell") {
+		ids = sc.Lessons[name].Order
+		if len(ids) == 0 {
+			p.notice(fmt.Sprintf("There is no lesson %q.", asked))
+			return
+		}
+	} else {
+		ids = []string{q.Get("cell")}
+	}
+	if p.keep != nil {
+		p.keep.lesson = name
+		if name != asked {
+			items := make([]string, len(ids))
+			for i, id := range ids {
+				items[i] = kindCell + "/" + id
+			}
+			var err error
+			p.unlocked(func() { _, err = p.keep.prog.Move(context.Background(), asked, name, items) })
+			if err != nil {
+				p.notice("Your saved progress could not all be moved to the lesson's new name: " + err.Error() + ". It is still kept where it was.")
+			}
+		}
+	}
+	for _, id := range ids {
+		src, above, err := sc.Cell(name, id)
+		if err != nil {
+			p.notice(err.Error() + ".")
+			continue
+		}
+		m := placement{lesson: name, group: "lesson", record: id}
+		if q.Has("cell") {
+			m.prefix = above
+		}
+		el := p.doc.Create("div")
+		box.Append(el)
+		p.placeCell(el, id, src, m)
+	}
+}
+
+// placeCell replaces el with a live cell.
+func (p *Page) placeCell(el Node, id, src string, m placement) {
+	wrap := p.doc.Create("div")
+	wrap.AddClass(block.ClassEmbed)
+	wrap.SetHTML(block.CodeCellHTML(id, len(p.placed)+1, src))
+	el.Parent().InsertBefore(wrap, el)
+	el.Remove()
+	p.placed[id] = m
+}
