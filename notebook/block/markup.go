@@ -129,10 +129,10 @@ const (
 	SelHintItems     = "." + ClassHintList + " li" // an exercise's hints, one an item
 	SelCodeCells     = "section." + ClassCodeCell
 	SelEmbeddedCells = "." + ClassEmbed + " " + SelCodeCells // on a course page: the cells Gradbook placed
-	SelLink      = "a"
-	SelRadio  = "input[type=radio]"
-	SelRange  = "input[type=range]"
-	SelNumber = "input[type=number]"
+	SelLink          = "a"
+	SelRadio         = "input[type=radio]"
+	SelRange         = "input[type=range]"
+	SelNumber        = "input[type=number]"
 )
 
 // Sel is a CSS selector of an element with a class: Sel("button",

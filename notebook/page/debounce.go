@@ -12,7 +12,7 @@ import (
 type Debouncer struct {
 	delay  time.Duration
 	clock  Clock
-	mu     sync.Mutex // guards timers and fns
+	mu     sync.Mutex             // guards timers and fns
 	timers map[string]func() bool // each waiting save's timer's stop
 	fns    map[string]func()
 	saving sync.WaitGroup // the saves under way

@@ -57,8 +57,8 @@ func (n *node) Closest(sel string) page.Node {
 	return wrap(n.Call("closest", sel))
 }
 
-func (n *node) Parent() page.Node      { return wrap(n.Get("parentNode")) }
-func (n *node) FirstChild() page.Node  { return wrap(n.Get("firstChild")) }
+func (n *node) Parent() page.Node       { return wrap(n.Get("parentNode")) }
+func (n *node) FirstChild() page.Node   { return wrap(n.Get("firstChild")) }
 func (n *node) Is(other page.Node) bool { return other != nil && n.Equal(jsOf(other)) }
 
 func (n *node) Attr(name string) string {
@@ -103,7 +103,9 @@ func (n *node) ScrollIntoView() {
 }
 
 // Listen calls f for every typ event on the node, until stop.
-func (n *node) Listen(typ string, f func(page.Event)) (stop func()) { return listen(n.Underlying(), typ, f) }
+func (n *node) Listen(typ string, f func(page.Event)) (stop func()) {
+	return listen(n.Underlying(), typ, f)
+}
 
 // listen adds f as target's listener of typ events; stop removes it and
 // releases its js.Func.

@@ -68,11 +68,11 @@ type editor struct {
 	funcs []js.Func
 }
 
-func (e *editor) Text() string      { return e.cm.Call("text").String() }
-func (e *editor) SetText(s string)  { e.cm.Call("setText", s) }
-func (e *editor) Focus()            { e.cm.Call("focus") }
-func (e *editor) Mark(n int)        { e.cm.Call("mark", n) }
-func (e *editor) Label(l string)    { e.cm.Call("label", l) }
+func (e *editor) Text() string     { return e.cm.Call("text").String() }
+func (e *editor) SetText(s string) { e.cm.Call("setText", s) }
+func (e *editor) Focus()           { e.cm.Call("focus") }
+func (e *editor) Mark(n int)       { e.cm.Call("mark", n) }
+func (e *editor) Label(l string)   { e.cm.Call("label", l) }
 func (e *editor) Destroy() {
 	e.cm.Call("destroy")
 	for _, f := range e.funcs {
