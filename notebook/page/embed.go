@@ -3,7 +3,6 @@ package page
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"gradbook/notebook"
@@ -136,10 +135,10 @@ func (p *Page) embedStatus() {
 // asks for: embed.html?lesson=L&cell=C, or embed.html?lesson=L.
 func (p *Page) frame() {
 	p.placed = map[string]placement{}
-	q, _ := url.ParseQuery(strings.TrimPrefix(p.browser.Location().Search, "?"))
+	q := parseQuery(p.browser.Location().Search)
 	box := p.doc.ByID(block.IDCells)
 	box.SetText("")
-	if !q.Has("lesson") {
+	if !q.has("lesson") {
 		p.notice("Say which lesson to show: embed.html?lesson=…&cell=…")
 		return
 	}
@@ -150,17 +149,17 @@ func (p *Page) frame() {
 	}
 	// A frame asked for by a lesson's earlier name keeps its progress under
 	// the name the lesson has now, as the lesson's page does.
-	asked := q.Get("lesson")
+	asked := q.get("lesson")
 	name := sc.Resolve(asked)
 	var ids []string
-	if !q.Has("cell") {
+	if !q.has("cell") {
 		ids = sc.Lessons[name].Order
 		if len(ids) == 0 {
 			p.notice(fmt.Sprintf("There is no lesson %q.", asked))
 			return
 		}
 	} else {
-		ids = []string{q.Get("cell")}
+		ids = []string{q.get("cell")}
 	}
 	if p.keep != nil {
 		p.keep.lesson = name
@@ -183,7 +182,7 @@ func (p *Page) frame() {
 			continue
 		}
 		m := placement{lesson: name, group: "lesson", record: id}
-		if q.Has("cell") {
+		if q.has("cell") {
 			m.prefix = above
 		}
 		el := p.doc.Create("div")
@@ -200,4 +199,58 @@ func (p *Page) placeCell(el Node, id, src string, m placement) {
 	el.Parent().InsertBefore(wrap, el)
 	el.Remove()
 	p.placed[id] = m
+}
+
+// query is an address's query: the first value of each name.
+type query map[string]string
+
+func (q query) has(name string) bool   { _, ok := q[name]; return ok }
+func (q query) get(name string) string { return q[name] }
+
+// parseQuery reads an address's query ("?lesson=fan-out&cell=square"),
+// as URLSearchParams does: a name's first value counts, "+" is a space
+// and %XX a byte; a bad escape is kept as it is.
+func parseQuery(search string) query {
+	q := query{}
+	for _, part := range strings.Split(strings.TrimPrefix(search, "?"), "&") {
+		if part == "" {
+			continue
+		}
+		name, value, _ := strings.Cut(part, "=")
+		name, value = unescape(name), unescape(value)
+		if !q.has(name) {
+			q[name] = value
+		}
+	}
+	return q
+}
+
+func unescape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '+':
+			b.WriteByte(' ')
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
 }
