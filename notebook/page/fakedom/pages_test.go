@@ -19,7 +19,7 @@ import (
 
 // build builds the site of the lessons in dir as the build does, into a
 // temporary folder, and returns it with the lessons.
-func build(t *testing.T, dir string) (string, []*lesson.Lesson) {
+func build(t testing.TB, dir string) (string, []*lesson.Lesson) {
 	t.Helper()
 	lessons, problems := lesson.Load(dir)
 	if len(problems) > 0 {
@@ -32,7 +32,7 @@ func build(t *testing.T, dir string) (string, []*lesson.Lesson) {
 	return out, lessons
 }
 
-func read(t *testing.T, file string) string {
+func read(t testing.TB, file string) string {
 	t.Helper()
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -211,4 +211,31 @@ func TestDrawing(t *testing.T) {
 	if !overwrite.Checked() || strings.Join(heard, " ") != draw.ClassOverwrite+" "+draw.ClassPathsFrom || paths.Value() == "" {
 		t.Errorf("after the learner's choices: checked %v, heard %v, paths from %q", overwrite.Checked(), heard, paths.Value())
 	}
+}
+
+// The largest page the build makes of the real lessons, parsed, and each
+// selector of the page contract looked for in it.
+func BenchmarkLessonPage(b *testing.B) {
+	dir, _ := build(b, "../../../site/lessons")
+	files, _ := filepath.Glob(filepath.Join(dir, "lessons", "*.html"))
+	var src string
+	for _, f := range files {
+		if s := read(b, f); len(s) > len(src) {
+			src = s
+		}
+	}
+	b.Run("Parse", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			fakedom.Parse(src)
+		}
+	})
+	doc := fakedom.Parse(src)
+	b.Run("QueryAll", func(b *testing.B) {
+		for b.Loop() {
+			for _, s := range block.Selectors {
+				doc.QueryAll(s.Sel)
+			}
+		}
+	})
 }
