@@ -82,9 +82,11 @@ func click(n *node) {
 		}
 	case act.isElement("summary"):
 		defer act.lock()()
-		if details := act.parent; details.hasAttr("open") {
+		switch details := act.parent; {
+		case !details.isElement("details"): // a listener moved it
+		case details.hasAttr("open"):
 			details.removeAttr("open")
-		} else {
+		default:
 			details.setAttr("open", "")
 		}
 	}

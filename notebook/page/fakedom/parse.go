@@ -79,8 +79,9 @@ func (b *builder) place() *node {
 	return b.top()
 }
 
-// parseInto parses markup into target's children, in the context of the
-// element ctx (itself, or the template target is the content of).
+// parseInto parses markup into target's children, as innerHTML does in
+// the context of ctx: target itself, or the template whose content
+// target is.
 func (d *Document) parseInto(target, ctx *node, markup string) {
 	if ctx.isElement() && !ctx.foreign && (rawText[ctx.tag] || rcdata[ctx.tag]) {
 		if rcdata[ctx.tag] {
