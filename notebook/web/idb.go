@@ -6,10 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"syscall/js"
 	"time"
 
 	"github.com/hack-pad/go-indexeddb/idb"
+	"github.com/hack-pad/safejs"
 
 	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
@@ -302,12 +304,16 @@ func recoverTo(err *error) {
 }
 
 // friendly says what an IndexedDB error means for the learner, by the
-// DOMException's name.
+// DOMException's name. go-indexeddb v0.3.2 gives an exception thrown at
+// once (not by a request or a transaction) as a plain JavaScript error
+// with the exception's message and without its name: such an error over
+// quota is still told by its message.
 func friendly(err error) error {
+	var thrown safejs.Error
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, idb.NewDOMException("QuotaExceededError")):
+	case errors.Is(err, idb.NewDOMException("QuotaExceededError")), errors.As(err, &thrown) && strings.Contains(strings.ToLower(thrown.Error()), "quota"):
 		return errors.New("the browser's storage for this site is full: free some space (or export your progress), then try again")
 	case errors.Is(err, idb.NewDOMException("VersionError")):
 		return errors.New("a newer version of Gradbook in another tab has updated the saved progress: reload this page to use it")

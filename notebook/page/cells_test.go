@@ -1,0 +1,255 @@
+package page_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"gradbook/notebook/page/fakedom"
+)
+
+const blocks = "lessons/test-blocks.html"
+
+// A cell runs with the cells above it, shows what it printed, says so in
+// the status line, and its code and its clean run survive a reload.
+func TestRunACell(t *testing.T) {
+	for _, editors := range []bool{false, true} {
+		name := "text boxes"
+		var opts []func(*bench)
+		if editors {
+			name, opts = "editors", []func(*bench){withEditors}
+		}
+		t.Run(name, func(t *testing.T) {
+			b := open(t, blocks, opts...)
+			if got := b.doc.Body().Attr("data-notebook"); got != "ready" {
+				t.Fatalf("the page is %q, not ready", got)
+			}
+			if got := b.status(); got != "Ready: Run a cell, or Run all." {
+				t.Errorf("status %q", got)
+			}
+			c := b.run("double")
+			if got := out(t, c); got != "b is 8.0\n✓ b = 8\n" {
+				t.Errorf("the cell shows %q", got)
+			}
+			if got := c.Attr("data-state"); got != "passed" {
+				t.Errorf("state %q", got)
+			}
+			if got := b.status(); !regexp.MustCompile(`^Cell 2 ran in \d+ ms\.$`).MatchString(got) {
+				t.Errorf("status %q", got)
+			}
+			if got := fakedom.Find(t, c, ".cell-state").Text(); got != "✓ done" {
+				t.Errorf("cell state %q", got)
+			}
+			b.typeCode(c, "b = L * 3\nprint('b is', b.value)")
+			b.settle()
+			if got := b.doc.ByID("save-status").Text(); got != "Saved." {
+				t.Errorf("save status %q", got)
+			}
+			b.reload()
+			c = b.cell("double")
+			if got := b.code(c); got != "b = L * 3\nprint('b is', b.value)" {
+				t.Errorf("after a reload the cell holds %q", got)
+			}
+			if got := c.Attr("data-state"); got != "passed" {
+				t.Errorf("after a reload the cell's state is %q", got)
+			}
+			c = b.run("double")
+			if got := out(t, c); got != "b is 12.0\n" {
+				t.Errorf("the edited cell shows %q", got)
+			}
+		})
+	}
+}
+
+// An error names the line, marks it in the editor and the status says
+// so; a lesson's cell whose check no longer holds after an edit is the
+// learner's experiment.
+func TestErrorsAndExperiments(t *testing.T) {
+	b := open(t, blocks, withEditors)
+	c := b.cell("double")
+	b.typeCode(c, "b = L * 2\nprint(b.nope)")
+	b.run("double")
+	if got := out(t, c); !strings.Contains(got, "line 2") || c.Attr("data-state") != "error" {
+		t.Errorf("the error shows %q, state %q", got, c.Attr("data-state"))
+	}
+	if got := b.editors.in(c).mark; got != 2 {
+		t.Errorf("line %d marked, want 2", got)
+	}
+	if got := b.status(); !strings.HasPrefix(got, "Cell 2 stopped with an error in ") {
+		t.Errorf("status %q", got)
+	}
+	if got := fakedom.Find(t, c, ".cell-state").Text(); got != "needs another look" {
+		t.Errorf("cell state %q", got)
+	}
+	b.typeCode(c, "b = L * 3\ncheck(b.value, 8, label=\"b\")")
+	b.run("double")
+	if got := out(t, c); got != "• b: the lesson expects 8; yours gives 12\n" || c.Attr("data-state") != "changed" {
+		t.Errorf("the experiment shows %q, state %q", got, c.Attr("data-state"))
+	}
+	if got := fakedom.Find(t, c, ".cell-state").Text(); got != "your version" {
+		t.Errorf("cell state %q", got)
+	}
+}
+
+// Run all runs every cell above the prediction not yet made, each with
+// its own result, and says how many ran clean; once the prediction is
+// made it runs them all.
+func TestRunAllStopsAtAPrediction(t *testing.T) {
+	b := open(t, blocks)
+	b.click("#run-all")
+	if got := b.status(); !regexp.MustCompile(`^Ran the 2 cells above the prediction in \d+ ms: 2 ran clean\. Make the prediction, or skip it, to run the rest\.$`).MatchString(got) {
+		t.Errorf("status %q", got)
+	}
+	if got := out(t, b.cell("worked")); got != "4.0\n" {
+		t.Errorf("worked shows %q", got)
+	}
+	if got := b.cell("after").Attr("data-state"); got != "" {
+		t.Errorf("the cell after the prediction ran: %q", got)
+	}
+	if s := b.doc.Scrolled(); s == nil || s.Attr("data-cell-id") != "guess" {
+		t.Errorf("the page scrolled to %v, not the prediction", s)
+	}
+	fold := b.find(".after-prediction")
+	if fold.HasClass("open") {
+		t.Fatal("the fold is open before the prediction")
+	}
+	b.click(`#quiz-guess input[value="0"]`)
+	b.click("#quiz-guess button.answer")
+	if !fold.HasClass("open") {
+		t.Fatal("the fold did not open once the prediction was made")
+	}
+	b.click("#run-all")
+	if got := b.status(); !regexp.MustCompile(`^Ran all 3 cells in \d+ ms: 3 ran clean\.$`).MatchString(got) {
+		t.Errorf("status %q", got)
+	}
+	if got := out(t, b.cell("after")); got != "after 2.0\n" {
+		t.Errorf("after shows %q", got)
+	}
+	for _, id := range []string{"worked", "double", "after"} {
+		if b.cell(id).Attr("data-ms") == "" {
+			t.Errorf("%s has no time of its own", id)
+		}
+	}
+}
+
+// A change to a cell marks the cells below it that show a result as out
+// of date, until they run again.
+func TestStaleBelow(t *testing.T) {
+	b := open(t, blocks)
+	b.click("#run-all")
+	b.typeCode(b.cell("worked"), "a = Value(3.0, \"a\")\nL = a * a\nL.backward()")
+	double := b.cell("double")
+	if got := double.Attr("data-stale"); got != "true" {
+		t.Errorf("the cell below is not out of date: %q", got)
+	}
+	if got := fakedom.Find(t, double, ".cell-state").Text(); got != "out of date: a cell above changed" {
+		t.Errorf("its state says %q", got)
+	}
+	b.run("double")
+	if double.HasAttr("data-stale") {
+		t.Error("a cell run again is still out of date")
+	}
+	if got := out(t, double); got != "b is 18.0\n✗ b: got 18, expected 8\n" {
+		t.Errorf("it shows %q", got)
+	}
+}
+
+// Stop ends a run that would go on for ever; the cell says how long it
+// ran, and the next run works; Escape stops too.
+func TestStopAndEscape(t *testing.T) {
+	b := open(t, blocks)
+	c := b.cell("double")
+	b.typeCode(c, "hold()")
+	fakedom.Click(fakedom.Find(t, c, "button.run"))
+	waitFor(t, func() bool { return c.Attr("aria-busy") == "true" })
+	run := fakedom.Find(t, c, "button.run")
+	if run.Text() != "Stop" {
+		t.Errorf("the Run button says %q while it runs", run.Text())
+	}
+	timer := fakedom.Find(t, c, ".elapsed")
+	b.clock.Advance(350 * time.Millisecond)
+	waitFor(t, func() bool { return timer.Text() == "Running… 0.3 s" })
+	fakedom.Click(run) // the page's work ends with the run: Settle can wait again
+	b.p.Settle()
+	if got := out(t, c); !strings.Contains(got, "stopped after 350 ms, as you asked") {
+		t.Errorf("after Stop the cell shows %q", got)
+	}
+	if run.Text() != "Run" || c.HasAttr("aria-busy") {
+		t.Error("the cell is still running")
+	}
+	fakedom.Click(run)
+	waitFor(t, func() bool { return c.Attr("aria-busy") == "true" })
+	fakedom.Key(b.doc.Body(), "Escape")
+	b.p.Settle()
+	if got := out(t, c); !strings.Contains(got, "as you asked") {
+		t.Errorf("after Escape the cell shows %q", got)
+	}
+	b.typeCode(c, "print('again')")
+	if got := out(t, b.run("double")); got != "again\n" {
+		t.Errorf("the next run shows %q", got)
+	}
+}
+
+// A runner that dies takes only its job: the cell says why, and the next
+// run gets a fresh runner.
+func TestRunnerDies(t *testing.T) {
+	b := open(t, blocks)
+	c := b.cell("double")
+	b.typeCode(c, "die()")
+	b.run("double")
+	if got := out(t, c); !strings.Contains(got, "the runner stopped (fatal error: out of memory) and was started again") {
+		t.Errorf("the cell shows %q", got)
+	}
+	b.typeCode(c, "print(1 + 1)")
+	if got := out(t, b.run("double")); got != "2\n" {
+		t.Errorf("the next run shows %q", got)
+	}
+}
+
+// Reset puts the lesson's code back, asking first when the learner
+// changed it; keeping one's code keeps it.
+func TestReset(t *testing.T) {
+	b := open(t, blocks)
+	c := b.cell("double")
+	original := b.code(c)
+	b.typeCode(c, "print('mine')")
+	b.settle()
+	fakedom.Click(fakedom.Find(t, c, "button.reset"))
+	b.p.Settle()
+	box := fakedom.Find(t, c, ".confirm")
+	if got := fakedom.VisibleText(box); !strings.Contains(got, "Replace your code with the lesson's original code?") {
+		t.Errorf("the question is %q", got)
+	}
+	if a := b.doc.Active(); a == nil || a.Text() != "Keep my code" {
+		t.Errorf("the focus is on %v, not the safe answer", a)
+	}
+	fakedom.Click(fakedom.Find(t, box, ".confirm-no"))
+	b.p.Settle()
+	if got := b.code(c); got != "print('mine')" || c.Query(".confirm") != nil {
+		t.Errorf("after Keep my code the cell holds %q", got)
+	}
+	fakedom.Click(fakedom.Find(t, c, "button.reset"))
+	b.p.Settle()
+	b.click("#cell-double .confirm-yes")
+	if got := b.code(c); got != original {
+		t.Errorf("after Reset the cell holds %q", got)
+	}
+	b.settle()
+	b.reload()
+	if got := b.code(b.cell("double")); got != original {
+		t.Errorf("after a reload the reset cell holds %q", got)
+	}
+}
+
+// waitFor waits, a little at a time, until ok.
+func waitFor(t testing.TB, ok func() bool) {
+	t.Helper()
+	for range 500 {
+		if ok() {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("gave up waiting")
+}
