@@ -293,7 +293,7 @@ type file struct {
 	err  error
 }
 
-func (f file) Size() float64          { return float64(len(f.data)) }
+func (f file) Size() float64         { return float64(len(f.data)) }
 func (f file) Read() ([]byte, error) { return f.data, f.err }
 
 // workerHost starts runners as goroutines, each with a runner.Runner of
@@ -335,7 +335,9 @@ func (w *worker) Post(id int, job runner.Job) {
 			return
 		}
 		res := w.r.Do(job, runner.Hooks{
-			Line:  func(cell int, line string) { w.send(runner.Message{ID: id, Lines: []runner.Line{{Cell: cell, Text: line}}}) },
+			Line: func(cell int, line string) {
+				w.send(runner.Message{ID: id, Lines: []runner.Line{{Cell: cell, Text: line}}})
+			},
 			Start: func(cell int) { w.send(runner.Message{ID: id, Begins: true, Cell: cell}) },
 		})
 		w.send(runner.Message{ID: id, Result: &res})

@@ -6,12 +6,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"syscall/js"
 	"time"
 
 	"github.com/hack-pad/go-indexeddb/idb"
-	"github.com/hack-pad/safejs"
 
 	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
@@ -304,23 +302,40 @@ func recoverTo(err *error) {
 }
 
 // friendly says what an IndexedDB error means for the learner, by the
-// DOMException's name. go-indexeddb v0.3.2 gives an exception thrown at
-// once (not by a request or a transaction) as a plain JavaScript error
-// with the exception's message and without its name: such an error over
-// quota is still told by its message.
+// DOMException's name (domException).
 func friendly(err error) error {
-	var thrown safejs.Error
-	switch {
-	case err == nil:
+	if err == nil {
 		return nil
-	case errors.Is(err, idb.NewDOMException("QuotaExceededError")), errors.As(err, &thrown) && strings.Contains(strings.ToLower(thrown.Error()), "quota"):
+	}
+	switch domException(err) {
+	case "QuotaExceededError":
 		return errors.New("the browser's storage for this site is full: free some space (or export your progress), then try again")
-	case errors.Is(err, idb.NewDOMException("VersionError")):
+	case "VersionError":
 		return errors.New("a newer version of Gradbook in another tab has updated the saved progress: reload this page to use it")
-	case errors.Is(err, idb.NewDOMException("InvalidStateError")), errors.Is(err, idb.NewDOMException("TransactionInactiveError")):
+	case "InvalidStateError", "TransactionInactiveError":
 		return errors.New("the saved progress was busy: try again")
-	case errors.Is(err, context.DeadlineExceeded):
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
 		return errors.New("the browser's storage did not answer in time")
 	}
 	return fmt.Errorf("the browser's storage failed: %v", err)
+}
+
+// domException is the name of the DOMException behind err, or "". A
+// request's or a transaction's comes as go-indexeddb's DOMException; one
+// thrown at once (put, delete) comes as the JavaScript exception itself,
+// wrapped by safejs (go-indexeddb v0.3.2 converts only an unwrapped one).
+func domException(err error) string {
+	for _, name := range []string{"QuotaExceededError", "VersionError", "InvalidStateError", "TransactionInactiveError"} {
+		if errors.Is(err, idb.NewDOMException(name)) {
+			return name
+		}
+	}
+	var thrown js.Error
+	if errors.As(err, &thrown) && thrown.Value.Type() == js.TypeObject {
+		if name := thrown.Value.Get("name"); name.Type() == js.TypeString {
+			return name.String()
+		}
+	}
+	return ""
 }
