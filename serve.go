@@ -19,8 +19,8 @@
 // tabs that show it (live preview); a lesson with an error shows the error
 // on its page. Exported sites have no live preview.
 //
-// Building compiles the engine (cmd/engine) to engine.wasm and the
-// notebook (cmd/gradbook) to gradbook.wasm, copies wasm_exec.js from the
+// Building compiles the engine (wasm/engine) to engine.wasm and the
+// notebook (wasm/gradbook) to gradbook.wasm, copies wasm_exec.js from the
 // same Go toolchain (so they always match), and renders the lessons in
 // site/lessons/*.md to HTML pages with the index and the scratch page.
 // Everything built goes to build/ (-dir), beside a copy of site/'s static
@@ -353,7 +353,7 @@ func (b *builder) prepare() error {
 	if err != nil {
 		return fmt.Errorf("go env GOROOT: %v", err)
 	}
-	wasms := map[string]string{"engine.wasm": "./cmd/engine", "gradbook.wasm": "./cmd/gradbook"}
+	wasms := map[string]string{"engine.wasm": "./wasm/engine", "gradbook.wasm": "./wasm/gradbook"}
 	// The notebook inlines only where the time goes: the runtime (70 %
 	// slower steps without), math and the engine. Inlining everything else
 	// (the DOM bindings, fmt, reflect, …) bought no speed we could measure

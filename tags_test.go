@@ -10,9 +10,11 @@ import (
 )
 
 // TestJSOnlyFilesAreTagged guards the split between pure Go and the
-// browser: a file that imports syscall/js, dom/v2 or go-indexeddb must be
-// built for js/wasm only, so that everything else builds and tests
-// natively.
+// browser: only the programs compiled to WebAssembly (wasm/), the page's
+// js implementation (notebook/web) and the conversion of their messages
+// (internal/jsvalue) import syscall/js, dom/v2 or go-indexeddb, and each
+// such file is built for js/wasm only, so that everything else builds and
+// tests natively.
 func TestJSOnlyFilesAreTagged(t *testing.T) {
 	jsOnly := []string{`"syscall/js"`, `"honnef.co/go/js/dom/v2"`, `"github.com/hack-pad/go-indexeddb/idb"`}
 	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
@@ -46,7 +48,14 @@ func TestJSOnlyFilesAreTagged(t *testing.T) {
 		if imports && !tagged {
 			t.Errorf("%s imports a js-only package but does not start with //go:build js && wasm", path)
 		}
-		for _, dir := range []string{"notebook/web/", "cmd/engine/", "cmd/gradbook/"} {
+		allowed := path == "tags_test.go"
+		for _, dir := range []string{"wasm/", "notebook/web/", "internal/jsvalue/"} {
+			allowed = allowed || strings.HasPrefix(filepath.ToSlash(path), dir)
+		}
+		if imports && !allowed {
+			t.Errorf("%s imports a js-only package: only wasm/, notebook/web/ and internal/jsvalue/ may", path)
+		}
+		for _, dir := range []string{"notebook/web/", "wasm/engine/", "wasm/gradbook/"} {
 			// A test that only reads the package's sources runs natively.
 			if strings.HasPrefix(filepath.ToSlash(path), dir) && !tagged && !(strings.HasSuffix(path, "_test.go") && !imports) {
 				t.Errorf("%s is in a js-only package but is not tagged //go:build js && wasm", path)

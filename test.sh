@@ -59,7 +59,7 @@ step "go test (native)"
 go test ./...
 
 step "go test (js/wasm, in Node)"
-GOOS=js GOARCH=wasm go test -exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" ./engine/... ./cmd/engine/... ./internal/jsvalue/ ./tensor/
+GOOS=js GOARCH=wasm go test -exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" ./engine/... ./wasm/engine/... ./internal/jsvalue/ ./tensor/
 
 step "build the site"
 go run serve.go -build

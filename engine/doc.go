@@ -51,7 +51,7 @@
 // The engine knows nothing of transport: ParseGraph and ParseValues read
 // the list format from JSON (through internal/jsontext), GraphOf and
 // ValuesOf from values already decoded; the JavaScript API's wire format
-// is cmd/engine's.
+// is wasm/engine's.
 //
 // # Values
 //

@@ -6,7 +6,7 @@
 // IndexedDB); in a Web Worker it is the runner (this package: Starlark,
 // the engine, drawing layout). The page hands the worker a Job and gets
 // back printed lines while the job runs, then a Result, each as one
-// structured-clone message (Serve, js only). The page can always stop a
+// structured-clone message (wasm/gradbook's worker.go). The page can always stop a
 // job, however stuck, by terminating the worker and starting another;
 // a runner that dies (out of memory) takes only the worker with it.
 //

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package runner
+package main
 
 import (
 	"fmt"
@@ -9,27 +9,28 @@ import (
 
 	"gradbook/internal/jsvalue"
 	"gradbook/internal/protocol"
+	"gradbook/notebook/runner"
 )
 
 // flushEvery is how often lines printed by a running cell are sent to the
 // page: often enough to read as live, seldom enough to cost nothing.
 const flushEvery = 30 * time.Millisecond
 
-// Serve runs the jobs the page sends to this Web Worker, one at a time, in
+// serve runs the jobs the page sends to this Web Worker, one at a time, in
 // the order they come, in one Runner. The worker's start-up script
-// (runner.js) hands each message to the function Serve gives
+// (runner.js) hands each message to the function serve gives
 // gradbookRunner.ready; the messages are package protocol's job, lines,
 // result and error.
-func Serve() {
+func serve() {
 	jobs := make(chan js.Value, 16)
 	handle := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		jobs <- args[0]
 		return nil
 	})
 	js.Global().Get("gradbookRunner").Call("ready", handle)
-	r := New()
+	r := runner.New()
 	for msg := range jobs {
-		r.serveOne(msg)
+		serveOne(r, msg)
 	}
 }
 
@@ -42,7 +43,9 @@ func post(kind string, id js.Value, key string, v js.Value) {
 	js.Global().Call("postMessage", reply)
 }
 
-func (r *Runner) serveOne(msg js.Value) {
+// serveOne does one job the page sent, posting its lines as they come
+// and then its result.
+func serveOne(r *runner.Runner, msg js.Value) {
 	if msg.Get(protocol.Key).String() != protocol.Job {
 		return
 	}
@@ -53,7 +56,7 @@ func (r *Runner) serveOne(msg js.Value) {
 			fail(fmt.Sprintf("internal error in Gradbook's runner: %v (please report it)", p))
 		}
 	}()
-	var job Job
+	var job runner.Job
 	if err := jsvalue.Into(msg.Get(protocol.FieldJob), &job); err != nil {
 		fail(err.Error())
 		return
@@ -75,7 +78,7 @@ func (r *Runner) serveOne(msg js.Value) {
 			flush()
 		}
 	}
-	res := r.Do(job, Hooks{
+	res := r.Do(job, runner.Hooks{
 		Line: func(cell int, line string) {
 			lines = append(lines, []any{cell, line})
 			due()
