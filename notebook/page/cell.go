@@ -57,10 +57,7 @@ func (p *Page) wire(el Node) *Cell {
 	c.reset = el.Query(block.Sel("button", block.ClassReset))
 	c.out = el.Query(block.Sel("output", block.ClassOut))
 	c.drawings = el.Query(block.Sel("div", block.ClassDrawings))
-	c.timer = p.doc.Create("span")
-	c.timer.AddClass(classElapsed)
-	c.timer.SetAttr("role", "timer")
-	c.timer.SetAttr("hidden", "")
+	c.timer = p.elem("span", classElapsed, "", "role", "timer", "hidden", "")
 	c.run.Parent().InsertBefore(c.timer, c.run)
 	c.on.listen(p, c.run, "click", func(Event) {
 		p.Do(func() {
@@ -451,10 +448,7 @@ func (p *Page) setOutput(out Node, text string) {
 			out.Append(p.doc.CreateText(piece.Text))
 			continue
 		}
-		t := p.doc.Create("span")
-		t.AddClass(classTable)
-		t.SetText(piece.Text)
-		out.Append(t)
+		out.Append(p.elem("span", classTable, piece.Text))
 	}
 }
 

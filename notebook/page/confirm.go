@@ -13,18 +13,10 @@ func (p *Page) ask(root, before Node, question, yesLabel, noLabel string, yes, n
 	if old := root.Query(block.Of(classConfirm)); old != nil {
 		old.Remove()
 	}
-	box := p.doc.Create("div")
-	box.AddClass(classConfirm)
-	box.SetAttr("role", "alertdialog")
-	box.SetAttr("aria-label", question)
-	text := p.doc.Create("p")
-	text.SetText(question)
-	box.Append(text)
+	box := p.elem("div", classConfirm, "", "role", "alertdialog", "aria-label", question)
 	yesButton := p.button(classConfirmYes, yesLabel)
 	noButton := p.button(classConfirmNo, noLabel)
-	box.Append(yesButton)
-	box.Append(p.doc.CreateText(" "))
-	box.Append(noButton)
+	appendAll(box, p.elem("p", "", question), yesButton, p.doc.CreateText(" "), noButton)
 	root.InsertBefore(box, before)
 	noButton.Focus()
 	on := &handlers{}
@@ -45,9 +37,28 @@ func (p *Page) ask(root, before Node, question, yesLabel, noLabel string, yes, n
 
 // button makes a button of class with text.
 func (p *Page) button(class, text string) Node {
-	b := p.doc.Create("button")
-	b.SetAttr("type", "button")
-	b.AddClass(class)
-	b.SetText(text)
-	return b
+	return p.elem("button", class, text, "type", "button")
+}
+
+// elem makes an element: a tag, its class and text ("" for none), and
+// attributes as name, value pairs.
+func (p *Page) elem(tag, class, text string, attrs ...string) Node {
+	el := p.doc.Create(tag)
+	if class != "" {
+		el.AddClass(class)
+	}
+	for i := 0; i+1 < len(attrs); i += 2 {
+		el.SetAttr(attrs[i], attrs[i+1])
+	}
+	if text != "" {
+		el.SetText(text)
+	}
+	return el
+}
+
+// appendAll appends each of nodes to parent, in order.
+func appendAll(parent Node, nodes ...Node) {
+	for _, n := range nodes {
+		parent.Append(n)
+	}
 }

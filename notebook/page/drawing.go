@@ -49,49 +49,22 @@ var bugs = []struct {
 // listeners.
 func (p *Page) newDrawingView(box Node, on *handlers, d *draw.Drawing, id string) *drawingView {
 	v := &drawingView{p: p, d: d, id: id}
-	fig := p.doc.Create("figure")
-	fig.AddClass(classDrawing)
-	fig.SetAttr("id", id)
+	fig := p.elem("figure", classDrawing, "", "id", id)
 	v.root = fig
-	caption := p.doc.Create("figcaption")
-	caption.SetText(d.Title)
-	fig.Append(caption)
-	v.box = p.doc.Create("div")
-	v.box.AddClass(classSVGBox)
-	v.box.SetAttr("tabindex", "0")
-	v.box.SetAttr("role", "group")
-	v.box.SetAttr("aria-label", d.Title)
-	fig.Append(v.box)
-	cue := p.doc.Create("p")
-	cue.AddClass(classScrollCue)
-	cue.SetText("Scroll the drawing sideways to see all of it →")
-	fig.Append(cue)
+	v.box = p.elem("div", classSVGBox, "", "tabindex", "0", "role", "group", "aria-label", d.Title)
+	appendAll(fig, p.elem("figcaption", "", d.Title), v.box, p.elem("p", classScrollCue, "Scroll the drawing sideways to see all of it →"))
 	p.appendHTML(fig, d.ControlsHTML(id))
 	if d.Out >= 0 && !d.Trivial() && d.Theirs == nil {
-		label := p.doc.Create("label")
-		label.AddClass(classPracticeLabel)
-		v.practice = p.doc.Create("input")
-		v.practice.SetAttr("type", "checkbox")
-		v.practice.AddClass(classPractice)
-		v.practice.SetAttr("id", id+"-practice")
-		label.Append(v.practice)
-		label.Append(p.doc.CreateText(" You do the backward pass"))
-		fig.Append(label)
-		v.blanks = p.doc.Create("div")
-		v.blanks.AddClass(classBlanks)
-		v.blanks.SetAttr("aria-live", "polite")
-		fig.Append(v.blanks)
+		label := p.elem("label", classPracticeLabel, "")
+		v.practice = p.elem("input", classPractice, "", "type", "checkbox", "id", id+"-practice")
+		appendAll(label, v.practice, p.doc.CreateText(" You do the backward pass"))
+		v.blanks = p.elem("div", classBlanks, "", "aria-live", "polite")
+		appendAll(fig, label, v.blanks)
 	}
-	v.text = p.doc.Create("p")
-	v.text.AddClass(classStepText)
-	v.text.SetAttr("aria-live", "polite")
-	fig.Append(v.text)
-	v.paths = p.doc.Create("div")
-	v.paths.AddClass(classPaths)
-	v.paths.SetAttr("aria-live", "polite")
-	fig.Append(v.paths)
+	v.text = p.elem("p", classStepText, "", "aria-live", "polite")
+	v.paths = p.elem("div", classPaths, "", "aria-live", "polite")
 	v.table = p.doc.Create("details")
-	fig.Append(v.table)
+	appendAll(fig, v.text, v.paths, v.table)
 	v.setTable()
 	box.Append(fig)
 	v.back = fig.Query(block.Of(draw.ClassStepBack))
@@ -130,9 +103,7 @@ func (p *Page) appendHTML(parent Node, markup string) {
 // setTable shows the drawing's graph as a table, folded.
 func (v *drawingView) setTable() {
 	v.table.SetText("")
-	summary := v.p.doc.Create("summary")
-	summary.SetText("The graph as a table")
-	v.table.Append(summary)
+	v.table.Append(v.p.elem("summary", "", "The graph as a table"))
 	v.p.appendHTML(v.table, v.d.TableHTML())
 }
 
@@ -375,36 +346,18 @@ func (v *drawingView) askBlanks() {
 	v.blanks.SetText("")
 	k := v.step + 1
 	if k > len(v.d.Steps) {
-		done := doc.Create("p")
-		done.SetText("You did the whole reverse pass: every gradient is in the drawing.")
-		v.blanks.Append(done)
+		v.blanks.Append(v.p.elem("p", "", "You did the whole reverse pass: every gradient is in the drawing."))
 		return
 	}
 	at := v.d.Nodes[v.d.Steps[k-1].Node]
-	ask := doc.Create("p")
-	ask.SetText(fmt.Sprintf("Step %d of %d, at %s: what does it add to the gradient of each input?", k, len(v.d.Steps), at.Label))
-	v.blanks.Append(ask)
+	v.blanks.Append(v.p.elem("p", "", fmt.Sprintf("Step %d of %d, at %s: what does it add to the gradient of each input?", k, len(v.d.Steps), at.Label)))
 	var first Node
 	for i, e := range v.d.Blanks(k) {
 		from := v.d.Nodes[v.d.Edges[e].From]
 		id := fmt.Sprintf("%s-blank-%d", v.id, i)
-		row := doc.Create("div")
-		row.AddClass(classBlank)
-		label := doc.Create("label")
-		label.SetAttr("for", id)
-		label.SetText(from.Label + ".grad += ")
-		in := doc.Create("input")
-		for _, a := range [][2]string{{"type", "text"}, {"inputmode", "decimal"}, {"autocomplete", "off"}, {"id", id}, {attrEdge, strconv.Itoa(e)}} {
-			in.SetAttr(a[0], a[1])
-		}
-		in.AddClass(classBlankInput)
-		verdict := doc.Create("span")
-		verdict.AddClass(classBlankVerdict)
-		verdict.SetAttr("role", "status")
-		row.Append(label)
-		row.Append(in)
-		row.Append(doc.CreateText(" "))
-		row.Append(verdict)
+		row := v.p.elem("div", classBlank, "")
+		in := v.p.elem("input", classBlankInput, "", "type", "text", "inputmode", "decimal", "autocomplete", "off", "id", id, attrEdge, strconv.Itoa(e))
+		appendAll(row, v.p.elem("label", "", from.Label+".grad += ", "for", id), in, doc.CreateText(" "), v.p.elem("span", classBlankVerdict, "", "role", "status"))
 		v.blanks.Append(row)
 		if first == nil {
 			first = in

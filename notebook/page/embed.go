@@ -93,11 +93,7 @@ func (p *Page) embed(base string) {
 
 // embedNote says something about a course page's cell, before it.
 func (p *Page) embedNote(el Node, msg string) {
-	note := p.doc.Create("p")
-	note.AddClass(block.ClassEmbedErr)
-	note.SetAttr("role", "alert")
-	note.SetText(msg)
-	el.Parent().InsertBefore(note, el)
+	el.Parent().InsertBefore(p.elem("p", block.ClassEmbedErr, msg, "role", "alert"), el)
 }
 
 // embedError says in place of a course page's cell why it cannot be shown.
@@ -114,16 +110,10 @@ func (p *Page) embedStatus() {
 	if first == nil {
 		return
 	}
-	line := p.doc.Create("p")
-	line.AddClass(classEmbedStatus)
-	p.status = p.doc.Create("span")
-	p.status.SetAttr("role", "status")
-	saved := p.doc.Create("span")
-	saved.AddClass(classEmbedSaved)
-	saved.SetAttr("role", "status")
-	line.Append(p.status)
-	line.Append(p.doc.CreateText(" "))
-	line.Append(saved)
+	line := p.elem("p", classEmbedStatus, "")
+	p.status = p.elem("span", "", "", "role", "status")
+	saved := p.elem("span", classEmbedSaved, "", "role", "status")
+	appendAll(line, p.status, p.doc.CreateText(" "), saved)
 	first.Append(line)
 	if p.keep != nil {
 		p.keep.status = saved
@@ -193,8 +183,7 @@ func (p *Page) frame() {
 
 // placeCell replaces el with a live cell.
 func (p *Page) placeCell(el Node, id, src string, m placement) {
-	wrap := p.doc.Create("div")
-	wrap.AddClass(block.ClassEmbed)
+	wrap := p.elem("div", block.ClassEmbed, "")
 	wrap.SetHTML(block.CodeCellHTML(id, len(p.placed)+1, src))
 	el.Parent().InsertBefore(wrap, el)
 	el.Remove()

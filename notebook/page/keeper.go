@@ -162,10 +162,7 @@ func (p *Page) notice(msg string) {
 
 // noticeText is a notice's paragraph.
 func (p *Page) noticeText(msg string) Node {
-	el := p.doc.Create("p")
-	el.AddClass(classNotice)
-	el.SetText(msg)
-	return el
+	return p.elem("p", classNotice, msg)
 }
 
 // noticeBox returns where notices go: the page's #notices, or on a course
@@ -182,9 +179,7 @@ func (p *Page) noticeBox() Node {
 	if box := first.Query(block.Of(classNotices)); box != nil && box.Parent().Is(first) {
 		return box
 	}
-	box := p.doc.Create("div")
-	box.AddClass(classNotices)
-	box.SetAttr("role", "alert")
+	box := p.elem("div", classNotices, "", "role", "alert")
 	first.InsertBefore(box, first.FirstChild())
 	return box
 }

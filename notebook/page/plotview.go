@@ -8,42 +8,28 @@ import (
 // every text escaped, and its text alternative, a summary and a table
 // whose cells are set as text.
 func (p *Page) showPlot(box Node, pl *plot.Plot) {
-	doc := p.doc
-	fig := doc.Create("figure")
-	fig.AddClass(classPlot)
+	fig := p.elem("figure", classPlot, "")
 	if pl.Title != "" {
-		caption := doc.Create("figcaption")
-		caption.SetText(pl.Title)
-		fig.Append(caption)
+		fig.Append(p.elem("figcaption", "", pl.Title))
 	}
-	svg := doc.Create("div")
-	svg.AddClass(classPlotBox)
+	svg := p.elem("div", classPlotBox, "")
 	svg.SetHTML(pl.SVG)
-	fig.Append(svg)
-	sum := doc.Create("p")
-	sum.AddClass(classPlotSummary)
-	sum.SetText(pl.Summary)
-	fig.Append(sum)
+	appendAll(fig, svg, p.elem("p", classPlotSummary, pl.Summary))
 	if len(pl.Table) > 1 {
-		details := doc.Create("details")
-		summary := doc.Create("summary")
-		summary.SetText("The plot as a table")
-		details.Append(summary)
-		table := doc.Create("table")
+		details := p.doc.Create("details")
+		table := p.doc.Create("table")
+		appendAll(details, p.elem("summary", "", "The plot as a table"), table)
 		for i, row := range pl.Table {
-			tr := doc.Create("tr")
+			tr := p.doc.Create("tr")
 			for _, text := range row {
 				tag := "td"
 				if i == 0 {
 					tag = "th"
 				}
-				td := doc.Create(tag)
-				td.SetText(text)
-				tr.Append(td)
+				tr.Append(p.elem(tag, "", text))
 			}
 			table.Append(tr)
 		}
-		details.Append(table)
 		fig.Append(details)
 	}
 	box.Append(fig)

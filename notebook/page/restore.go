@@ -57,16 +57,9 @@ func (c *Cell) mark(clean bool) {
 // an exercise has changed since they edited it, and lets them keep theirs
 // or take the new.
 func (p *Page) offerNewVersion(root Node, editor *codeEditor, kind, lesson, id string) {
-	box := p.doc.Create("div")
-	box.AddClass(classChanged)
-	box.SetAttr("role", "alert")
-	text := p.doc.Create("p")
-	text.SetText("The lesson's code for this cell has changed since you edited it. Your version is in the editor.")
+	box := p.elem("div", classChanged, "", "role", "alert")
 	mine, taken := p.button(classKeepMine, "Keep mine"), p.button(classTakeNew, "Use the new version")
-	box.Append(text)
-	box.Append(mine)
-	box.Append(p.doc.CreateText(" "))
-	box.Append(taken)
+	appendAll(box, p.elem("p", "", "The lesson's code for this cell has changed since you edited it. Your version is in the editor."), mine, p.doc.CreateText(" "), taken)
 	root.InsertBefore(box, editor.elem())
 	on := &handlers{} // the box's, released when it goes
 	on.listen(p, mine, "click", func(Event) {
