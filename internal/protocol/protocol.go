@@ -8,21 +8,7 @@
 // rename breaks `go test`, not a browser.
 //
 // Every message is one plain object whose "gradbook" key names its kind,
-// with the fields listed for it:
-//
-//	page → runner    {gradbook: "module", module}             start: the compiled notebook
-//	runner → page    {gradbook: "ready"}                      its Go program runs
-//	runner → page    {gradbook: "died", why}                  its Go program died
-//	page → runner    {gradbook: "job", id, job}               a job (runner.Job)
-//	runner → page    {gradbook: "lines", id, lines}           lines printed: [[cell, text], …]
-//	runner → page    {gradbook: "started", id, cell}          the job's cell begins to run
-//	runner → page    {gradbook: "result", id, result}         the job's runner.Result
-//	runner → page    {gradbook: "error", id, error}           the job failed: a message
-//	course → proxy   {gradbook: "fetch", id, file}            fetch one of Gradbook's files
-//	proxy → course   {gradbook: "proxy-ready"}                the frame listens
-//	proxy → course   {gradbook: "file", id, status, type, body, error}
-//	frame → course   {gradbook: "height", height}             size me to my content
-//	page → service worker {gradbook: "activate"}              take the new build
+// with the fields Messages lists for it.
 //
 // The engine's Web Worker (autodiff-worker.js) keeps the public shapes
 // the README documents, {graph, leaves, out} in and {values, grads} or
@@ -59,34 +45,31 @@ const (
 	FieldError  = "error"
 )
 
-// Message is one kind of message.
+// Message is one kind of message: who sends it to whom, its fields, and
+// what it says.
 type Message struct {
 	Kind     string
 	From, To string
 	Fields   []string
+	Says     string
 }
 
-// Messages are every kind of message, as the package doc lists them.
+// Messages are every kind of message.
 var Messages = []Message{
-	{Module, "page", "runner", []string{"module"}},
-	{Ready, "runner", "page", nil},
-	{Died, "runner", "page", []string{"why"}},
-	{Job, "page", "runner", []string{FieldID, FieldJob}},
-	{Lines, "runner", "page", []string{FieldID, FieldLines}},
-	{Started, "runner", "page", []string{FieldID, FieldCell}},
-	{Result, "runner", "page", []string{FieldID, FieldResult}},
-	{Error, "runner", "page", []string{FieldID, FieldError}},
-	{Fetch, "course page", "proxy frame", []string{"id", "file"}},
-	{ProxyReady, "proxy frame", "course page", nil},
-	{File, "proxy frame", "course page", []string{"id", "status", "type", "body", "error"}},
-	{Height, "Gradbook frame", "course page", []string{"height"}},
-	{Activate, "page", "service worker", nil},
+	{Module, "page", "runner", []string{"module"}, "start: the compiled notebook"},
+	{Ready, "runner", "page", nil, "its Go program runs"},
+	{Died, "runner", "page", []string{"why"}, "its Go program died"},
+	{Job, "page", "runner", []string{FieldID, FieldJob}, "a job (runner.Job)"},
+	{Lines, "runner", "page", []string{FieldID, FieldLines}, "lines printed: [[cell, text], …]"},
+	{Started, "runner", "page", []string{FieldID, FieldCell}, "the job's cell begins to run"},
+	{Result, "runner", "page", []string{FieldID, FieldResult}, "the job's runner.Result"},
+	{Error, "runner", "page", []string{FieldID, FieldError}, "the job failed: a message"},
+	{Fetch, "course page", "proxy frame", []string{"id", "file"}, "fetch one of Gradbook's files"},
+	{ProxyReady, "proxy frame", "course page", nil, "the frame listens"},
+	{File, "proxy frame", "course page", []string{"id", "status", "type", "body", "error"}, "the file, or why not"},
+	{Height, "Gradbook frame", "course page", []string{"height"}, "size me to my content"},
+	{Activate, "page", "service worker", nil, "take the new build"},
 }
-
-// LegacyActivate is how pages of builds before this protocol asked a
-// waiting service worker to take over; a new service worker still
-// understands it, since the page that asks is the old build's.
-const LegacyActivate = "gradbook:activate"
 
 // Global is a name one script sets on the global object for others.
 type Global struct {

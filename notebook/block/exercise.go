@@ -3,7 +3,6 @@ package block
 import (
 	"errors"
 	"fmt"
-	"html"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -161,33 +160,45 @@ func (r Report) capped() Report {
 // and Reset, the output and report with the drawings under them, hints one at a time, and the solution behind a
 // button.
 func (x *Exercise) HTML() string {
-	id := html.EscapeString(x.ID)
+	id := "exercise-" + x.ID
 	rows := min(max(strings.Count(x.Starter, "\n")+2, 6), 40)
-	var b strings.Builder
-	fmt.Fprintf(&b, `<section class="cell exercise" id="exercise-%s" data-cell-id="%s" data-kind="exercise" data-check="%s" aria-labelledby="exercise-%s-label">`,
-		id, id, html.EscapeString(x.Check), id)
-	fmt.Fprintf(&b, `<div class="cell-bar"><label class="cell-label" id="exercise-%s-label" for="exercise-%s-src">Exercise: your code</label>`, id, id)
-	b.WriteString(`<button type="button" class="run" disabled>Run</button><button type="button" class="check" disabled>Check</button><button type="button" class="reset" disabled>Reset</button></div>`)
-	fmt.Fprintf(&b, `<textarea class="editor" id="exercise-%s-src" rows="%d" spellcheck="false" autocapitalize="off" autocomplete="off">%s</textarea>`, id, rows, html.EscapeString(x.Starter))
-	fmt.Fprintf(&b, `<output class="out" for="exercise-%s-src" role="status" aria-live="polite"></output>`, id)
-	b.WriteString(`<div class="report" role="status" aria-live="polite"></div><div class="drawings"></div>`)
+	var w writer
+	w.open("section", "class", classes(ClassCell, KindExercise), "id", id, AttrCellID, x.ID, AttrKind, KindExercise, AttrCheck, x.Check, "aria-labelledby", id+"-label")
+	w.open("div", "class", ClassCellBar)
+	w.el("label", "Exercise: your code", "class", ClassCellLabel, "id", id+"-label", "for", id+"-src")
+	w.el("button", "Run", "type", "button", "class", ClassRun, "disabled", bare)
+	w.el("button", "Check", "type", "button", "class", ClassCheck, "disabled", bare)
+	w.el("button", "Reset", "type", "button", "class", ClassReset, "disabled", bare)
+	w.close("div")
+	w.el("textarea", x.Starter, "class", ClassEditor, "id", id+"-src", "rows", fmt.Sprint(rows), "spellcheck", "false", "autocapitalize", "off", "autocomplete", "off")
+	w.el("output", "", "class", ClassOut, "for", id+"-src", "role", "status", "aria-live", "polite")
+	w.el("div", "", "class", ClassReport, "role", "status", "aria-live", "polite")
+	w.el("div", "", "class", ClassDrawings)
 	for _, t := range x.Tests {
 		// Inert text the runner is given with the learner's code: a
 		// template is neither shown nor run by the browser.
-		fmt.Fprintf(&b, `<template class="test" data-name="%s">%s</template>`, html.EscapeString(t.Name), html.EscapeString(t.Code))
+		w.el("template", t.Code, "class", ClassTest, AttrName, t.Name)
 	}
 	if len(x.Hints) > 0 {
-		b.WriteString(`<div class="hints"><button type="button" class="hint" disabled>Show a hint</button><ol class="hint-list">`)
+		w.open("div", "class", "hints")
+		w.el("button", "Show a hint", "type", "button", "class", ClassHint, "disabled", bare)
+		w.open("ol", "class", ClassHintList)
 		for _, h := range x.Hints {
-			fmt.Fprintf(&b, `<li hidden>%s</li>`, paragraphs(h))
+			w.markup("li", paragraphs(h), "hidden", bare)
 		}
-		b.WriteString(`</ol></div>`)
+		w.close("ol")
+		w.close("div")
 	}
 	if x.Solution != "" {
-		fmt.Fprintf(&b, `<details class="solution"><summary>Show a solution</summary><pre><code>%s</code></pre></details>`, html.EscapeString(x.Solution))
+		w.open("details", "class", "solution")
+		w.el("summary", "Show a solution")
+		w.open("pre")
+		w.el("code", x.Solution)
+		w.close("pre")
+		w.close("details")
 	}
-	b.WriteString(`</section>`)
-	return b.String()
+	w.close("section")
+	return w.String()
 }
 
 // backwardTest is one hidden test of a learner's backward.

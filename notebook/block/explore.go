@@ -3,7 +3,6 @@ package block
 import (
 	"errors"
 	"fmt"
-	"html"
 	"math"
 	"strconv"
 	"strings"
@@ -212,27 +211,40 @@ func (e *Explore) Drawing(vals map[string]float64) *draw.Drawing {
 // HTML renders the block: a slider and a number field per leaf, a table
 // of values and gradients, a place for the drawing, and the task list.
 func (e *Explore) HTML() string {
-	id := html.EscapeString(e.ID)
-	var b strings.Builder
-	fmt.Fprintf(&b, `<section class="cell explore" id="explore-%s" data-cell-id="%s" data-kind="explore">`, id, id)
-	b.WriteString(dataScript(e.Data()))
-	fmt.Fprintf(&b, `<h3 class="explore-caption">%s</h3><div class="explore-body"><div class="explore-inputs" role="group" aria-label="Inputs of %s">`, html.EscapeString(e.Caption), html.EscapeString(e.Caption))
+	id := "explore-" + e.ID
+	var w writer
+	w.open("section", "class", classes(ClassCell, KindExplore), "id", id, AttrCellID, e.ID, AttrKind, KindExplore)
+	w.WriteString(dataScript(e.Data()))
+	w.el("h3", e.Caption, "class", ClassExploreCap)
+	w.open("div", "class", "explore-body")
+	w.open("div", "class", "explore-inputs", "role", "group", "aria-label", "Inputs of "+e.Caption)
 	for _, l := range e.Leaves {
-		n := html.EscapeString(l.Name)
-		fmt.Fprintf(&b, `<div class="leaf" data-leaf="%s"><label for="%s-%s-range">%s</label><input type="range" id="%s-%s-range" min="%g" max="%g" step="%g" value="%g"><input type="number" id="%s-%s-num" aria-label="%s, exact value" step="any" value="%g"></div>`,
-			n, id, n, n, id, n, l.Min, l.Max, l.Step, l.Start, id, n, n, l.Start)
+		at := id + "-" + l.Name
+		w.open("div", "class", ClassLeaf, AttrLeaf, l.Name)
+		w.el("label", l.Name, "for", at+"-range")
+		g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+		w.open("input", "type", "range", "id", at+"-range", "min", g(l.Min), "max", g(l.Max), "step", g(l.Step), "value", g(l.Start))
+		w.open("input", "type", "number", "id", at+"-num", "aria-label", l.Name+", exact value", "step", "any", "value", g(l.Start))
+		w.close("div")
 	}
-	b.WriteString(`</div><div class="explore-state" aria-live="polite"></div></div>`)
+	w.close("div")
+	w.el("div", "", "class", ClassExploreSt, "aria-live", "polite")
+	w.close("div")
 	if len(e.Tasks) > 0 {
-		b.WriteString(`<h4>To do</h4><ul class="tasks">`)
+		w.el("h4", "To do")
+		w.open("ul", "class", "tasks")
 		for _, t := range e.Tasks {
-			fmt.Fprintf(&b, `<li class="task" data-task="%s"><span class="tick" aria-hidden="true">○</span> %s <span class="task-state">(not yet)</span></li>`,
-				html.EscapeString(t.ID), html.EscapeString(t.Text))
+			w.open("li", "class", ClassTask, AttrTask, t.ID)
+			w.el("span", "○", "class", ClassTick, "aria-hidden", "true")
+			w.text(" " + t.Text + " ")
+			w.el("span", "(not yet)", "class", ClassTaskState)
+			w.close("li")
 		}
-		b.WriteString(`</ul>`)
+		w.close("ul")
 	}
-	b.WriteString(`<div class="drawings"></div></section>`)
-	return b.String()
+	w.el("div", "", "class", ClassDrawings)
+	w.close("section")
+	return w.String()
 }
 
 // Data is what the browser needs of the block, as decoded-JSON shapes:
@@ -325,13 +337,24 @@ func ExploreOf(id string, data any) (*Explore, error) {
 // StateHTML renders the values and gradients at the current leaves as a
 // table: leaves first, then nodes.
 func (e *Explore) StateHTML(vals, grads map[string]float64) string {
-	var b strings.Builder
-	out := html.EscapeString(e.Out)
-	fmt.Fprintf(&b, `<table class="explore-table"><thead><tr><th scope="col">name</th><th scope="col">value</th><th scope="col">∂%s/∂name</th></tr></thead><tbody>`, out)
+	var w writer
+	w.open("table", "class", "explore-table")
+	w.open("thead")
+	w.open("tr")
+	w.el("th", "name", "scope", "col")
+	w.el("th", "value", "scope", "col")
+	w.el("th", "∂"+e.Out+"/∂name", "scope", "col")
+	w.close("tr")
+	w.close("thead")
+	w.open("tbody")
 	for _, n := range e.tape.Names() {
-		fmt.Fprintf(&b, `<tr data-name="%s"><th scope="row">%s</th><td class="value">%s</td><td class="grad">%s</td></tr>`,
-			html.EscapeString(n), html.EscapeString(n), words.Number(vals[n]), words.Number(grads[n]))
+		w.open("tr", AttrName, n)
+		w.el("th", n, "scope", "row")
+		w.el("td", words.Number(vals[n]), "class", "value")
+		w.el("td", words.Number(grads[n]), "class", "grad")
+		w.close("tr")
 	}
-	b.WriteString(`</tbody></table>`)
-	return b.String()
+	w.close("tbody")
+	w.close("table")
+	return w.String()
 }

@@ -8,13 +8,60 @@ import (
 	"gradbook/internal/jsontext"
 )
 
+// writer writes the build's markup: every text and attribute value it is
+// given is escaped, and every name the page reads is one of markup.go's.
+type writer struct{ strings.Builder }
+
+// bare is the value of an attribute written without one: disabled, hidden.
+const bare = "\x00bare"
+
+// open writes a start tag with attributes, as name, value pairs.
+func (w *writer) open(tag string, attrs ...string) {
+	w.WriteByte('<')
+	w.WriteString(tag)
+	for i := 0; i+1 < len(attrs); i += 2 {
+		w.WriteByte(' ')
+		w.WriteString(attrs[i])
+		if attrs[i+1] != bare {
+			w.WriteString(`="`)
+			w.WriteString(html.EscapeString(attrs[i+1]))
+			w.WriteByte('"')
+		}
+	}
+	w.WriteByte('>')
+}
+
+// close writes an end tag.
+func (w *writer) close(tag string) { w.WriteString("</" + tag + ">") }
+
+// text writes text, escaped.
+func (w *writer) text(s string) { w.WriteString(html.EscapeString(s)) }
+
+// el writes an element holding text.
+func (w *writer) el(tag, text string, attrs ...string) {
+	w.open(tag, attrs...)
+	w.text(text)
+	w.close(tag)
+}
+
+// markup writes an element holding markup of the build's (paragraphs,
+// Inline).
+func (w *writer) markup(tag, markup string, attrs ...string) {
+	w.open(tag, attrs...)
+	w.WriteString(markup)
+	w.close(tag)
+}
+
+// classes joins class names for a class attribute.
+func classes(names ...string) string { return strings.Join(names, " ") }
+
 // dataScript carries a block's data to the browser, once, as JSON in an
 // inert <script type="application/json" class="block-data"> (allowed by
 // the pages' CSP, never run). "<" is escaped so the text cannot end the
 // element.
 func dataScript(v any) string {
 	data := strings.ReplaceAll(string(jsontext.Encode(v)), "<", `\u003c`)
-	return `<script type="application/json" class="block-data">` + data + `</script>`
+	return `<script type="application/json" class="` + ClassBlockData + `">` + data + `</script>`
 }
 
 // CodeCellHTML returns the markup of a code cell: a labelled editor holding
@@ -22,19 +69,23 @@ func dataScript(v any) string {
 // for drawings. The page works without scripts (the code is readable);
 // the notebook's wasm enables the buttons. n numbers the cell for people.
 func CodeCellHTML(id string, n int, source string) string {
-	id = html.EscapeString(id)
 	rows := min(max(strings.Count(source, "\n")+2, 3), 30)
-	var b strings.Builder
-	fmt.Fprintf(&b, `<section class="cell code-cell" id="cell-%s" data-cell-id="%s" data-kind="python" aria-labelledby="cell-%s-label">`, id, id, id)
-	fmt.Fprintf(&b, `<div class="cell-bar"><label class="cell-label" id="cell-%s-label" for="cell-%s-src">Cell %d</label>`, id, id, n)
-	b.WriteString(`<span class="cell-state" aria-hidden="true"></span>`)
-	b.WriteString(`<button type="button" class="run" disabled>Run</button>`)
-	b.WriteString(`<button type="button" class="reset" disabled>Reset</button>`)
-	b.WriteString(`<button type="button" class="share" disabled>Share</button></div>`)
-	fmt.Fprintf(&b, `<textarea class="editor" id="cell-%s-src" rows="%d" spellcheck="false" autocapitalize="off" autocomplete="off" aria-describedby="cell-%s-keys">%s</textarea>`,
-		id, rows, id, html.EscapeString(source))
-	fmt.Fprintf(&b, `<p class="keys" id="cell-%s-keys">Shift+Enter or Ctrl+Enter runs the cell.<span class="visually-hidden"> In the code, Tab indents; press Escape, then Tab, to move out of it.</span></p>`, id)
-	fmt.Fprintf(&b, `<output class="out" for="cell-%s-src" role="status" aria-live="polite"></output>`, id)
-	b.WriteString(`<div class="drawings"></div></section>`)
-	return b.String()
+	var w writer
+	w.open("section", "class", classes(ClassCell, ClassCodeCell), "id", "cell-"+id, AttrCellID, id, AttrKind, KindPython, "aria-labelledby", "cell-"+id+"-label")
+	w.open("div", "class", ClassCellBar)
+	w.el("label", fmt.Sprintf("Cell %d", n), "class", ClassCellLabel, "id", "cell-"+id+"-label", "for", "cell-"+id+"-src")
+	w.el("span", "", "class", ClassCellState, "aria-hidden", "true")
+	w.el("button", "Run", "type", "button", "class", ClassRun, "disabled", bare)
+	w.el("button", "Reset", "type", "button", "class", ClassReset, "disabled", bare)
+	w.el("button", "Share", "type", "button", "class", ClassShare, "disabled", bare)
+	w.close("div")
+	w.el("textarea", source, "class", ClassEditor, "id", "cell-"+id+"-src", "rows", fmt.Sprint(rows), "spellcheck", "false", "autocapitalize", "off", "autocomplete", "off", "aria-describedby", "cell-"+id+"-keys")
+	w.open("p", "class", "keys", "id", "cell-"+id+"-keys")
+	w.text("Shift+Enter or Ctrl+Enter runs the cell.")
+	w.el("span", " In the code, Tab indents; press Escape, then Tab, to move out of it.", "class", "visually-hidden")
+	w.close("p")
+	w.el("output", "", "class", ClassOut, "for", "cell-"+id+"-src", "role", "status", "aria-live", "polite")
+	w.el("div", "", "class", ClassDrawings)
+	w.close("section")
+	return w.String()
 }

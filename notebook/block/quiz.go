@@ -219,32 +219,41 @@ func Close(got, want float64) bool {
 // HTML renders the quiz: a fieldset with its question, the inputs for its
 // kind, a button and an announced place for feedback.
 func (q *Quiz) HTML() string {
-	id := html.EscapeString(q.ID)
-	var b strings.Builder
-	fmt.Fprintf(&b, `<section class="cell quiz" id="quiz-%s" data-cell-id="%s" data-kind="quiz" data-quiz="%s">`, id, id, q.Kind())
-	fmt.Fprintf(&b, `<fieldset><legend>Check your understanding</legend><div class="question">%s</div>`, paragraphs(q.Question))
+	id := "quiz-" + q.ID
+	var w writer
+	w.open("section", "class", classes(ClassCell, KindQuiz), "id", id, AttrCellID, q.ID, AttrKind, KindQuiz, AttrQuiz, q.Kind())
+	w.open("fieldset")
+	w.el("legend", "Check your understanding")
+	w.markup("div", paragraphs(q.Question), "class", "question")
 	switch q.Kind() {
 	case QuizChoice:
 		for i, c := range q.Choices {
-			fmt.Fprintf(&b, `<div class="choice"><input type="radio" name="%s" id="%s-c%d" value="%d"><label for="%s-c%d">%s</label></div>`,
-				id, id, i+1, i, id, i+1, Inline(c.Text))
+			at := fmt.Sprintf("%s-c%d", q.ID, i+1)
+			w.open("div", "class", "choice")
+			w.open("input", "type", "radio", "name", q.ID, "id", at, "value", strconv.Itoa(i))
+			w.markup("label", Inline(c.Text), "for", at)
+			w.close("div")
 		}
 	case QuizNumeric:
 		for i, a := range q.Answers {
-			fmt.Fprintf(&b, `<div class="answer-field"><label for="%s-a%d">%s</label> <input type="text" inputmode="decimal" autocomplete="off" id="%s-a%d" class="answer-input"></div>`,
-				id, i+1, html.EscapeString(a.Label), id, i+1)
+			at := fmt.Sprintf("%s-a%d", q.ID, i+1)
+			w.open("div", "class", "answer-field")
+			w.el("label", a.Label, "for", at)
+			w.text(" ")
+			w.open("input", "type", "text", "inputmode", "decimal", "autocomplete", "off", "id", at, "class", ClassAnswerInput)
+			w.close("div")
 		}
 	case QuizOpen:
-		fmt.Fprintf(&b, `<label for="%s-text">Your answer</label><textarea class="open-answer" id="%s-text" rows="3"></textarea>`, id, id)
+		w.el("label", "Your answer", "for", q.ID+"-text")
+		w.el("textarea", "", "class", ClassOpenAnswer, "id", q.ID+"-text", "rows", "3")
 	}
-	b.WriteString(`</fieldset>`)
-	switch q.Kind() {
-	case QuizOpen:
-		b.WriteString(`<button type="button" class="answer" disabled>Show the model answer</button>`)
-	default:
-		b.WriteString(`<button type="button" class="answer" disabled>Check my answer</button>`)
+	w.close("fieldset")
+	check := "Check my answer"
+	if q.Kind() == QuizOpen {
+		check = "Show the model answer"
 	}
-	b.WriteString(`<div class="feedback" role="status" aria-live="polite"></div>`)
+	w.el("button", check, "type", "button", "class", ClassAnswer, "disabled", bare)
+	w.el("div", "", "class", ClassFeedback, "role", "status", "aria-live", "polite")
 	if len(q.Choices) > 0 {
 		// Each choice's feedback, as the page shows it once that choice
 		// is checked: markup of the build's, every text escaped.
@@ -252,7 +261,7 @@ func (q *Quiz) HTML() string {
 		for i, c := range q.Choices {
 			choices[i] = jsontext.Object{{Name: "correct", Value: c.Correct}, {Name: "feedback", Value: paragraphs(c.Feedback)}}
 		}
-		b.WriteString(dataScript(jsontext.Object{{Name: "choices", Value: choices}}))
+		w.WriteString(dataScript(jsontext.Object{{Name: "choices", Value: choices}}))
 	}
 	if q.expected != nil {
 		// The expected numbers, computed once, here: the browser only compares.
@@ -263,8 +272,8 @@ func (q *Quiz) HTML() string {
 		wrong := make([]any, len(q.Answers))
 		for i, a := range q.Answers {
 			ws := make([]any, len(a.Wrong))
-			for k, w := range a.Wrong {
-				ws[k] = jsontext.Object{{Name: "value", Value: w.Value}, {Name: "feedback", Value: w.Feedback}}
+			for k, wr := range a.Wrong {
+				ws[k] = jsontext.Object{{Name: "value", Value: wr.Value}, {Name: "feedback", Value: wr.Feedback}}
 			}
 			wrong[i] = ws
 		}
@@ -272,34 +281,35 @@ func (q *Quiz) HTML() string {
 		for i, a := range q.Answers {
 			labels[i] = a.Label
 		}
-		b.WriteString(dataScript(jsontext.Object{{Name: "labels", Value: labels}, {Name: "expected", Value: expected}, {Name: "wrong", Value: wrong}}))
+		w.WriteString(dataScript(jsontext.Object{{Name: "labels", Value: labels}, {Name: "expected", Value: expected}, {Name: "wrong", Value: wrong}}))
 	}
 	if q.Hint != "" {
-		fmt.Fprintf(&b, `<div class="%s" hidden><h4>A hint</h4>%s</div>`, ClassQuizHint, paragraphs(q.Hint))
+		w.markup("div", "<h4>A hint</h4>"+paragraphs(q.Hint), "class", ClassQuizHint, "hidden", bare)
 	}
 	switch {
 	case q.Explain != "":
-		fmt.Fprintf(&b, `<div class="explain" hidden><h4>Worked solution</h4>%s</div>`, paragraphs(q.Explain))
+		w.markup("div", "<h4>Worked solution</h4>"+paragraphs(q.Explain), "class", ClassExplain, "hidden", bare)
 	case len(q.Choices) > 0:
 		for _, c := range q.Choices {
 			if c.Correct {
-				fmt.Fprintf(&b, `<div class="explain" hidden><h4>The answer</h4><p>%s</p>%s</div>`, Inline(c.Text), paragraphs(c.Feedback))
+				w.markup("div", "<h4>The answer</h4><p>"+Inline(c.Text)+"</p>"+paragraphs(c.Feedback), "class", ClassExplain, "hidden", bare)
 			}
 		}
 	case q.expected != nil:
 		// Without an authored explanation, the answer is at least the
 		// numbers themselves.
-		b.WriteString(`<div class="explain" hidden><h4>The answer</h4>`)
+		w.open("div", "class", ClassExplain, "hidden", bare)
+		w.el("h4", "The answer")
 		for i, a := range q.Answers {
-			fmt.Fprintf(&b, `<p>%s = %s</p>`, html.EscapeString(a.Label), html.EscapeString(words.Number(q.expected[i])))
+			w.el("p", a.Label+" = "+words.Number(q.expected[i]))
 		}
-		b.WriteString(`</div>`)
+		w.close("div")
 	}
 	if q.Model != "" {
-		fmt.Fprintf(&b, `<div class="model" hidden><h4>A model answer</h4>%s</div>`, paragraphs(q.Model))
+		w.markup("div", "<h4>A model answer</h4>"+paragraphs(q.Model), "class", ClassModel, "hidden", bare)
 	}
-	b.WriteString(`</section>`)
-	return b.String()
+	w.close("section")
+	return w.String()
 }
 
 // paragraphs renders plain text, blank lines between paragraphs, as HTML.

@@ -45,9 +45,8 @@ self.addEventListener("install", (event) => {
 });
 
 self.addEventListener("message", (event) => {
-  // {gradbook: "activate"}; pages of older builds said "gradbook:activate".
   const d = event.data;
-  if (d === "gradbook:activate" || (d && d.gradbook === "activate")) self.skipWaiting();
+  if (d && d.gradbook === "activate") self.skipWaiting();
 });
 
 self.addEventListener("activate", (event) => {
