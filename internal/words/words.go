@@ -61,13 +61,15 @@ func List(names []string) string {
 	for i, n := range names {
 		q[i] = "`" + n + "`"
 	}
-	switch len(q) {
-	case 0:
-		return ""
-	case 1:
-		return q[0]
+	return And(q)
+}
+
+// And joins words for a sentence: "a", "a and b", "a, b and c".
+func And(list []string) string {
+	if len(list) < 2 {
+		return strings.Join(list, "")
 	}
-	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+	return strings.Join(list[:len(list)-1], ", ") + " and " + list[len(list)-1]
 }
 
 // Plural is one if n is 1, else many: Plural(2, "is", "are") is "are".

@@ -257,14 +257,31 @@ func manifestOf(lessons []*Lesson, p Package) ([]byte, error) {
 		}
 		items = append(items, it)
 	}
-	tmpl := manifest2004
+	tmpl, typeAttr := manifest2004, "scormType"
 	if p.Version == lms.SCORM12 {
-		tmpl = manifest12
+		tmpl, typeAttr = manifest12, "scormtype"
 	}
 	var b bytes.Buffer
-	err := tmpl.Execute(&b, map[string]any{"ID": p.ID, "Org": p.ID + orgSuffix, "Title": p.Title, "Items": items, "Shared": sharedID, "Files": SCORMFiles})
+	err := tmpl.Execute(&b, map[string]any{"ID": p.ID, "Org": p.ID + orgSuffix, "Title": p.Title, "Items": items, "Shared": sharedID, "Files": SCORMFiles, "TypeAttr": typeAttr})
 	return b.Bytes(), err
 }
+
+// resources is both manifests' resources: a SCO per lesson, which
+// depends on one asset of the files every lesson needs. Only the name of
+// the type attribute differs (1.2 spells it scormtype).
+const resources = `{{define "resources"}}  <resources>
+{{- range .Items}}
+    <resource identifier="{{x .SCO}}" type="webcontent" adlcp:{{$.TypeAttr}}="sco" href="{{x .Href}}">
+      <file href="{{x .Href}}"/>
+      <dependency identifierref="{{x $.Shared}}"/>
+    </resource>
+{{- end}}
+    <resource identifier="{{x .Shared}}" type="webcontent" adlcp:{{.TypeAttr}}="asset">
+{{- range .Files}}
+      <file href="{{x .}}"/>
+{{- end}}
+    </resource>
+  </resources>{{end}}`
 
 var manifestFuncs = texttemplate.FuncMap{
 	"x": func(s string) string {
@@ -282,7 +299,7 @@ var manifestFuncs = texttemplate.FuncMap{
 // where the lesson has a passing score, its primary objective satisfied
 // by that measure (the LMS gives it to the page as
 // cmi.scaled_passing_score).
-var manifest2004 = texttemplate.Must(texttemplate.New("2004").Funcs(manifestFuncs).Parse(`<?xml version="1.0" encoding="UTF-8"?>
+var manifest2004 = texttemplate.Must(texttemplate.Must(texttemplate.New("2004").Funcs(manifestFuncs).Parse(resources)).Parse(`<?xml version="1.0" encoding="UTF-8"?>
 <manifest identifier="{{x .ID}}" version="1"
   xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
   xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
@@ -317,26 +334,14 @@ var manifest2004 = texttemplate.Must(texttemplate.New("2004").Funcs(manifestFunc
       </imsss:sequencing>
     </organization>
   </organizations>
-  <resources>
-{{- range .Items}}
-    <resource identifier="{{x .SCO}}" type="webcontent" adlcp:scormType="sco" href="{{x .Href}}">
-      <file href="{{x .Href}}"/>
-      <dependency identifierref="{{x $.Shared}}"/>
-    </resource>
-{{- end}}
-    <resource identifier="{{x .Shared}}" type="webcontent" adlcp:scormType="asset">
-{{- range .Files}}
-      <file href="{{x .}}"/>
-{{- end}}
-    </resource>
-  </resources>
+{{template "resources" .}}
 </manifest>
 `))
 
 // manifest12 is a SCORM 1.2 manifest: the same organisation, with each
 // lesson's passing score as its mastery score (0 to 100), which the LMS
 // gives to the page as cmi.student_data.mastery_score.
-var manifest12 = texttemplate.Must(texttemplate.New("1.2").Funcs(manifestFuncs).Parse(`<?xml version="1.0" encoding="UTF-8"?>
+var manifest12 = texttemplate.Must(texttemplate.Must(texttemplate.New("1.2").Funcs(manifestFuncs).Parse(resources)).Parse(`<?xml version="1.0" encoding="UTF-8"?>
 <manifest identifier="{{x .ID}}" version="1.0"
   xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
   xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2"
@@ -359,18 +364,6 @@ var manifest12 = texttemplate.Must(texttemplate.New("1.2").Funcs(manifestFuncs).
 {{- end}}
     </organization>
   </organizations>
-  <resources>
-{{- range .Items}}
-    <resource identifier="{{x .SCO}}" type="webcontent" adlcp:scormtype="sco" href="{{x .Href}}">
-      <file href="{{x .Href}}"/>
-      <dependency identifierref="{{x $.Shared}}"/>
-    </resource>
-{{- end}}
-    <resource identifier="{{x .Shared}}" type="webcontent" adlcp:scormtype="asset">
-{{- range .Files}}
-      <file href="{{x .}}"/>
-{{- end}}
-    </resource>
-  </resources>
+{{template "resources" .}}
 </manifest>
 `))

@@ -56,10 +56,10 @@ func (l Left) Empty() bool {
 func (l Left) String() string {
 	var parts []string
 	if len(l.Code) > 0 {
-		parts = append(parts, "your code in "+and(l.Code))
+		parts = append(parts, "your code in "+words.And(l.Code))
 	}
 	if len(l.Answers) > 0 {
-		parts = append(parts, "your answer to "+and(l.Answers))
+		parts = append(parts, "your answer to "+words.And(l.Answers))
 	}
 	if l.Place {
 		parts = append(parts, "where you were in the lesson")
@@ -67,15 +67,7 @@ func (l Left) String() string {
 	if l.Records > 0 {
 		parts = append(parts, words.Count(l.Records, "record")+" whole, passes and all")
 	}
-	return and(parts)
-}
-
-// and joins a list for a sentence: "a, b and c".
-func and(list []string) string {
-	if len(list) < 2 {
-		return strings.Join(list, "")
-	}
-	return strings.Join(list[:len(list)-1], ", ") + " and " + list[len(list)-1]
+	return words.And(parts)
 }
 
 // Encode writes a lesson's records (Collect's) as suspend data of at most

@@ -225,29 +225,15 @@ func Open(ctx context.Context, store Store) (*Progress, error) {
 		}
 	}
 	if skipped > 0 {
-		p.Notices = append(p.Notices, fmt.Sprintf("%s of your saved progress could not be read and %s skipped; everything else is restored.", words.Count(skipped, "record"), isAre(skipped)))
+		p.Notices = append(p.Notices, fmt.Sprintf("%s of your saved progress could not be read and %s skipped; everything else is restored.", words.Count(skipped, "record"), words.Plural(skipped, "is", "are")))
 	}
 	if newer > 0 {
-		p.Notices = append(p.Notices, fmt.Sprintf("%s %s saved by a newer version of Gradbook: kept, but not shown.", words.Count(newer, "record"), wasWere(newer)))
+		p.Notices = append(p.Notices, fmt.Sprintf("%s %s saved by a newer version of Gradbook: kept, but not shown.", words.Count(newer, "record"), words.Plural(newer, "was", "were")))
 	}
 	if migrated > 0 {
-		p.Notices = append(p.Notices, fmt.Sprintf("%s from an older version of Gradbook %s updated.", words.Count(migrated, "record"), wasWere(migrated)))
+		p.Notices = append(p.Notices, fmt.Sprintf("%s from an older version of Gradbook %s updated.", words.Count(migrated, "record"), words.Plural(migrated, "was", "were")))
 	}
 	return p, nil
-}
-
-func isAre(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
-}
-
-func wasWere(n int) string {
-	if n == 1 {
-		return "was"
-	}
-	return "were"
 }
 
 var errNewer = errors.New("written by a newer version")
