@@ -293,7 +293,7 @@ func (p *Page) RunAll() {
 	}
 	results := map[*Cell]*notebook.CellResult{}
 	for _, job := range PlanRunAll(members) {
-		if err := p.runJob(job, results); err != nil {
+		if err := p.runBatch(job, results); err != nil {
 			break // stopped, or the runner died: the cells below wait
 		}
 	}
@@ -330,9 +330,9 @@ func (p *Page) RunAll() {
 	}
 }
 
-// runJob runs one job of Run all: its cells wait their turn, each counts
+// runBatch runs one batch of Run all: its cells wait their turn, each counts
 // its own time, and each gets its result in results.
-func (p *Page) runJob(job Job, results map[*Cell]*notebook.CellResult) error {
+func (p *Page) runBatch(job Batch, results map[*Cell]*notebook.CellResult) error {
 	cells := make([]*Cell, len(job.Members))
 	for j, k := range job.Members {
 		cells[j] = p.cells[k]

@@ -28,18 +28,18 @@ func Chain(cells []Member, i int) (srcs []string, members []int) {
 	return srcs, members
 }
 
-// Job is one run of Run all: the sources of a group, up to its last cell,
+// Batch is one run of Run all: the sources of a group, up to its last cell,
 // the page's cells they are, and how many hidden sources come first.
-type Job struct {
+type Batch struct {
 	Srcs    []string
 	Members []int
 	Skip    int
 }
 
-// PlanRunAll plans Run all: one job per group of cells, in the order the
+// PlanRunAll plans Run all: one batch per group of cells, in the order the
 // groups first appear on the page, each running the whole group.
-func PlanRunAll(cells []Member) []Job {
-	var jobs []Job
+func PlanRunAll(cells []Member) []Batch {
+	var batches []Batch
 	done := map[string]bool{}
 	for _, c := range cells {
 		if done[c.Group] {
@@ -53,7 +53,7 @@ func PlanRunAll(cells []Member) []Job {
 			}
 		}
 		srcs, members := Chain(cells, last)
-		jobs = append(jobs, Job{Srcs: srcs, Members: members, Skip: len(cells[last].Prefix)})
+		batches = append(batches, Batch{Srcs: srcs, Members: members, Skip: len(cells[last].Prefix)})
 	}
-	return jobs
+	return batches
 }
