@@ -14,7 +14,9 @@
 //
 // Each op is one entry of the table in ops.go, micrograd style: its name,
 // its number of inputs, its forward rule and its local derivatives side by
-// side. The local derivatives are those of the lessons' local_grads:
+// side; that entry is the only place that names it or states its rules
+// (Rule hands them to package tensor). The local derivatives are those of
+// the lessons' local_grads:
 //
 //	add     a+b        (1, 1)
 //	sub     a−b        (1, −1)
@@ -46,7 +48,10 @@
 // Compile resolves names to slots once; a Tape keeps values and gradients
 // in flat slices and runs Forward and Reverse without allocating. Reuse a
 // Tape to evaluate the same graph many times: Bind resolves named values
-// to its slots, Load checks them, Gradients runs the reverse pass.
+// to its slots, Load checks them, Gradients runs the reverse pass. The
+// tape's loops and Value's Backward write the commonest ops' rules out
+// instead of calling through the table, which costs time in WebAssembly;
+// a test checks each such copy against the table, for every op.
 //
 // The engine knows nothing of transport: ParseGraph and ParseValues read
 // the list format from JSON (through internal/jsontext), GraphOf and

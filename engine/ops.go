@@ -22,8 +22,9 @@ type op struct {
 	local   func(a, b, k, y float64) (da, db float64)
 }
 
-// The ops, one entry each. Adding an op is adding an entry here, a line to
-// the table in doc.go, and its cases to the tests.
+// The ops, one entry each, keyed by their opcodes: the only place that
+// names them. Adding an op is adding an entry here and its opcode below,
+// and a line to the table in doc.go; the tests check it by itself.
 var ops = [...]op{
 	opAdd: {"add", 2, false,
 		func(a, b, _ float64) float64 { return a + b },
@@ -59,7 +60,12 @@ var ops = [...]op{
 		func(a, _, _ float64) float64 { return sigmoid(a) },
 		func(_, _, _, y float64) (float64, float64) { return y * (1 - y), 0 }},
 	opPow: {"pow", 1, true,
-		func(a, _, k float64) float64 { return math.Pow(a, k) },
+		func(a, _, k float64) float64 {
+			if k == 2 {
+				return a * a // faster, and what math.Pow gives but for results below 2⁻¹⁰²², where a·a is the closer
+			}
+			return math.Pow(a, k)
+		},
 		func(a, _, k, _ float64) (float64, float64) {
 			if k == 0 {
 				return 0, 0
@@ -98,46 +104,49 @@ const (
 	numOps
 )
 
-var opByName = func() map[string]opcode {
-	m := make(map[string]opcode, len(ops))
-	for i, o := range ops {
-		m[o.name] = opcode(i)
+// opKeys holds each op's name as nameKey packs it (^0 for a name too
+// long to pack), so that opNamed compares numbers.
+var opKeys = func() (keys [numOps]uint64) {
+	for c, o := range ops {
+		k, ok := nameKey(o.name)
+		if !ok {
+			k = ^uint64(0) // no name packs to it: its top byte, the length, is 255
+		}
+		keys[c] = k
 	}
-	return m
+	return keys
 }()
 
-// opNamed is opByName as a switch, which costs less than a map look-up
-// where a caller names an op for each Value it makes (Value.Make).
+// nameKey packs a name of at most 7 bytes into one number, its length in
+// the top byte and its bytes below it, so that two names have the same
+// key only if they are the same name. It reports false for a longer name.
+func nameKey(name string) (uint64, bool) {
+	if len(name) > 7 {
+		return 0, false
+	}
+	k := uint64(len(name)) << 56
+	for i := range len(name) {
+		k |= uint64(name[i]) << (8 * i)
+	}
+	return k, true
+}
+
+// opNamed returns the op called name. It runs for every Value a cell makes
+// (Value.Make), so it compares the names' keys, not the names: a map, or
+// a comparison of strings, costs several times as much in WebAssembly.
 func opNamed(name string) (opcode, bool) {
-	switch name {
-	case "add":
-		return opAdd, true
-	case "sub":
-		return opSub, true
-	case "mul":
-		return opMul, true
-	case "div":
-		return opDiv, true
-	case "sq":
-		return opSq, true
-	case "tanh":
-		return opTanh, true
-	case "relu":
-		return opRelu, true
-	case "neg":
-		return opNeg, true
-	case "exp":
-		return opExp, true
-	case "log":
-		return opLog, true
-	case "sigmoid":
-		return opSigmoid, true
-	case "pow":
-		return opPow, true
-	case "detach":
-		return opDetach, true
-	case "max":
-		return opMax, true
+	if k, ok := nameKey(name); ok {
+		for c, key := range opKeys {
+			if key == k {
+				return opcode(c), true
+			}
+		}
+		return 0, false
+	}
+	for c := range ops {
+		if ops[c].name == name {
+			return opcode(c), true
+		}
 	}
 	return 0, false
 }
@@ -145,7 +154,9 @@ func opNamed(name string) (opcode, bool) {
 // forward is the forward rule of op, with the commonest ops in a switch,
 // for the tape's loops and Value's methods: a switch is faster than a call
 // through the table's function values, which stay the rules' statement.
-// TestSwitchMatchesTable checks the two agree.
+// These switches, and the cases the tape's loops and Value's Backward
+// write out, are speed copies of the table: TestSpeedCopiesMatchTable
+// checks every one of them against it, for every op.
 func forward(op opcode, a, b, k float64) float64 {
 	switch op {
 	case opAdd:
@@ -194,6 +205,22 @@ func sigmoid(a float64) float64 {
 	return e / (1 + e)
 }
 
+// Rule returns the forward rule and the local derivatives of the op
+// called name, as its entry in the op table writes them: forward(a, b, k)
+// is the op's value at the inputs a and b with the constant k (pow's
+// exponent, else 0), and local(a, b, k, y) its derivatives with respect
+// to a and b, given that value y. A one-input op reads only a (pass a as
+// b too, as the engine does) and its db is 0. It is for code that applies
+// the engine's rules element by element (package tensor), so that each
+// rule is written once.
+func Rule(name string) (forward func(a, b, k float64) float64, local func(a, b, k, y float64) (da, db float64), ok bool) {
+	c, ok := opNamed(name)
+	if !ok {
+		return nil, nil, false
+	}
+	return ops[c].forward, ops[c].local, true
+}
+
 // Unary returns the forward rule and the local derivative of the
 // one-input op called name, as the op table has them, with k the op's
 // constant and y its value: for code that applies the engine's rules
@@ -225,7 +252,7 @@ func OpNames() []string {
 // Arity reports how many inputs the named operation takes, and whether it
 // exists.
 func Arity(name string) (n int, ok bool) {
-	c, ok := opByName[name]
+	c, ok := opNamed(name)
 	if !ok {
 		return 0, false
 	}

@@ -71,7 +71,7 @@ func Compile(g Graph) (*Tape, error) {
 		if err := checkName(i, g, nd.Name); err != nil {
 			return nil, err
 		}
-		c, ok := opByName[nd.Op]
+		c, ok := opNamed(nd.Op)
 		if !ok {
 			if nd.Op == "" {
 				return nil, nodeErr(nd.Name, ErrUnknownOp, "the op is missing (known ops: %s)", knownOps())

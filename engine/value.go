@@ -168,6 +168,15 @@ func (v *Value) BackwardMode(mode Mode) error {
 		u.Grad = 0
 	}
 	v.Grad = 1
+	reverseValues(order, mode)
+	return nil
+}
+
+// reverseValues is the reverse pass over order, a topological order whose
+// last Value holds its gradient (Accumulate or OverwriteBug): every node
+// adds its gradient times each local derivative into its inputs'. The
+// common ops are written out, as in the tape's reverse.
+func reverseValues(order []*Value, mode Mode) {
 	for i := len(order) - 1; i >= 0; i-- {
 		u := order[i]
 		if !u.node {
@@ -211,7 +220,6 @@ func (v *Value) BackwardMode(mode Mode) error {
 			b.Grad += up * db
 		}
 	}
-	return nil
 }
 
 // Topo returns every value v depends on, and v last, each once, inputs
