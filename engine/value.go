@@ -1,6 +1,9 @@
 package engine
 
-import "sync/atomic"
+import (
+	"math"
+	"sync/atomic"
+)
 
 // Value is a scalar in an expression built with methods, micrograd style:
 //
@@ -243,14 +246,37 @@ func Size(v *Value) int {
 // stops counting there, so that asking whether a graph is small is cheap
 // for a large one.
 func SizeAtMost(v *Value, max int) int {
+	return reach([]*Value{v}, max+1, nil)
+}
+
+// Reach calls visit once for every Value that any of roots is or depends
+// on, in no particular order. It marks the Values it reaches, as Topo
+// does, instead of keeping a set of them, and allocates only its stack:
+// what a notebook's kept state uses to note every Value its variables
+// can reach.
+func Reach(roots []*Value, visit func(*Value)) {
+	reach(roots, math.MaxInt, visit)
+}
+
+// reach is Reach, calling visit only if it is not nil, that stops after
+// limit Values; it returns how many it reached.
+func reach(roots []*Value, limit int, visit func(*Value)) int {
 	mark := atomic.AddUint32(&walks, 1)
-	v.mark = mark
-	stack := []*Value{v}
+	stack := make([]*Value, 0, 1024)
+	for _, r := range roots {
+		if r != nil && r.mark != mark {
+			r.mark = mark
+			stack = append(stack, r)
+		}
+	}
 	n := 0
-	for len(stack) > 0 && n <= max {
+	for len(stack) > 0 && n < limit {
 		u := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		n++
+		if visit != nil {
+			visit(u)
+		}
 		if !u.node {
 			continue
 		}
@@ -262,36 +288,6 @@ func SizeAtMost(v *Value, max int) int {
 		}
 	}
 	return n
-}
-
-// Reach calls visit once for every Value that any of roots is or depends
-// on, in no particular order. It marks the Values it reaches, as Topo
-// does, instead of keeping a set of them, and allocates only its stack:
-// what a notebook's kept state uses to note every Value its variables
-// can reach.
-func Reach(roots []*Value, visit func(*Value)) {
-	mark := atomic.AddUint32(&walks, 1)
-	stack := make([]*Value, 0, 1024)
-	for _, r := range roots {
-		if r != nil && r.mark != mark {
-			r.mark = mark
-			stack = append(stack, r)
-		}
-	}
-	for len(stack) > 0 {
-		u := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		visit(u)
-		if !u.node {
-			continue
-		}
-		for _, w := range u.in {
-			if w != nil && w.mark != mark {
-				w.mark = mark
-				stack = append(stack, w)
-			}
-		}
-	}
 }
 
 // walk visits every value v depends on, and v last, each once, inputs
