@@ -221,24 +221,6 @@ func Rule(name string) (forward func(a, b, k float64) float64, local func(a, b, 
 	return ops[c].forward, ops[c].local, true
 }
 
-// Unary returns the forward rule and the local derivative of the
-// one-input op called name, as the op table has them, with k the op's
-// constant and y its value: for code that applies the engine's rules
-// element by element (package tensor), so that each rule is written once.
-func Unary(name string) (f func(a, k float64) float64, d func(a, k, y float64) float64, ok bool) {
-	c, ok := opNamed(name)
-	if !ok || ops[c].arity != 1 {
-		return nil, nil, false
-	}
-	o := ops[c]
-	f = func(a, k float64) float64 { return o.forward(a, a, k) }
-	d = func(a, k, y float64) float64 {
-		da, _ := o.local(a, a, k, y)
-		return da
-	}
-	return f, d, true
-}
-
 // OpNames returns the names of every operation, sorted.
 func OpNames() []string {
 	names := make([]string, 0, len(ops))
