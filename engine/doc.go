@@ -63,9 +63,11 @@
 // Value is the same machinery with a micrograd-style API: build expressions
 // with methods and call Backward on the result, which walks the Values
 // once and marks them as it goes (no map, no allocation per Value), then
-// runs the reverse pass on their Grad fields. BackwardMode(OverwriteBug)
-// reproduces the classic bug of assigning gradients instead of adding them,
-// for teaching.
+// runs the reverse pass on their Grad fields. BackwardMode, like a Tape's
+// Reverse, reproduces the classic bugs of a first backward pass, for
+// teaching (and for the drawings that show them): OverwriteBug assigns
+// gradients instead of adding them, TwiceBug calls backward twice without
+// zeroing, RecursiveBug recurses in visiting order.
 //
 // GradCheck compares gradients with finite differences.
 package engine

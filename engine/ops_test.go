@@ -39,7 +39,7 @@ func same(x, y float64) bool {
 	return x == y || math.IsNaN(x) && math.IsNaN(y)
 }
 
-var modeNames = map[Mode]string{Accumulate: "Accumulate", OverwriteBug: "OverwriteBug", RecursiveBug: "RecursiveBug"}
+var modeNames = map[Mode]string{Accumulate: "Accumulate", OverwriteBug: "OverwriteBug", RecursiveBug: "RecursiveBug", TwiceBug: "TwiceBug"}
 
 // opInputs returns the inputs the speed copies are checked at: random
 // numbers of every size, zeros of both signs, negatives, the edges of
@@ -133,7 +133,11 @@ func want(c opcode, a, b, k, up, g0a, g0b, ta, tb float64, one bool, mode Mode) 
 		g0a, g0b = 0, 0 // the bug: '=' where '+=' belongs
 	}
 	if o.arity == 1 {
-		return y, g0a + up*da, 0, da * ta
+		ga = g0a + up*da
+		if mode == TwiceBug {
+			ga += ga
+		}
+		return y, ga, 0, da * ta
 	}
 	ga, gb, tangent = g0a+up*da, g0b+up*db, da*ta+db*tb
 	if one {
@@ -141,6 +145,9 @@ func want(c opcode, a, b, k, up, g0a, g0b, ta, tb float64, one bool, mode Mode) 
 		if mode == OverwriteBug {
 			ga = up * db // assigned last
 		}
+	}
+	if mode == TwiceBug {
+		ga, gb = ga+ga, gb+gb
 	}
 	return y, ga, gb, tangent
 }
@@ -176,7 +183,7 @@ func checkTape(r *rand.Rand, fail func(string, ...any), c opcode, at string, a, 
 		}
 	}
 	// Reverse's other modes start from 1, and from 0 for the inputs.
-	for _, mode := range []Mode{OverwriteBug, RecursiveBug} {
+	for _, mode := range []Mode{OverwriteBug, RecursiveBug, TwiceBug} {
 		_, ga, gb, _ := want(c, a, b, k, 1, 0, 0, ta, tb, one, mode)
 		t.Reverse(vals, g, out, mode)
 		if !same(g[0], ga) || !one && !same(g[1], gb) {

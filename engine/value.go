@@ -147,7 +147,8 @@ func (v *Value) Inputs() []*Value {
 func (v *Value) Backward() { v.BackwardMode(Accumulate) }
 
 // BackwardMode is Backward with a choice of Mode; OverwriteBug shows what
-// the classic assign-instead-of-add bug does. It runs the reverse pass of
+// the classic assign-instead-of-add bug does, TwiceBug what a second
+// call without zeroing does. It runs the reverse pass of
 // a Tape (Reverse), with the same rules in the same order, on the Values
 // themselves: their Grad fields are the gradients, so it needs no tape.
 //
@@ -172,11 +173,16 @@ func (v *Value) BackwardMode(mode Mode) error {
 	}
 	v.Grad = 1
 	reverseValues(order, mode)
+	if mode == TwiceBug {
+		for _, u := range order {
+			u.Grad += u.Grad
+		}
+	}
 	return nil
 }
 
 // reverseValues is the reverse pass over order, a topological order whose
-// last Value holds its gradient (Accumulate or OverwriteBug): every node
+// last Value holds its gradient (OverwriteBug, else Accumulate): every node
 // adds its gradient times each local derivative into its inputs'. The
 // common ops are written out, as in the tape's reverse.
 func reverseValues(order []*Value, mode Mode) {

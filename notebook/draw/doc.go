@@ -8,8 +8,9 @@
 // A Drawing has one node per value and one edge per use of a value, so x*x
 // gives x two edges. Each edge carries its contribution on the reverse
 // pass, the upstream gradient times the local derivative; Steps is the
-// reverse pass one node at a time; the overwrite view shows the gradients
-// the overwrite bug would give; PathsTo lists every path from a value to
+// reverse pass one node at a time; a View with a Bug (an engine.Mode:
+// OverwriteBug, TwiceBug, RecursiveBug) shows the gradients that classic
+// bug would give beside the right ones; PathsTo lists every path from a value to
 // the output, whose products add up to its gradient.
 //
 // Value draws the expression behind an engine.Value; Graph draws a

@@ -31,7 +31,7 @@ type Drawing struct {
 	// Overwrite holds each node's gradient under the classic bug
 	// (engine.OverwriteBug), to show beside the right one; Twice each
 	// node's gradient after a second backward call that nobody zeroed the
-	// gradients before; Recursive each node's gradient under a recursive
+	// gradients before (engine.TwiceBug); Recursive each node's gradient under a recursive
 	// backward in visiting order (engine.RecursiveBug), nil when that pass
 	// would be too long, and Sends how many times each node passed its
 	// gradient on in it, and Early whether it did so once before all of
@@ -203,9 +203,7 @@ func draw(t *engine.Tape, vals []float64, labels []string, consts []bool, groups
 		d.Overwrite = make([]float64, n)
 		t.Reverse(vals, d.Overwrite, out, engine.OverwriteBug)
 		d.Twice = make([]float64, n)
-		for s, g := range grads {
-			d.Twice[s] = 2 * g
-		}
+		t.Reverse(vals, d.Twice, out, engine.TwiceBug)
 		rec := make([]float64, n)
 		if sends, early, ok := t.ReverseRecursive(vals, rec, out); ok {
 			d.Recursive, d.Sends, d.Early = rec, sends, early
@@ -290,7 +288,7 @@ func (d *Drawing) ready() {
 // placeDefault sets Width, Height and each node's place from the picture
 // View{} draws.
 func (d *Drawing) placeDefault() {
-	p := d.picture(false, nil, NoBug)
+	p := d.picture(false, nil, engine.Accumulate)
 	d.Width, d.Height = p.w, p.h
 	for s := range d.Nodes {
 		if b, ok := p.boxOf(s); ok {
@@ -400,7 +398,7 @@ type pictures struct {
 
 // picture returns the layout of d, left to right or top to bottom, with
 // the groups in expanded open.
-func (d *Drawing) picture(vertical bool, expanded []string, bug Bug) *picture {
+func (d *Drawing) picture(vertical bool, expanded []string, bug engine.Mode) *picture {
 	d.ready()
 	key := fmt.Sprint(vertical, layoutBug(bug), strings.Join(d.openGroups(expanded), "\x00"))
 	d.pending.mu.Lock()

@@ -28,13 +28,13 @@ func TestBugViews(t *testing.T) {
 	c := b.Add(b)
 	c.Label = "c"
 	d := Value(c, nil)
-	rec := d.SVG(View{ID: "r", Bug: BugRecursive})
+	rec := d.SVG(View{ID: "r", Bug: engine.RecursiveBug})
 	for _, want := range []string{"recursive: 8", "recursive: 2 (sent on 2×)"} {
 		if !strings.Contains(rec, want) {
 			t.Errorf("the recursive view lacks %q", want)
 		}
 	}
-	if twice := d.SVG(View{ID: "t", Bug: BugTwice}); !strings.Contains(twice, "2nd call: 8") {
+	if twice := d.SVG(View{ID: "t", Bug: engine.TwiceBug}); !strings.Contains(twice, "2nd call: 8") {
 		t.Error("the second call's view does not show a's 8")
 	}
 	html := d.ControlsHTML("d")

@@ -172,8 +172,8 @@ func network(r *rand.Rand, sizes []int, group func(layer, neuron int) []string) 
 func allViews(d *Drawing) []View {
 	var vs []View
 	for _, vertical := range []bool{false, true} {
-		vs = append(vs, View{ID: "x", Vertical: vertical}, View{ID: "x", Vertical: vertical, Overwrite: true, Step: 1},
-			View{ID: "x", Vertical: vertical, Bug: BugTwice}, View{ID: "x", Vertical: vertical, Bug: BugRecursive, Step: 1})
+		vs = append(vs, View{ID: "x", Vertical: vertical}, View{ID: "x", Vertical: vertical, Bug: engine.OverwriteBug, Step: 1},
+			View{ID: "x", Vertical: vertical, Bug: engine.TwiceBug}, View{ID: "x", Vertical: vertical, Bug: engine.RecursiveBug, Step: 1})
 		for _, k := range []int{2, len(d.Steps) / 2, len(d.Steps)} {
 			if k > 0 {
 				vs = append(vs, View{ID: "x", Vertical: vertical, Step: k})
@@ -274,6 +274,6 @@ func TestOverlaps(t *testing.T) {
 func BenchmarkLayout(b *testing.B) {
 	d := network(rand.New(rand.NewPCG(1, 2)), []int{3, 4, 4, 1}, nil)
 	for b.Loop() {
-		d.layout(false, d.Groups(), NoBug)
+		d.layout(false, d.Groups(), engine.Accumulate)
 	}
 }

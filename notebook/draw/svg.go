@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"gradbook/engine"
 	"gradbook/internal/words"
 )
 
@@ -15,10 +16,9 @@ type View struct {
 	// Step, if positive, shows the reverse pass after that many steps,
 	// with the node of step Step highlighted; 0 shows the finished pass.
 	Step int
-	// Bug shows, under each gradient a classic bug gets wrong, the one it
-	// would give; Overwrite is Bug: BugOverwrite.
-	Bug       Bug
-	Overwrite bool
+	// Bug, if not engine.Accumulate, shows under each gradient that
+	// classic bug gets wrong the one it would give.
+	Bug engine.Mode
 	// Path highlights these edges.
 	Path []int
 	// Vertical draws the graph top to bottom, its layers as rows, for a
@@ -36,7 +36,7 @@ const MinScale = 11.0 / 12
 
 // Size returns the natural size of the picture v draws, in CSS pixels.
 func (d *Drawing) Size(v View) (w, h float64) {
-	p := d.picture(v.Vertical, v.Expanded, v.bug())
+	p := d.picture(v.Vertical, v.Expanded, v.Bug)
 	return p.w, p.h
 }
 
@@ -69,7 +69,7 @@ func (d *Drawing) Focus(v View) (x, y, w, h float64, ok bool) {
 	if v.Step <= 0 || v.Step > len(d.Steps) {
 		return 0, 0, 0, 0, false
 	}
-	b, ok := d.picture(v.Vertical, v.Expanded, v.bug()).boxOf(d.Steps[v.Step-1].Node)
+	b, ok := d.picture(v.Vertical, v.Expanded, v.Bug).boxOf(d.Steps[v.Step-1].Node)
 	return b.x, b.y, b.w, b.h, ok
 }
 
@@ -102,7 +102,7 @@ func (d *Drawing) stepOf() []int {
 // folded and data-group, its key; the svg element's data-focus holds the
 // box of the step's node ("x y w h"), for the page to scroll to.
 func (d *Drawing) SVG(v View) string {
-	p := d.picture(v.Vertical, v.Expanded, v.bug())
+	p := d.picture(v.Vertical, v.Expanded, v.Bug)
 	var b strings.Builder
 	grads := d.GradsAfter(len(d.Steps))
 	active := -1
@@ -221,7 +221,7 @@ func (d *Drawing) SVG(v View) string {
 			b.WriteString(` stroke-dasharray="5 3"`)
 		}
 		b.WriteString(`/>`)
-		ls := d.unitLines(un, grads, v.bug())
+		ls := d.unitLines(un, grads, v.Bug)
 		if full := d.unitHeader(un); len([]rune(full)) > headMax {
 			fmt.Fprintf(&b, `<title>%s</title>`, html.EscapeString(full))
 		}
@@ -325,7 +325,7 @@ func (d *Drawing) ControlsHTML(id string) string {
 	b.WriteString(`<button type="button" class="step-all" disabled>Whole pass</button>`)
 	fmt.Fprintf(&b, `<label class="toggle"><input type="checkbox" class="%s" id="%s-overwrite"> Overwrite instead of add (the bug)</label>`, ClassOverwrite, id)
 	fmt.Fprintf(&b, `<label class="toggle"><input type="checkbox" class="%s" id="%s-twice"> Backward twice, not zeroed</label>`, ClassTwice, id)
-	if d.differs(BugRecursive) {
+	if d.differs(engine.RecursiveBug) {
 		fmt.Fprintf(&b, `<label class="toggle"><input type="checkbox" class="%s" id="%s-recursive"> Recursive backward, in visiting order</label>`, ClassRecursive, id)
 	}
 	fmt.Fprintf(&b, `<label class="paths-label" for="%s-paths">Paths from</label><select class="paths-from" id="%s-paths"><option value="">(choose a value)</option>`, id, id)
@@ -404,7 +404,7 @@ func (d *Drawing) StepText(k int) string {
 // v: every step, except that a run of steps inside one folded group is one
 // stop, at the run's last step.
 func (d *Drawing) Stops(v View) []int {
-	p := d.picture(v.Vertical, v.Expanded, v.bug())
+	p := d.picture(v.Vertical, v.Expanded, v.Bug)
 	var stops []int
 	for k, st := range d.Steps {
 		u := p.unitOf[st.Node]
@@ -427,7 +427,7 @@ func (d *Drawing) StepTextIn(v View) string {
 	if k <= 0 || k > len(d.Steps) {
 		return d.StepText(k)
 	}
-	p := d.picture(v.Vertical, v.Expanded, v.bug())
+	p := d.picture(v.Vertical, v.Expanded, v.Bug)
 	u := p.unitOf[d.Steps[k-1].Node]
 	if u < 0 || p.units[u].group == nil {
 		return d.StepText(k)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"syscall/js"
 
+	"gradbook/engine"
 	"gradbook/notebook/block"
 	"gradbook/notebook/draw"
 )
@@ -35,7 +36,7 @@ type drawingView struct {
 	practice  *element // the "you do the backward pass" checkbox
 	blanks    *element // where the learner types the step's contributions
 	step      int
-	bug       draw.Bug // the classic bug shown beside the right gradients
+	bug       engine.Mode // the classic bug shown beside the right gradients
 	path      []int
 	expanded  []string
 	vertical  bool
@@ -105,8 +106,8 @@ func newDrawingView(p *Page, box *element, on *handlers, d *draw.Drawing, id str
 		switch {
 		case t.Class().Contains(draw.ClassOverwrite), t.Class().Contains(draw.ClassTwice), t.Class().Contains(draw.ClassRecursive):
 			// One bug at a time: checking one unchecks the others.
-			bug := draw.NoBug
-			for b, class := range map[draw.Bug]string{draw.BugOverwrite: draw.ClassOverwrite, draw.BugTwice: draw.ClassTwice, draw.BugRecursive: draw.ClassRecursive} {
+			bug := engine.Accumulate
+			for b, class := range map[engine.Mode]string{engine.OverwriteBug: draw.ClassOverwrite, engine.TwiceBug: draw.ClassTwice, engine.RecursiveBug: draw.ClassRecursive} {
 				if t.Class().Contains(class) {
 					if t.Checked() {
 						bug = b
