@@ -20,8 +20,9 @@
 //	svg := d.SVG(draw.View{ID: "cell-3-d1", Step: 2})
 //
 // A single value (Trivial) has nothing to step through; a caller may leave
-// its drawing out. Every number is written by Number: five significant
-// digits, integers as integers, scientific form when small or huge.
+// its drawing out. Every number is written by words.Rounded: five
+// significant digits, integers as integers, scientific form when small or
+// huge.
 //
 // # Layout
 //

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"gradbook/engine"
+	"gradbook/internal/words"
 )
 
 // MaxDrawnNodes is the largest graph drawn; a larger one is summarised.
@@ -141,7 +142,7 @@ func Value(root *engine.Value, names map[*engine.Value]string, opts ...Option) *
 		case names[v] != "":
 			labels[s] = names[v]
 		case v.Op() == "":
-			labels[s] = Number(v.Data) // a constant
+			labels[s] = words.Rounded(v.Data) // a constant
 		default:
 			labels[s] = v.Op()
 		}
@@ -262,13 +263,13 @@ func (d *Drawing) derive() {
 	if d.Out >= 0 {
 		g := d.GradsAfter(0)
 		for s := range d.Nodes {
-			d.gradW[s] = textWidth("grad "+Number(g[s]), fontSize, false)
+			d.gradW[s] = textWidth("grad "+words.Rounded(g[s]), fontSize, false)
 		}
 		for _, st := range d.Steps {
 			for _, e := range st.Edges {
 				f := d.Edges[e].From
 				g[f] += d.Edges[e].Contribution
-				d.gradW[f] = max(d.gradW[f], textWidth("grad "+Number(g[f]), fontSize, false))
+				d.gradW[f] = max(d.gradW[f], textWidth("grad "+words.Rounded(g[f]), fontSize, false))
 			}
 		}
 	}

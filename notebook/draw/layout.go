@@ -14,6 +14,7 @@ import (
 	"strconv"
 
 	"gradbook/engine"
+	"gradbook/internal/words"
 )
 
 // Sizes of the picture, in SVG units.
@@ -122,14 +123,14 @@ func (d *Drawing) nodeLines(s int, header string, grads []float64) []line {
 	n := d.Nodes[s]
 	ls := []line{
 		{"label", clip(header, headMax), true},
-		{"val", "value " + Number(n.Value), false},
+		{"val", "value " + words.Rounded(n.Value), false},
 	}
 	if d.Out < 0 {
 		return ls
 	}
-	ls = append(ls, line{"grad", "grad " + Number(grads[s]), false})
+	ls = append(ls, line{"grad", "grad " + words.Rounded(grads[s]), false})
 	if d.Theirs != nil {
-		l := line{"theirs", "yours " + Number(d.Theirs[s]), false}
+		l := line{"theirs", "yours " + words.Rounded(d.Theirs[s]), false}
 		if math.IsNaN(d.Theirs[s]) {
 			l.text = "yours: none"
 		}
@@ -165,7 +166,7 @@ func (d *Drawing) bugText(s int, b engine.Mode) string {
 	if b == engine.RecursiveBug {
 		// Where the recursion went wrong shows too: a node that passed
 		// its gradient on more than once, or before all of it had come.
-		t := "recursive: " + Number(g[s])
+		t := "recursive: " + words.Rounded(g[s])
 		switch {
 		case d.Sends[s] > 1:
 			return t + " (sent on " + strconv.Itoa(d.Sends[s]) + "×)"
@@ -180,9 +181,9 @@ func (d *Drawing) bugText(s int, b engine.Mode) string {
 		return ""
 	}
 	if b == engine.TwiceBug {
-		return "2nd call: " + Number(g[s])
+		return "2nd call: " + words.Rounded(g[s])
 	}
-	return "bug: " + Number(g[s])
+	return "bug: " + words.Rounded(g[s])
 }
 
 // differs reports whether bug b gets any gradient wrong.
@@ -240,7 +241,7 @@ func countValues(n int) string {
 	if n == 1 {
 		return "1 value inside"
 	}
-	return Number(float64(n)) + " values inside"
+	return words.Rounded(float64(n)) + " values inside"
 }
 
 // lineY is the baseline of line i of a box, from its top.
@@ -261,12 +262,12 @@ func boxSize(ls []line, gradW float64) (w, h float64) {
 
 // chipSize is the size of a constant's chip.
 func chipSize(x float64) (w, h float64) {
-	return math.Ceil(max(chipH, textWidth(Number(x), fontSize, false)+2*labelPad)), chipH
+	return math.Ceil(max(chipH, textWidth(words.Rounded(x), fontSize, false)+2*labelPad)), chipH
 }
 
 // labelWidth is the width of an edge label showing x.
 func labelWidth(x float64) float64 {
-	return math.Ceil(textWidth(Number(x), fontSize, false) + 2*labelPad)
+	return math.Ceil(textWidth(words.Rounded(x), fontSize, false) + 2*labelPad)
 }
 
 // layout lays d out, left to right or top to bottom, with the groups in

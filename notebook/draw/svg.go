@@ -161,7 +161,7 @@ func (d *Drawing) SVG(v View) string {
 		fmt.Fprintf(&b, `<g class="%s" data-from="%s" data-to="%s"><path d="%s" marker-end="url(#%s-arrow)"/>`,
 			class, html.EscapeString(d.unitName(p, ue.from)), html.EscapeString(d.unitName(p, ue.to)), ue.path, id)
 		if ue.labelled {
-			label := Number(d.sum(ue.edges))
+			label := words.Rounded(d.sum(ue.edges))
 			r := ue.label
 			if !shown {
 				// Not sent yet: a dot in a box its size, inside the
@@ -183,8 +183,8 @@ func (d *Drawing) SVG(v View) string {
 			x1, y1, x2, y2 = r.x+r.w/2, r.y+r.h, r.x+r.w/2, r.y+r.h+chipGap
 		}
 		fmt.Fprintf(&b, `<g class="chip" data-name="%s" data-to="%s"><title>the constant %s</title><line x1="%g" y1="%g" x2="%g" y2="%g" stroke="#7b8494"/><rect x="%g" y="%g" width="%g" height="%g" rx="8" fill="#f3f4f1" stroke="#8a93a3"/><text x="%g" y="%g" text-anchor="middle">%s</text></g>`,
-			html.EscapeString(n.Name), html.EscapeString(d.unitName(p, c.unit)), html.EscapeString(Number(n.Value)),
-			x1, y1, x2, y2, r.x, r.y, r.w, r.h, round1(r.x+r.w/2), round1(r.y+r.h/2+(ascent-descent)/2*fontSize), html.EscapeString(Number(n.Value)))
+			html.EscapeString(n.Name), html.EscapeString(d.unitName(p, c.unit)), html.EscapeString(words.Rounded(n.Value)),
+			x1, y1, x2, y2, r.x, r.y, r.w, r.h, round1(r.x+r.w/2), round1(r.y+r.h/2+(ascent-descent)/2*fontSize), html.EscapeString(words.Rounded(n.Value)))
 	}
 	for u := range p.units {
 		un := &p.units[u]
@@ -288,12 +288,12 @@ func (d *Drawing) Describe() string {
 			}
 			fmt.Fprintf(&b, " = %s(%s)", n.Op, strings.Join(ins, ", "))
 		}
-		fmt.Fprintf(&b, " = %s", Number(n.Value))
+		fmt.Fprintf(&b, " = %s", words.Rounded(n.Value))
 		if d.Out >= 0 {
-			fmt.Fprintf(&b, ", gradient %s", Number(n.Grad))
+			fmt.Fprintf(&b, ", gradient %s", words.Rounded(n.Grad))
 		}
 		if d.Theirs != nil {
-			fmt.Fprintf(&b, ", yours %s", Number(d.Theirs[s]))
+			fmt.Fprintf(&b, ", yours %s", words.Rounded(d.Theirs[s]))
 		}
 		b.WriteString(";")
 	}
@@ -382,7 +382,7 @@ func (d *Drawing) StepText(k int) string {
 	if len(n.Group) > 0 && d.folds {
 		fmt.Fprintf(&b, ", in %s", groupKey(n.Group))
 	}
-	fmt.Fprintf(&b, ", gradient %s.", Number(before[st.Node]))
+	fmt.Fprintf(&b, ", gradient %s.", words.Rounded(before[st.Node]))
 	g := append([]float64(nil), before...)
 	consts := 0
 	for _, e := range st.Edges {
@@ -392,7 +392,7 @@ func (d *Drawing) StepText(k int) string {
 			consts++
 			continue
 		}
-		fmt.Fprintf(&b, " %s.grad += %s × %s = %s → %s.", d.Nodes[ed.From].Label, Number(before[st.Node]), Number(ed.Local), Number(ed.Contribution), Number(g[ed.From]))
+		fmt.Fprintf(&b, " %s.grad += %s × %s = %s → %s.", d.Nodes[ed.From].Label, words.Rounded(before[st.Node]), words.Rounded(ed.Local), words.Rounded(ed.Contribution), words.Rounded(g[ed.From]))
 	}
 	if consts > 0 && consts == len(st.Edges) {
 		b.WriteString(" Its inputs are constants, whose gradients nobody needs.")
@@ -441,10 +441,10 @@ func (d *Drawing) StepTextIn(v View) string {
 	after := d.GradsAfter(k)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Steps %d to %d of %d are inside %s, folded: the gradient %s at %s flows back through %s.",
-		first, k, len(d.Steps), g.key, Number(before[g.out]), d.Nodes[g.out].Label, words.Count(len(g.members), "value"))
+		first, k, len(d.Steps), g.key, words.Rounded(before[g.out]), d.Nodes[g.out].Label, words.Count(len(g.members), "value"))
 	if first == k {
 		b.Reset()
-		fmt.Fprintf(&b, "Step %d of %d is inside %s, folded: at %s, gradient %s.", k, len(d.Steps), g.key, d.Nodes[d.Steps[k-1].Node].Label, Number(before[d.Steps[k-1].Node]))
+		fmt.Fprintf(&b, "Step %d of %d is inside %s, folded: at %s, gradient %s.", k, len(d.Steps), g.key, d.Nodes[d.Steps[k-1].Node].Label, words.Rounded(before[d.Steps[k-1].Node]))
 	}
 	// What leaves the group in these steps, by the unit it reaches.
 	stepAt := d.stepOf()
@@ -463,9 +463,9 @@ func (d *Drawing) StepTextIn(v View) string {
 			continue
 		}
 		if from := p.units[ue.from]; from.group == nil {
-			fmt.Fprintf(&b, " %s.grad += %s → %s.", d.Nodes[from.node].Label, Number(sum), Number(after[from.node]))
+			fmt.Fprintf(&b, " %s.grad += %s → %s.", d.Nodes[from.node].Label, words.Rounded(sum), words.Rounded(after[from.node]))
 		} else {
-			fmt.Fprintf(&b, " %s receives %s.", from.group.key, Number(sum))
+			fmt.Fprintf(&b, " %s receives %s.", from.group.key, words.Rounded(sum))
 		}
 	}
 	b.WriteString(" Open the group to follow each step.")
@@ -490,7 +490,7 @@ func (d *Drawing) PathsHTML(from int) string {
 	if total == 1 {
 		what = "path"
 	}
-	fmt.Fprintf(&b, `<p>%s %s from %s to %s:</p><ol class="path-list">`, Number(total), what, name, out)
+	fmt.Fprintf(&b, `<p>%s %s from %s to %s:</p><ol class="path-list">`, words.Rounded(total), what, name, out)
 	sum := 0.0
 	for _, p := range paths {
 		labels := []string{name}
@@ -501,16 +501,16 @@ func (d *Drawing) PathsHTML(from int) string {
 				to += fmt.Sprintf(" (input %d)", d.Edges[e].Port+1)
 			}
 			labels = append(labels, to)
-			factors = append(factors, Number(d.Edges[e].Local))
+			factors = append(factors, words.Rounded(d.Edges[e].Local))
 		}
 		sum += p.Product
-		fmt.Fprintf(&b, `<li>%s: %s = %s</li>`, strings.Join(labels, " → "), strings.Join(factors, " × "), Number(p.Product))
+		fmt.Fprintf(&b, `<li>%s: %s = %s</li>`, strings.Join(labels, " → "), strings.Join(factors, " × "), words.Rounded(p.Product))
 	}
 	b.WriteString(`</ol>`)
 	if float64(len(paths)) < total {
 		fmt.Fprintf(&b, `<p>Only the first %d are listed.</p>`, len(paths))
 	} else {
-		fmt.Fprintf(&b, `<p class="path-sum">Sum of the paths: %s = ∂%s/∂%s.</p>`, Number(sum), out, name)
+		fmt.Fprintf(&b, `<p class="path-sum">Sum of the paths: %s = ∂%s/∂%s.</p>`, words.Rounded(sum), out, name)
 	}
 	return b.String()
 }
@@ -548,16 +548,16 @@ func (d *Drawing) TableHTML() string {
 		if s == d.FirstWrong {
 			row = ` class="first-wrong"`
 		}
-		fmt.Fprintf(&b, `<tr data-name="%s"%s><th scope="row">%s</th><td>%s</td><td>%s</td>`, html.EscapeString(n.Name), row, html.EscapeString(n.Label), html.EscapeString(how), Number(n.Value))
+		fmt.Fprintf(&b, `<tr data-name="%s"%s><th scope="row">%s</th><td>%s</td><td>%s</td>`, html.EscapeString(n.Name), row, html.EscapeString(n.Label), html.EscapeString(how), words.Rounded(n.Value))
 		if d.Out >= 0 {
-			fmt.Fprintf(&b, `<td>%s</td>`, Number(n.Grad))
+			fmt.Fprintf(&b, `<td>%s</td>`, words.Rounded(n.Grad))
 		}
 		if d.Theirs != nil {
 			cls := "theirs"
 			if !agrees(d.Theirs[s], n.Grad) {
 				cls += " wrong"
 			}
-			t := Number(d.Theirs[s])
+			t := words.Rounded(d.Theirs[s])
 			if math.IsNaN(d.Theirs[s]) {
 				t = "none"
 			}
