@@ -43,7 +43,7 @@
 // chips on the node that uses them. A drawing of more than FoldAbove
 // values folds: each group is one box with its output's value and
 // gradient, until View.Expanded opens it. Groups are paths the caller
-// gives (WithGroups, WithNamedGroups: a function call, a layer, a neuron)
+// gives (WithGroups: a function call, a layer, a neuron)
 // or, if none, each activation, value used twice and the output with the
 // values only it uses. A step inside a folded group lights the group;
 // Stops and StepTextIn take a run of them as one stop.

@@ -93,13 +93,12 @@ type Step struct {
 	Edges []int
 }
 
-// An Option changes how Value or Graph draws a graph.
+// An Option changes how Value draws a graph.
 type Option func(*config)
 
 type config struct {
-	groupOf   func(*engine.Value) []string
-	groupName func(string) []string
-	constOf   func(*engine.Value) bool
+	groupOf func(*engine.Value) []string
+	constOf func(*engine.Value) bool
 }
 
 // WithGroups gives each Value of a drawing made by Value its group path,
@@ -109,12 +108,6 @@ type config struct {
 // only it uses, such as a neuron's weighted sum.
 func WithGroups(f func(v *engine.Value) []string) Option {
 	return func(c *config) { c.groupOf = f }
-}
-
-// WithNamedGroups gives each value its group path by its name in the
-// tape (Graph) or its label (Value), as WithGroups does.
-func WithNamedGroups(f func(name string) []string) Option {
-	return func(c *config) { c.groupName = f }
 }
 
 // WithConstants says which leaves of a drawing made by Value are
@@ -153,11 +146,8 @@ func Value(root *engine.Value, names map[*engine.Value]string, opts ...Option) *
 				consts[s] = v.Label == "" && names[v] == ""
 			}
 		}
-		switch {
-		case c.groupOf != nil:
+		if c.groupOf != nil {
 			groups[s] = c.groupOf(v)
-		case c.groupName != nil && (v.Label != "" || names[v] != ""):
-			groups[s] = c.groupName(labels[s])
 		}
 	}
 	return draw(t, vals, labels, consts, groups, len(bySlot)-1) // the root is the last slot
@@ -165,23 +155,13 @@ func Value(root *engine.Value, names map[*engine.Value]string, opts ...Option) *
 
 // Graph draws a compiled graph with the given values (as
 // evaluate returns them) and the gradients of out; out "" draws values only.
-func Graph(t *engine.Tape, vals []float64, out string, opts ...Option) *Drawing {
-	var c config
-	for _, o := range opts {
-		o(&c)
-	}
+func Graph(t *engine.Tape, vals []float64, out string) *Drawing {
 	names := t.Names()
 	o := -1
 	if s, ok := t.Slot(out); ok {
 		o = s
 	}
-	groups := make([][]string, len(names))
-	if c.groupName != nil {
-		for s, n := range names {
-			groups[s] = c.groupName(n)
-		}
-	}
-	return draw(t, vals, names, make([]bool, len(names)), groups, o)
+	return draw(t, vals, names, make([]bool, len(names)), make([][]string, len(names)), o)
 }
 
 func draw(t *engine.Tape, vals []float64, labels []string, consts []bool, groups [][]string, out int) *Drawing {
