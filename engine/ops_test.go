@@ -25,7 +25,7 @@ func TestOpNamed(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range []string{"", "abs", "sigmoids", "a\x00\x00", "\x00"} {
+	for _, name := range []string{"", "no such op", "sigmoids", "bs", "a\x00\x00", "\x00"} {
 		if c, ok := opNamed(name); ok {
 			t.Errorf("opNamed(%q) is %s", name, ops[c].name)
 		}
@@ -273,7 +273,7 @@ func TestMake(t *testing.T) {
 		name string
 		b    *Value
 		k    float64
-	}{{"abs", nil, 0}, {"add", nil, 0}, {"relu", b, 0}, {"tanh", nil, 2}} {
+	}{{"no such op", nil, 0}, {"add", nil, 0}, {"relu", b, 0}, {"tanh", nil, 2}} {
 		if r.Make(bad.name, a, bad.b, bad.k) || r != (Value{}) {
 			t.Errorf("Make(%q, b=%v, k=%v) made %+v", bad.name, bad.b != nil, bad.k, r)
 		}
