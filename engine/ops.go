@@ -62,7 +62,9 @@ var ops = [...]op{
 	opPow: {"pow", 1, true,
 		func(a, _, k float64) float64 {
 			if k == 2 {
-				return a * a // faster, and what math.Pow gives but for results below 2⁻¹⁰²², where a·a is the closer
+				// Faster, and what math.Pow gives but for results
+				// below 2⁻¹⁰²², where a·a is the closer.
+				return a * a
 			}
 			return math.Pow(a, k)
 		},

@@ -210,7 +210,7 @@ func (d *Drawing) bugLine(s int, b engine.Mode) []line {
 	if b == engine.Accumulate {
 		t = ""
 	}
-	return []line{{[]string{"overwrite wrong", "twice wrong", "recursive wrong"}[shown-1], t, true}}
+	return []line{{BugClasses[shown] + " wrong", t, true}}
 }
 
 // layoutBug is the bug whose lines a layout for bug b makes room for.

@@ -107,7 +107,7 @@ func newDrawingView(p *Page, box *element, on *handlers, d *draw.Drawing, id str
 		case t.Class().Contains(draw.ClassOverwrite), t.Class().Contains(draw.ClassTwice), t.Class().Contains(draw.ClassRecursive):
 			// One bug at a time: checking one unchecks the others.
 			bug := engine.Accumulate
-			for b, class := range map[engine.Mode]string{engine.OverwriteBug: draw.ClassOverwrite, engine.TwiceBug: draw.ClassTwice, engine.RecursiveBug: draw.ClassRecursive} {
+			for b, class := range draw.BugClasses {
 				if t.Class().Contains(class) {
 					if t.Checked() {
 						bug = b
