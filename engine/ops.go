@@ -106,48 +106,40 @@ const (
 	numOps
 )
 
-// opKeys holds each op's name as nameKey packs it (^0 for a name too
-// long to pack), so that opNamed compares numbers.
-var opKeys = func() (keys [numOps]uint64) {
+// opSlots indexes the ops by name, open-addressed: an op's name hashes
+// (nameHash) to a slot, or to the first free one after it, which holds
+// its opcode plus 1; a free slot holds 0. A quarter of the slots are
+// taken, so most names are found at the first.
+var opSlots = func() (slots [numSlots]opcode) {
 	for c, o := range ops {
-		k, ok := nameKey(o.name)
-		if !ok {
-			k = ^uint64(0) // no name packs to it: its top byte, the length, is 255
+		h := nameHash(o.name)
+		for slots[h] != 0 {
+			h = (h + 1) % numSlots
 		}
-		keys[c] = k
+		slots[h] = opcode(c) + 1
 	}
-	return keys
+	return slots
 }()
 
-// nameKey packs a name of at most 7 bytes into one number, its length in
-// the top byte and its bytes below it, so that two names have the same
-// key only if they are the same name. It reports false for a longer name.
-func nameKey(name string) (uint64, bool) {
-	if len(name) > 7 {
-		return 0, false
-	}
-	k := uint64(len(name)) << 56
-	for i := range len(name) {
-		k |= uint64(name[i]) << (8 * i)
-	}
-	return k, true
+// numSlots is the size of opSlots.
+const numSlots = 4 * uint(numOps)
+
+// nameHash is the slot of opSlots a name that is not empty hashes to,
+// from its length and its first and last bytes.
+func nameHash(name string) uint {
+	return (uint(len(name))*7 + uint(name[0])*3 + uint(name[len(name)-1])) % numSlots
 }
 
 // opNamed returns the op called name. It runs for every Value a cell makes
-// (Value.Make), so it compares the names' keys, not the names: a map, or
-// a comparison of strings, costs several times as much in WebAssembly.
+// (Value.Make), so it looks in opSlots: a map costs several times as much
+// in WebAssembly.
 func opNamed(name string) (opcode, bool) {
-	if k, ok := nameKey(name); ok {
-		for c, key := range opKeys {
-			if key == k {
-				return opcode(c), true
-			}
-		}
+	if name == "" {
 		return 0, false
 	}
-	for c := range ops {
-		if ops[c].name == name {
-			return opcode(c), true
+	for h := nameHash(name); opSlots[h] != 0; h = (h + 1) % numSlots {
+		if c := opSlots[h] - 1; ops[c].name == name {
+			return c, true
 		}
 	}
 	return 0, false
