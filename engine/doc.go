@@ -14,7 +14,9 @@
 //
 // Each op is one entry of the table in ops.go, micrograd style: its name,
 // its number of inputs, its forward rule and its local derivatives side by
-// side. The local derivatives are those of the lessons' local_grads:
+// side; that entry is the only place that names it or states its rules
+// (Rule hands them to package tensor). The local derivatives are those of
+// the lessons' local_grads:
 //
 //	add     a+b        (1, 1)
 //	sub     a−b        (1, −1)
@@ -46,7 +48,10 @@
 // Compile resolves names to slots once; a Tape keeps values and gradients
 // in flat slices and runs Forward and Reverse without allocating. Reuse a
 // Tape to evaluate the same graph many times: Bind resolves named values
-// to its slots, Load checks them, Gradients runs the reverse pass.
+// to its slots, Load checks them, Gradients runs the reverse pass. The
+// tape's loops and Value's Backward write the commonest ops' rules out
+// instead of calling through the table, which costs time in WebAssembly;
+// a test checks each such copy against the table, for every op.
 //
 // The engine knows nothing of transport: ParseGraph and ParseValues read
 // the list format from JSON (through internal/jsontext), GraphOf and
@@ -58,9 +63,11 @@
 // Value is the same machinery with a micrograd-style API: build expressions
 // with methods and call Backward on the result, which walks the Values
 // once and marks them as it goes (no map, no allocation per Value), then
-// runs the reverse pass on their Grad fields. BackwardMode(OverwriteBug)
-// reproduces the classic bug of assigning gradients instead of adding them,
-// for teaching.
+// runs the reverse pass on their Grad fields. BackwardMode, like a Tape's
+// Reverse, reproduces the classic bugs of a first backward pass, for
+// teaching (and for the drawings that show them): OverwriteBug assigns
+// gradients instead of adding them, TwiceBug calls backward twice without
+// zeroing, RecursiveBug recurses in visiting order.
 //
 // GradCheck compares gradients with finite differences.
 package engine

@@ -221,6 +221,27 @@ func TestOverwriteBug(t *testing.T) {
 	}
 }
 
+// The twice bug, on Values and on a tape: the lesson's x*x at 3 gives 12,
+// twice the 6 of one call.
+func TestTwiceBug(t *testing.T) {
+	x := NewValue(3, "x")
+	y := x.Mul(x)
+	y.BackwardMode(TwiceBug)
+	if x.Grad != 12 || y.Grad != 2 {
+		t.Errorf("twice mode: x*x at 3 gives x %v, y %v; want 12 and 2", x.Grad, y.Grad)
+	}
+	tp, _ := Compile(Graph{{"y", "mul", []string{"x", "x"}, 0}})
+	vals := []float64{3, 0}
+	if err := tp.Forward(vals); err != nil {
+		t.Fatal(err)
+	}
+	grads := make([]float64, 2)
+	tp.Reverse(vals, grads, 1, TwiceBug)
+	if grads[0] != 12 {
+		t.Errorf("twice mode: the tape's x*x at 3 gives %v, want 12", grads[0])
+	}
+}
+
 func TestValueAPI(t *testing.T) {
 	a, b, c := NewValue(2, "a"), NewValue(3, "b"), NewValue(1, "c")
 	L := a.Mul(b).Add(c).Sq()

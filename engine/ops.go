@@ -22,8 +22,9 @@ type op struct {
 	local   func(a, b, k, y float64) (da, db float64)
 }
 
-// The ops, one entry each. Adding an op is adding an entry here, a line to
-// the table in doc.go, and its cases to the tests.
+// The ops, one entry each, keyed by their opcodes: the only place that
+// names them. Adding an op is adding an entry here and its opcode below,
+// and a line to the table in doc.go; the tests check it by itself.
 var ops = [...]op{
 	opAdd: {"add", 2, false,
 		func(a, b, _ float64) float64 { return a + b },
@@ -59,7 +60,14 @@ var ops = [...]op{
 		func(a, _, _ float64) float64 { return sigmoid(a) },
 		func(_, _, _, y float64) (float64, float64) { return y * (1 - y), 0 }},
 	opPow: {"pow", 1, true,
-		func(a, _, k float64) float64 { return math.Pow(a, k) },
+		func(a, _, k float64) float64 {
+			if k == 2 {
+				// Faster, and what math.Pow gives but for results
+				// below 2⁻¹⁰²², where a·a is the closer.
+				return a * a
+			}
+			return math.Pow(a, k)
+		},
 		func(a, _, k, _ float64) (float64, float64) {
 			if k == 0 {
 				return 0, 0
@@ -98,46 +106,41 @@ const (
 	numOps
 )
 
-var opByName = func() map[string]opcode {
-	m := make(map[string]opcode, len(ops))
-	for i, o := range ops {
-		m[o.name] = opcode(i)
+// opSlots indexes the ops by name, open-addressed: an op's name hashes
+// (nameHash) to a slot, or to the first free one after it, which holds
+// its opcode plus 1; a free slot holds 0. A quarter of the slots are
+// taken, so most names are found at the first.
+var opSlots = func() (slots [numSlots]opcode) {
+	for c, o := range ops {
+		h := nameHash(o.name)
+		for slots[h] != 0 {
+			h = (h + 1) % numSlots
+		}
+		slots[h] = opcode(c) + 1
 	}
-	return m
+	return slots
 }()
 
-// opNamed is opByName as a switch, which costs less than a map look-up
-// where a caller names an op for each Value it makes (Value.Make).
+// numSlots is the size of opSlots.
+const numSlots = 4 * uint(numOps)
+
+// nameHash is the slot of opSlots a name that is not empty hashes to,
+// from its length and its first and last bytes.
+func nameHash(name string) uint {
+	return (uint(len(name))*7 + uint(name[0])*3 + uint(name[len(name)-1])) % numSlots
+}
+
+// opNamed returns the op called name. It runs for every Value a cell makes
+// (Value.Make), so it looks in opSlots: a map costs several times as much
+// in WebAssembly.
 func opNamed(name string) (opcode, bool) {
-	switch name {
-	case "add":
-		return opAdd, true
-	case "sub":
-		return opSub, true
-	case "mul":
-		return opMul, true
-	case "div":
-		return opDiv, true
-	case "sq":
-		return opSq, true
-	case "tanh":
-		return opTanh, true
-	case "relu":
-		return opRelu, true
-	case "neg":
-		return opNeg, true
-	case "exp":
-		return opExp, true
-	case "log":
-		return opLog, true
-	case "sigmoid":
-		return opSigmoid, true
-	case "pow":
-		return opPow, true
-	case "detach":
-		return opDetach, true
-	case "max":
-		return opMax, true
+	if name == "" {
+		return 0, false
+	}
+	for h := nameHash(name); opSlots[h] != 0; h = (h + 1) % numSlots {
+		if c := opSlots[h] - 1; ops[c].name == name {
+			return c, true
+		}
 	}
 	return 0, false
 }
@@ -145,7 +148,9 @@ func opNamed(name string) (opcode, bool) {
 // forward is the forward rule of op, with the commonest ops in a switch,
 // for the tape's loops and Value's methods: a switch is faster than a call
 // through the table's function values, which stay the rules' statement.
-// TestSwitchMatchesTable checks the two agree.
+// These switches, and the cases the tape's loops and Value's Backward
+// write out, are speed copies of the table: TestSpeedCopiesMatchTable
+// checks every one of them against it, for every op.
 func forward(op opcode, a, b, k float64) float64 {
 	switch op {
 	case opAdd:
@@ -194,22 +199,20 @@ func sigmoid(a float64) float64 {
 	return e / (1 + e)
 }
 
-// Unary returns the forward rule and the local derivative of the
-// one-input op called name, as the op table has them, with k the op's
-// constant and y its value: for code that applies the engine's rules
-// element by element (package tensor), so that each rule is written once.
-func Unary(name string) (f func(a, k float64) float64, d func(a, k, y float64) float64, ok bool) {
+// Rule returns the forward rule and the local derivatives of the op
+// called name, as its entry in the op table writes them: forward(a, b, k)
+// is the op's value at the inputs a and b with the constant k (pow's
+// exponent, else 0), and local(a, b, k, y) its derivatives with respect
+// to a and b, given that value y. A one-input op reads only a (pass a as
+// b too, as the engine does) and its db is 0. It is for code that applies
+// the engine's rules element by element (package tensor), so that each
+// rule is written once.
+func Rule(name string) (forward func(a, b, k float64) float64, local func(a, b, k, y float64) (da, db float64), ok bool) {
 	c, ok := opNamed(name)
-	if !ok || ops[c].arity != 1 {
+	if !ok {
 		return nil, nil, false
 	}
-	o := ops[c]
-	f = func(a, k float64) float64 { return o.forward(a, a, k) }
-	d = func(a, k, y float64) float64 {
-		da, _ := o.local(a, a, k, y)
-		return da
-	}
-	return f, d, true
+	return ops[c].forward, ops[c].local, true
 }
 
 // OpNames returns the names of every operation, sorted.
@@ -225,7 +228,7 @@ func OpNames() []string {
 // Arity reports how many inputs the named operation takes, and whether it
 // exists.
 func Arity(name string) (n int, ok bool) {
-	c, ok := opByName[name]
+	c, ok := opNamed(name)
 	if !ok {
 		return 0, false
 	}

@@ -31,6 +31,10 @@ const (
 	// (see ReverseRecursive), so a value reused by later ones passes its
 	// gradient on before all of it has arrived, or more than once.
 	RecursiveBug
+	// TwiceBug is the slip of calling backward a second time without
+	// zeroing the gradients in between: every gradient comes out twice
+	// the right one, as a leaf's does in PyTorch or micrograd.
+	TwiceBug
 )
 
 // instr is one compiled node: op applied to the slots a and b (b equals a
@@ -71,7 +75,7 @@ func Compile(g Graph) (*Tape, error) {
 		if err := checkName(i, g, nd.Name); err != nil {
 			return nil, err
 		}
-		c, ok := opByName[nd.Op]
+		c, ok := opNamed(nd.Op)
 		if !ok {
 			if nd.Op == "" {
 				return nil, nodeErr(nd.Name, ErrUnknownOp, "the op is missing (known ops: %s)", knownOps())
@@ -295,6 +299,13 @@ func (t *Tape) Reverse(vals, grads []float64, out int, mode Mode) {
 	code := t.code[:out-t.leaves+1]
 	if mode == RecursiveBug {
 		t.ReverseRecursive(vals, grads, out)
+		return
+	}
+	if mode == TwiceBug {
+		reverse(code, v, g, t.leaves)
+		for s := range g {
+			g[s] += g[s]
+		}
 		return
 	}
 	if mode == OverwriteBug {

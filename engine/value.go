@@ -1,6 +1,9 @@
 package engine
 
-import "sync/atomic"
+import (
+	"math"
+	"sync/atomic"
+)
 
 // Value is a scalar in an expression built with methods, micrograd style:
 //
@@ -144,7 +147,8 @@ func (v *Value) Inputs() []*Value {
 func (v *Value) Backward() { v.BackwardMode(Accumulate) }
 
 // BackwardMode is Backward with a choice of Mode; OverwriteBug shows what
-// the classic assign-instead-of-add bug does. It runs the reverse pass of
+// the classic assign-instead-of-add bug does, TwiceBug what a second
+// call without zeroing does. It runs the reverse pass of
 // a Tape (Reverse), with the same rules in the same order, on the Values
 // themselves: their Grad fields are the gradients, so it needs no tape.
 //
@@ -168,6 +172,20 @@ func (v *Value) BackwardMode(mode Mode) error {
 		u.Grad = 0
 	}
 	v.Grad = 1
+	reverseValues(order, mode)
+	if mode == TwiceBug {
+		for _, u := range order {
+			u.Grad += u.Grad
+		}
+	}
+	return nil
+}
+
+// reverseValues is the reverse pass over order, a topological order whose
+// last Value holds its gradient (OverwriteBug, else Accumulate): every node
+// adds its gradient times each local derivative into its inputs'. The
+// common ops are written out, as in the tape's reverse.
+func reverseValues(order []*Value, mode Mode) {
 	for i := len(order) - 1; i >= 0; i-- {
 		u := order[i]
 		if !u.node {
@@ -211,7 +229,6 @@ func (v *Value) BackwardMode(mode Mode) error {
 			b.Grad += up * db
 		}
 	}
-	return nil
 }
 
 // Topo returns every value v depends on, and v last, each once, inputs
@@ -235,14 +252,37 @@ func Size(v *Value) int {
 // stops counting there, so that asking whether a graph is small is cheap
 // for a large one.
 func SizeAtMost(v *Value, max int) int {
+	return reach([]*Value{v}, max+1, nil)
+}
+
+// Reach calls visit once for every Value that any of roots is or depends
+// on, in no particular order. It marks the Values it reaches, as Topo
+// does, instead of keeping a set of them, and allocates only its stack:
+// what a notebook's kept state uses to note every Value its variables
+// can reach.
+func Reach(roots []*Value, visit func(*Value)) {
+	reach(roots, math.MaxInt, visit)
+}
+
+// reach is Reach, calling visit only if it is not nil, that stops after
+// limit Values; it returns how many it reached.
+func reach(roots []*Value, limit int, visit func(*Value)) int {
 	mark := atomic.AddUint32(&walks, 1)
-	v.mark = mark
-	stack := []*Value{v}
+	stack := make([]*Value, 0, 1024)
+	for _, r := range roots {
+		if r != nil && r.mark != mark {
+			r.mark = mark
+			stack = append(stack, r)
+		}
+	}
 	n := 0
-	for len(stack) > 0 && n <= max {
+	for len(stack) > 0 && n < limit {
 		u := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		n++
+		if visit != nil {
+			visit(u)
+		}
 		if !u.node {
 			continue
 		}
@@ -254,36 +294,6 @@ func SizeAtMost(v *Value, max int) int {
 		}
 	}
 	return n
-}
-
-// Reach calls visit once for every Value that any of roots is or depends
-// on, in no particular order. It marks the Values it reaches, as Topo
-// does, instead of keeping a set of them, and allocates only its stack:
-// what a notebook's kept state uses to note every Value its variables
-// can reach.
-func Reach(roots []*Value, visit func(*Value)) {
-	mark := atomic.AddUint32(&walks, 1)
-	stack := make([]*Value, 0, 1024)
-	for _, r := range roots {
-		if r != nil && r.mark != mark {
-			r.mark = mark
-			stack = append(stack, r)
-		}
-	}
-	for len(stack) > 0 {
-		u := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		visit(u)
-		if !u.node {
-			continue
-		}
-		for _, w := range u.in {
-			if w != nil && w.mark != mark {
-				w.mark = mark
-				stack = append(stack, w)
-			}
-		}
-	}
 }
 
 // walk visits every value v depends on, and v last, each once, inputs

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"gradbook/engine"
 	"gradbook/notebook/draw"
 )
 
@@ -171,7 +172,7 @@ loss.backward()`)
 	if !strings.Contains(d.StepText(1), "Step 1 of") {
 		t.Errorf("step text: %s", d.StepText(1))
 	}
-	svg := d.SVG(draw.View{ID: "t", Overwrite: true})
+	svg := d.SVG(draw.View{ID: "t", Bug: engine.OverwriteBug})
 	if !strings.Contains(svg, `role="img"`) || !strings.Contains(svg, "<desc") || !strings.Contains(svg, "bug:") {
 		t.Errorf("svg lacks its text alternative or the overwrite toggle")
 	}

@@ -91,7 +91,8 @@ func (t *Tensor) Backward() error { return t.BackwardWith(nil, engine.Accumulate
 // for 1, when t has one element), in the given mode. engine.OverwriteBug
 // is a teaching mode that reproduces the classic bug: each contribution
 // replaces the gradient instead of adding to it, so a tensor used twice
-// keeps only the last one, and so does each Grad.
+// keeps only the last one, and so does each Grad. The other modes run as
+// engine.Accumulate.
 func (t *Tensor) BackwardWith(grad *Tensor, mode engine.Mode) error {
 	if !t.requiresGrad {
 		return errorf("backward", ErrGrad, "the tensor does not require a gradient and has no graph: call SetRequiresGrad(true) on the parameters before the ops that use them")

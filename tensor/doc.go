@@ -30,8 +30,9 @@
 // writes a scalar one: its forward rule, its vector-Jacobian product
 // (reverse mode), its Jacobian-vector product (forward mode) and its
 // expansion into the scalar engine, side by side. The elementwise ops are
-// written as their scalar rule and local derivatives, which the table's
-// helpers apply element by element:
+// the scalar engine's, by name: the table's helpers apply its forward
+// rules and local derivatives (engine.Rule) element by element, so that
+// each rule is written once, in engine/ops.go:
 //
 //	add sub mul div      a∘b, broadcasting NumPy's way
 //	neg exp log tanh     elementwise

@@ -2,7 +2,6 @@ package tensor
 
 import (
 	"math"
-	"sort"
 	"strconv"
 
 	"gradbook/engine"
@@ -72,54 +71,22 @@ type op struct {
 	scalars func(n *node, y *Tensor, xs [][]*engine.Value) []*engine.Value
 }
 
-// The ops, one entry each. The elementwise ones are given by their scalar
-// rule and local derivatives, as in engine/ops.go; binary and unary turn
-// those into the tensor rules.
+// The ops, one entry each. The elementwise ones are the scalar engine's
+// own, by name: binary and unary apply its forward rules and local
+// derivatives (engine.Rule) element by element, so that each is written
+// once, in engine/ops.go.
 var ops = [numOps]op{
-	opAdd: binary("add",
-		func(a, b float64) float64 { return a + b },
-		func(_, _, _ float64) (float64, float64) { return 1, 1 },
-		(*engine.Value).Add),
-	opSub: binary("sub",
-		func(a, b float64) float64 { return a - b },
-		func(_, _, _ float64) (float64, float64) { return 1, -1 },
-		(*engine.Value).Sub),
-	opMul: binary("mul",
-		func(a, b float64) float64 { return a * b },
-		func(a, b, _ float64) (float64, float64) { return b, a },
-		(*engine.Value).Mul),
-	opDiv: binary("div",
-		func(a, b float64) float64 { return a / b },
-		func(a, b, _ float64) (float64, float64) { return 1 / b, -a / (b * b) },
-		(*engine.Value).Div),
-	opNeg: unary("neg",
-		func(a, _ float64) float64 { return -a },
-		func(_, _, _ float64) float64 { return -1 },
-		func(v *engine.Value, _ float64) *engine.Value { return v.Neg() }),
-	opPow: unary("pow", // by a constant k: BatchNorm's (var+eps)^-0.5, softmax's sum^-1
-		func(a, k float64) float64 {
-			if k == 2 {
-				return a * a // what math.Pow gives, faster
-			}
-			return math.Pow(a, k)
-		},
-		func(a, k, _ float64) float64 {
-			switch k {
-			case 0:
-				return 0
-			case 2:
-				return 2 * a
-			}
-			return k * math.Pow(a, k-1)
-		},
-		(*engine.Value).Pow),
-	// exp, log, tanh, relu (derivative 0 at exactly 0) and sigmoid apply
-	// the scalar engine's own rules, element by element.
-	opExp:     engineUnary("exp", (*engine.Value).Exp),
-	opLog:     engineUnary("log", (*engine.Value).Log),
-	opTanh:    engineUnary("tanh", (*engine.Value).Tanh),
-	opRelu:    engineUnary("relu", (*engine.Value).Relu),
-	opSigmoid: engineUnary("sigmoid", (*engine.Value).Sigmoid),
+	opAdd:     binary("add"),
+	opSub:     binary("sub"),
+	opMul:     binary("mul"),
+	opDiv:     binary("div"),
+	opNeg:     unary("neg"),
+	opPow:     unary("pow"), // by a constant k: BatchNorm's (var+eps)^-0.5, softmax's sum^-1
+	opExp:     unary("exp"),
+	opLog:     unary("log"),
+	opTanh:    unary("tanh"),
+	opRelu:    unary("relu"), // derivative 0 at exactly 0
+	opSigmoid: unary("sigmoid"),
 
 	// matmul: y = a @ b for a (m, k) and b (k, n); a 1-d a is a row
 	// (1, k), a 1-d b a column (k, 1), and their 1 is dropped from y.
@@ -294,8 +261,8 @@ var ops = [numOps]op{
 		}},
 }
 
-// binary makes the op of an elementwise rule f of two inputs with local
-// derivatives d, broadcasting its inputs NumPy's way. Its vjp is where
+// binary makes the elementwise op of the scalar engine's two-input op
+// name, broadcasting its inputs NumPy's way. Its vjp is where
 // broadcasting's backward rule lives, once for every elementwise op: the
 // gradient of an input that was stretched along a dimension is the sum of
 // the contributions along it, which is what adding each contribution in
@@ -306,13 +273,14 @@ var ops = [numOps]op{
 // in WebAssembly).
 //
 //go:noinline
-func binary(name string, f func(a, b float64) float64, d func(a, b, y float64) (da, db float64), v func(a, b *engine.Value) *engine.Value) op {
+func binary(name string) op {
+	f, d := engineRule(name, 2)
 	return op{name, 2,
 		func(n *node, y *Tensor) {
 			a, b, c := n.in[0].data, n.in[1].data, &n.bc
 			c.rows(func(i, ja, jb int) {
 				for k, yk := 0, y.data[i:i+c.n]; k < len(yk); k++ {
-					yk[k] = f(a[ja+k*c.da], b[jb+k*c.db])
+					yk[k] = f(a[ja+k*c.da], b[jb+k*c.db], 0)
 				}
 			})
 		},
@@ -322,7 +290,7 @@ func binary(name string, f func(a, b float64) float64, d func(a, b, y float64) (
 			c.rows(func(i, ja, jb int) {
 				for k := range c.n {
 					ka, kb := ja+k*c.da, jb+k*c.db
-					da, db := d(a[ka], b[kb], y.data[i+k])
+					da, db := d(a[ka], b[kb], 0, y.data[i+k])
 					if ga != nil {
 						ga[ka] += gy[i+k] * da
 					}
@@ -337,7 +305,7 @@ func binary(name string, f func(a, b float64) float64, d func(a, b, y float64) (
 			c.rows(func(i, ja, jb int) {
 				for k := range c.n {
 					ka, kb := ja+k*c.da, jb+k*c.db
-					da, db := d(a[ka], b[kb], y.data[i+k])
+					da, db := d(a[ka], b[kb], 0, y.data[i+k])
 					ty[i+k] = tx[0][ka]*da + tx[1][kb]*db
 				}
 			})
@@ -347,41 +315,64 @@ func binary(name string, f func(a, b float64) float64, d func(a, b, y float64) (
 			c := &n.bc
 			c.rows(func(i, ja, jb int) {
 				for k := range c.n {
-					out[i+k] = v(xs[0][ja+k*c.da], xs[1][jb+k*c.db])
+					out[i+k] = scalar(name, xs[0][ja+k*c.da], xs[1][jb+k*c.db], 0)
 				}
 			})
 			return out
 		}}
 }
 
-// unary makes the op of an elementwise rule f of one input and the
-// constant k with local derivative d, which may use the output y.
+// unary makes the elementwise op of the scalar engine's one-input op
+// name, with the constant n.k (pow's exponent, else 0).
 //
 //go:noinline
-func unary(name string, f func(a, k float64) float64, d func(a, k, y float64) float64, v func(a *engine.Value, k float64) *engine.Value) op {
+func unary(name string) op {
+	f, d := engineRule(name, 1)
 	return op{name, 1,
 		func(n *node, y *Tensor) {
 			for i, a := range n.in[0].data {
-				y.data[i] = f(a, n.k)
+				y.data[i] = f(a, a, n.k)
 			}
 		},
 		func(n *node, y *Tensor, gy []float64, gx [][]float64) {
 			for i, a := range n.in[0].data {
-				gx[0][i] += gy[i] * d(a, n.k, y.data[i])
+				da, _ := d(a, a, n.k, y.data[i])
+				gx[0][i] += gy[i] * da
 			}
 		},
 		func(n *node, y *Tensor, tx [][]float64, ty []float64) {
 			for i, a := range n.in[0].data {
-				ty[i] = tx[0][i] * d(a, n.k, y.data[i])
+				da, _ := d(a, a, n.k, y.data[i])
+				ty[i] = tx[0][i] * da
 			}
 		},
 		func(n *node, _ *Tensor, xs [][]*engine.Value) []*engine.Value {
 			out := make([]*engine.Value, len(xs[0]))
 			for i, x := range xs[0] {
-				out[i] = v(x, n.k)
+				out[i] = scalar(name, x, nil, n.k)
 			}
 			return out
 		}}
+}
+
+// engineRule returns the forward rule and the local derivatives of the
+// scalar engine's op name, which takes arity inputs.
+func engineRule(name string, arity int) (func(a, b, k float64) float64, func(a, b, k, y float64) (float64, float64)) {
+	f, d, ok := engine.Rule(name)
+	if n, _ := engine.Arity(name); !ok || n != arity {
+		panic("tensor: the engine has no op " + name + " of " + strconv.Itoa(arity) + " inputs")
+	}
+	return f, d
+}
+
+// scalar returns the Value of the scalar engine's op name applied to a
+// (and b, for a two-input op) with the constant k.
+func scalar(name string, a, b *engine.Value, k float64) *engine.Value {
+	v := new(engine.Value)
+	if !v.Make(name, a, b, k) {
+		panic("tensor: the engine cannot make " + name)
+	}
+	return v
 }
 
 // gather makes an op y[i] = x[src[i]]. It is linear: its tangent is the
@@ -533,24 +524,4 @@ func orZero(s *engine.Value) *engine.Value {
 		return engine.NewValue(0, "0")
 	}
 	return s
-}
-
-// engineUnary is the elementwise op of the scalar engine's one-input op
-// name, its Value method v.
-func engineUnary(name string, v func(*engine.Value) *engine.Value) op {
-	f, d, ok := engine.Unary(name)
-	if !ok {
-		panic("tensor: the engine has no one-input op " + name)
-	}
-	return unary(name, f, d, func(x *engine.Value, _ float64) *engine.Value { return v(x) })
-}
-
-// OpNames returns the names of every op, sorted.
-func OpNames() []string {
-	names := make([]string, 0, len(ops))
-	for _, o := range ops {
-		names = append(names, o.name)
-	}
-	sort.Strings(names)
-	return names
 }

@@ -48,25 +48,20 @@ func Randn(seed uint64, shape ...int) (*Tensor, error) { return NewGenerator(see
 func Rand(seed uint64, shape ...int) (*Tensor, error) { return NewGenerator(seed).Rand(shape...) }
 
 // Randn returns a tensor of the given shape of standard normal samples.
-func (g *Generator) Randn(shape ...int) (*Tensor, error) {
-	t, err := Zeros(shape...)
-	if err != nil {
-		return nil, err
-	}
-	for i := range t.data {
-		t.data[i] = g.normal()
-	}
-	return t, nil
-}
+func (g *Generator) Randn(shape ...int) (*Tensor, error) { return filled(shape, g.normal) }
 
 // Rand returns a tensor of the given shape of samples uniform on [0, 1).
-func (g *Generator) Rand(shape ...int) (*Tensor, error) {
+func (g *Generator) Rand(shape ...int) (*Tensor, error) { return filled(shape, g.uniform) }
+
+// filled returns a tensor of the given shape whose elements, in order, are
+// what next returns.
+func filled(shape []int, next func() float64) (*Tensor, error) {
 	t, err := Zeros(shape...)
 	if err != nil {
 		return nil, err
 	}
 	for i := range t.data {
-		t.data[i] = g.uniform()
+		t.data[i] = next()
 	}
 	return t, nil
 }

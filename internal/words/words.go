@@ -1,5 +1,5 @@
 // Package words writes numbers and counts for people: "1 input",
-// "2 inputs", "0.5", "-inf".
+// "2 inputs", "0.5", "-inf", "1.8151e-4".
 package words
 
 import (
@@ -22,6 +22,42 @@ func Number(x float64) string {
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
 	return strconv.FormatFloat(x, 'g', 8, 64)
+}
+
+// Rounded formats a number rounded for a figure, where room is short (a
+// drawing, its tables and its step text): to five significant digits, an
+// integer as Number writes it, and in scientific form with a short
+// exponent when it is small or huge (0.00018151 is 1.8151e-4, 1234567.8
+// is 1.2346e6). -0 is 0.
+func Rounded(x float64) string {
+	a := math.Abs(x)
+	switch {
+	case x == 0:
+		return "0"
+	case math.IsNaN(x) || math.IsInf(x, 0) || x == math.Trunc(x) && a < 1e9:
+		return Number(x)
+	case a < 1e-3:
+		return trimmed(strconv.FormatFloat(x, 'e', 4, 64))
+	}
+	return trimmed(strconv.FormatFloat(x, 'g', 5, 64))
+}
+
+// trimmed drops the trailing zeros of a mantissa and writes an exponent
+// without its plus sign and leading zeros: 1.8150e-04 is 1.815e-4.
+func trimmed(s string) string {
+	mant, exp, sci := strings.Cut(s, "e")
+	if strings.Contains(mant, ".") {
+		mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+	}
+	if !sci {
+		return mant
+	}
+	sign := ""
+	if exp[0] == '-' {
+		sign = "-"
+	}
+	exp = strings.TrimLeft(exp[1:], "0")
+	return mant + "e" + sign + exp
 }
 
 // Count returns n (as Int writes it) and word, with an s unless n is 1.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"gradbook/internal/words"
 )
 
 // agrees reports whether a learner's gradient matches the engine's, to
@@ -76,11 +78,11 @@ func (d *Drawing) CompareText() string {
 	n := d.Nodes[d.FirstWrong]
 	yours := "you gave none"
 	if !math.IsNaN(d.Theirs[d.FirstWrong]) {
-		yours = "yours is " + Number(d.Theirs[d.FirstWrong])
+		yours = "yours is " + words.Rounded(d.Theirs[d.FirstWrong])
 	}
 	if d.FirstWrong == d.Out {
 		return fmt.Sprintf("The gradients part at the start: %s is the output, so its gradient is 1, but %s.", n.Label, yours)
 	}
 	return fmt.Sprintf("Following the reverse pass from %s, your gradients match the engine's until %s: its gradient is %s, but %s. Every value before it in the pass is right, so look at how %s gets its gradient from the values that use it.",
-		d.Nodes[d.Out].Label, n.Label, Number(n.Grad), yours, n.Label)
+		d.Nodes[d.Out].Label, n.Label, words.Rounded(n.Grad), yours, n.Label)
 }

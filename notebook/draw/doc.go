@@ -8,8 +8,9 @@
 // A Drawing has one node per value and one edge per use of a value, so x*x
 // gives x two edges. Each edge carries its contribution on the reverse
 // pass, the upstream gradient times the local derivative; Steps is the
-// reverse pass one node at a time; the overwrite view shows the gradients
-// the overwrite bug would give; PathsTo lists every path from a value to
+// reverse pass one node at a time; a View with a Bug (an engine.Mode:
+// OverwriteBug, TwiceBug, RecursiveBug) shows the gradients that classic
+// bug would give beside the right ones; PathsTo lists every path from a value to
 // the output, whose products add up to its gradient.
 //
 // Value draws the expression behind an engine.Value; Graph draws a
@@ -19,8 +20,9 @@
 //	svg := d.SVG(draw.View{ID: "cell-3-d1", Step: 2})
 //
 // A single value (Trivial) has nothing to step through; a caller may leave
-// its drawing out. Every number is written by Number: five significant
-// digits, integers as integers, scientific form when small or huge.
+// its drawing out. Every number is written by words.Rounded: five
+// significant digits, integers as integers, scientific form when small or
+// huge.
 //
 // # Layout
 //
@@ -41,7 +43,7 @@
 // chips on the node that uses them. A drawing of more than FoldAbove
 // values folds: each group is one box with its output's value and
 // gradient, until View.Expanded opens it. Groups are paths the caller
-// gives (WithGroups, WithNamedGroups: a function call, a layer, a neuron)
+// gives (WithGroups: a function call, a layer, a neuron)
 // or, if none, each activation, value used twice and the output with the
 // values only it uses. A step inside a folded group lights the group;
 // Stops and StepTextIn take a run of them as one stop.

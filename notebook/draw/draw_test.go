@@ -93,7 +93,7 @@ func TestGoldenSVG(t *testing.T) {
 	}{
 		{"worked", worked, map[string]float64{"a": 2, "b": 3, "c": 1}, "L", View{ID: "g"}},
 		{"worked-step2", worked, map[string]float64{"a": 2, "b": 3, "c": 1}, "L", View{ID: "g", Step: 2}},
-		{"two-paths-overwrite", twoPaths, map[string]float64{"w": 2, "x": 3}, "L", View{ID: "g", Overwrite: true}},
+		{"two-paths-overwrite", twoPaths, map[string]float64{"w": 2, "x": 3}, "L", View{ID: "g", Bug: engine.OverwriteBug}},
 		{"values-only", worked, map[string]float64{"a": 2, "b": 3, "c": 1}, "", View{ID: "g"}},
 		{"worked-vertical", worked, map[string]float64{"a": 2, "b": 3, "c": 1}, "L", View{ID: "g", Vertical: true, Step: 1}},
 	}

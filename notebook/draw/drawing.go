@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"gradbook/engine"
+	"gradbook/internal/words"
 )
 
 // MaxDrawnNodes is the largest graph drawn; a larger one is summarised.
@@ -31,7 +32,7 @@ type Drawing struct {
 	// Overwrite holds each node's gradient under the classic bug
 	// (engine.OverwriteBug), to show beside the right one; Twice each
 	// node's gradient after a second backward call that nobody zeroed the
-	// gradients before; Recursive each node's gradient under a recursive
+	// gradients before (engine.TwiceBug); Recursive each node's gradient under a recursive
 	// backward in visiting order (engine.RecursiveBug), nil when that pass
 	// would be too long, and Sends how many times each node passed its
 	// gradient on in it, and Early whether it did so once before all of
@@ -92,13 +93,12 @@ type Step struct {
 	Edges []int
 }
 
-// An Option changes how Value or Graph draws a graph.
+// An Option changes how Value draws a graph.
 type Option func(*config)
 
 type config struct {
-	groupOf   func(*engine.Value) []string
-	groupName func(string) []string
-	constOf   func(*engine.Value) bool
+	groupOf func(*engine.Value) []string
+	constOf func(*engine.Value) bool
 }
 
 // WithGroups gives each Value of a drawing made by Value its group path,
@@ -108,12 +108,6 @@ type config struct {
 // only it uses, such as a neuron's weighted sum.
 func WithGroups(f func(v *engine.Value) []string) Option {
 	return func(c *config) { c.groupOf = f }
-}
-
-// WithNamedGroups gives each value its group path by its name in the
-// tape (Graph) or its label (Value), as WithGroups does.
-func WithNamedGroups(f func(name string) []string) Option {
-	return func(c *config) { c.groupName = f }
 }
 
 // WithConstants says which leaves of a drawing made by Value are
@@ -141,7 +135,7 @@ func Value(root *engine.Value, names map[*engine.Value]string, opts ...Option) *
 		case names[v] != "":
 			labels[s] = names[v]
 		case v.Op() == "":
-			labels[s] = Number(v.Data) // a constant
+			labels[s] = words.Rounded(v.Data) // a constant
 		default:
 			labels[s] = v.Op()
 		}
@@ -152,11 +146,8 @@ func Value(root *engine.Value, names map[*engine.Value]string, opts ...Option) *
 				consts[s] = v.Label == "" && names[v] == ""
 			}
 		}
-		switch {
-		case c.groupOf != nil:
+		if c.groupOf != nil {
 			groups[s] = c.groupOf(v)
-		case c.groupName != nil && (v.Label != "" || names[v] != ""):
-			groups[s] = c.groupName(labels[s])
 		}
 	}
 	return draw(t, vals, labels, consts, groups, len(bySlot)-1) // the root is the last slot
@@ -164,23 +155,13 @@ func Value(root *engine.Value, names map[*engine.Value]string, opts ...Option) *
 
 // Graph draws a compiled graph with the given values (as
 // evaluate returns them) and the gradients of out; out "" draws values only.
-func Graph(t *engine.Tape, vals []float64, out string, opts ...Option) *Drawing {
-	var c config
-	for _, o := range opts {
-		o(&c)
-	}
+func Graph(t *engine.Tape, vals []float64, out string) *Drawing {
 	names := t.Names()
 	o := -1
 	if s, ok := t.Slot(out); ok {
 		o = s
 	}
-	groups := make([][]string, len(names))
-	if c.groupName != nil {
-		for s, n := range names {
-			groups[s] = c.groupName(n)
-		}
-	}
-	return draw(t, vals, names, make([]bool, len(names)), groups, o)
+	return draw(t, vals, names, make([]bool, len(names)), make([][]string, len(names)), o)
 }
 
 func draw(t *engine.Tape, vals []float64, labels []string, consts []bool, groups [][]string, out int) *Drawing {
@@ -203,9 +184,7 @@ func draw(t *engine.Tape, vals []float64, labels []string, consts []bool, groups
 		d.Overwrite = make([]float64, n)
 		t.Reverse(vals, d.Overwrite, out, engine.OverwriteBug)
 		d.Twice = make([]float64, n)
-		for s, g := range grads {
-			d.Twice[s] = 2 * g
-		}
+		t.Reverse(vals, d.Twice, out, engine.TwiceBug)
 		rec := make([]float64, n)
 		if sends, early, ok := t.ReverseRecursive(vals, rec, out); ok {
 			d.Recursive, d.Sends, d.Early = rec, sends, early
@@ -264,13 +243,13 @@ func (d *Drawing) derive() {
 	if d.Out >= 0 {
 		g := d.GradsAfter(0)
 		for s := range d.Nodes {
-			d.gradW[s] = textWidth("grad "+Number(g[s]), fontSize, false)
+			d.gradW[s] = textWidth("grad "+words.Rounded(g[s]), fontSize, false)
 		}
 		for _, st := range d.Steps {
 			for _, e := range st.Edges {
 				f := d.Edges[e].From
 				g[f] += d.Edges[e].Contribution
-				d.gradW[f] = max(d.gradW[f], textWidth("grad "+Number(g[f]), fontSize, false))
+				d.gradW[f] = max(d.gradW[f], textWidth("grad "+words.Rounded(g[f]), fontSize, false))
 			}
 		}
 	}
@@ -290,7 +269,7 @@ func (d *Drawing) ready() {
 // placeDefault sets Width, Height and each node's place from the picture
 // View{} draws.
 func (d *Drawing) placeDefault() {
-	p := d.picture(false, nil, NoBug)
+	p := d.picture(false, nil, engine.Accumulate)
 	d.Width, d.Height = p.w, p.h
 	for s := range d.Nodes {
 		if b, ok := p.boxOf(s); ok {
@@ -400,7 +379,7 @@ type pictures struct {
 
 // picture returns the layout of d, left to right or top to bottom, with
 // the groups in expanded open.
-func (d *Drawing) picture(vertical bool, expanded []string, bug Bug) *picture {
+func (d *Drawing) picture(vertical bool, expanded []string, bug engine.Mode) *picture {
 	d.ready()
 	key := fmt.Sprint(vertical, layoutBug(bug), strings.Join(d.openGroups(expanded), "\x00"))
 	d.pending.mu.Lock()

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"gradbook/engine"
 	"gradbook/notebook/draw"
 )
 
@@ -17,7 +18,7 @@ func TestDumpSVG(t *testing.T) {
 	}
 	for _, ld := range lessonDrawings(t) {
 		name := strings.ReplaceAll(ld.name, "/", "_")
-		for suffix, v := range map[string]draw.View{"": {ID: "g"}, "-v": {ID: "g", Vertical: true}, "-o": {ID: "g", Overwrite: true, Step: 2}, "-x": {ID: "g", Expanded: ld.d.Groups()}} {
+		for suffix, v := range map[string]draw.View{"": {ID: "g"}, "-v": {ID: "g", Vertical: true}, "-o": {ID: "g", Bug: engine.OverwriteBug, Step: 2}, "-x": {ID: "g", Expanded: ld.d.Groups()}} {
 			os.WriteFile(filepath.Join(dir, name+suffix+".svg"), []byte(ld.d.SVG(v)), 0o644)
 		}
 	}

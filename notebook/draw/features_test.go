@@ -36,8 +36,8 @@ func TestTrivial(t *testing.T) {
 	}
 }
 
-// Every number a drawing shows is formatted by Number: the SVG, the table,
-// the step text and the paths.
+// Every number a drawing shows is formatted by words.Rounded: the SVG,
+// the table, the step text and the paths.
 func TestNumbersEverywhere(t *testing.T) {
 	x := engine.NewValue(0.00018151234, "x")
 	w := engine.NewValue(-0.180706641, "w")
@@ -49,7 +49,7 @@ func TestNumbersEverywhere(t *testing.T) {
 		}
 	}
 	if !strings.Contains(svg, "value 1.8151e-4") || !strings.Contains(table, "-0.18071") || !strings.Contains(step, "-0.18071") {
-		t.Errorf("Number is not used:\n%s\n%s\n%s", svg, table, step)
+		t.Errorf("words.Rounded is not used:\n%s\n%s\n%s", svg, table, step)
 	}
 }
 

@@ -7,6 +7,8 @@ package draw
 import (
 	"fmt"
 	"math"
+
+	"gradbook/internal/words"
 )
 
 // Verdict is the judgement of a number the learner typed.
@@ -60,10 +62,10 @@ func (d *Drawing) Judge(k, edge int, typed float64) Verdict {
 	want := up * e.Local
 	local := fmt.Sprintf("∂%s/∂%s", to.Label, from.Label)
 	if typedClose(typed, want) {
-		return Verdict{true, fmt.Sprintf("Right: the gradient at %s, %s, times the local derivative %s = %s, is %s.", to.Label, Number(up), local, Number(e.Local), Number(want))}
+		return Verdict{true, fmt.Sprintf("Right: the gradient at %s, %s, times the local derivative %s = %s, is %s.", to.Label, words.Rounded(up), local, words.Rounded(e.Local), words.Rounded(want))}
 	}
 	if up != 1 && typedClose(typed, e.Local) {
-		return Verdict{Why: fmt.Sprintf("That is the local derivative %s alone. The contribution is the gradient that has reached %s, %s, times it: the chain rule multiplies what comes from above by what %s does locally.", local, to.Label, Number(up), to.Label)}
+		return Verdict{Why: fmt.Sprintf("That is the local derivative %s alone. The contribution is the gradient that has reached %s, %s, times it: the chain rule multiplies what comes from above by what %s does locally.", local, to.Label, words.Rounded(up), to.Label)}
 	}
 	if other, ok := d.otherInput(edge); ok && !typedClose(other.Local, e.Local) {
 		o := d.Nodes[other.From]
@@ -76,21 +78,21 @@ func (d *Drawing) Judge(k, edge int, typed float64) Verdict {
 				why = fmt.Sprintf("That multiplies by %s itself. For a product, the local derivative with respect to one factor is the other factor: %s = %s, the value of %s.", from.Label, local, o.Label, o.Label)
 			}
 			if slip == other.Local && up != 1 {
-				why += fmt.Sprintf(" Then multiply by the gradient that has reached %s, %s.", to.Label, Number(up))
+				why += fmt.Sprintf(" Then multiply by the gradient that has reached %s, %s.", to.Label, words.Rounded(up))
 			}
 			return Verdict{Why: why}
 		}
 	}
 	if last, n := d.lastContribution(e.To); n > 1 && !typedClose(last, up) && typedClose(typed, last*e.Local) {
-		return Verdict{Why: fmt.Sprintf("That takes the gradient of %s to be just the last contribution it received, %s. %s is used %s, and its gradient is the sum of all their contributions: add each one (+=), do not replace (=).", to.Label, Number(last), to.Label, timesUsed(n))}
+		return Verdict{Why: fmt.Sprintf("That takes the gradient of %s to be just the last contribution it received, %s. %s is used %s, and its gradient is the sum of all their contributions: add each one (+=), do not replace (=).", to.Label, words.Rounded(last), to.Label, timesUsed(n))}
 	}
 	if bug := d.Overwrite; bug != nil && !typedClose(bug[e.To], up) && typedClose(typed, bug[e.To]*e.Local) {
-		return Verdict{Why: fmt.Sprintf("That uses the gradient the overwrite bug gives %s, %s: a value on the way from the output to %s is used more than once and kept only its last contribution. Gradients add (+=), they are not replaced (=).", to.Label, Number(bug[e.To]), to.Label)}
+		return Verdict{Why: fmt.Sprintf("That uses the gradient the overwrite bug gives %s, %s: a value on the way from the output to %s is used more than once and kept only its last contribution. Gradients add (+=), they are not replaced (=).", to.Label, words.Rounded(bug[e.To]), to.Label)}
 	}
 	if want != 0 && typedClose(typed, -want) {
-		return Verdict{Why: fmt.Sprintf("The size is right, the sign is not: check the sign of the gradient at %s (%s) and of %s.", to.Label, Number(up), local)}
+		return Verdict{Why: fmt.Sprintf("The size is right, the sign is not: check the sign of the gradient at %s (%s) and of %s.", to.Label, words.Rounded(up), local)}
 	}
-	return Verdict{Why: fmt.Sprintf("Not yet: the contribution is the gradient that has reached %s (%s) times the local derivative %s.", to.Label, Number(up), local)}
+	return Verdict{Why: fmt.Sprintf("Not yet: the contribution is the gradient that has reached %s (%s) times the local derivative %s.", to.Label, words.Rounded(up), local)}
 }
 
 // JudgeGrad judges the gradient typed for node after step k: the sum of
@@ -119,9 +121,9 @@ func (d *Drawing) JudgeGrad(k, node int, typed float64) Verdict {
 		case len(got) == 0:
 			return Verdict{true, fmt.Sprintf("Right: nothing has reached %s yet, so its gradient is still 0.", n.Label)}
 		case len(got) == 1:
-			return Verdict{true, fmt.Sprintf("Right: %s has received one contribution, %s.", n.Label, Number(want))}
+			return Verdict{true, fmt.Sprintf("Right: %s has received one contribution, %s.", n.Label, words.Rounded(want))}
 		}
-		return Verdict{true, fmt.Sprintf("Right: the %d contributions %s has received add up to %s.", len(got), n.Label, Number(want))}
+		return Verdict{true, fmt.Sprintf("Right: the %d contributions %s has received add up to %s.", len(got), n.Label, words.Rounded(want))}
 	}
 	if len(got) > 1 && typedClose(typed, got[len(got)-1]) && !typedClose(want, got[len(got)-1]) ||
 		k == len(d.Steps) && d.Overwrite != nil && typedClose(typed, d.Overwrite[node]) && !typedClose(want, d.Overwrite[node]) {

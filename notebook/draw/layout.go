@@ -12,6 +12,9 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+
+	"gradbook/engine"
+	"gradbook/internal/words"
 )
 
 // Sizes of the picture, in SVG units.
@@ -49,7 +52,7 @@ type line struct {
 // between them, the chips of constants, and its size.
 type picture struct {
 	vertical bool
-	bug      Bug // the bug whose lines its boxes make room for
+	bug      engine.Mode // the bug whose lines its boxes make room for
 	w, h     float64
 	units    []unit
 	edges    []uedge
@@ -120,14 +123,14 @@ func (d *Drawing) nodeLines(s int, header string, grads []float64) []line {
 	n := d.Nodes[s]
 	ls := []line{
 		{"label", clip(header, headMax), true},
-		{"val", "value " + Number(n.Value), false},
+		{"val", "value " + words.Rounded(n.Value), false},
 	}
 	if d.Out < 0 {
 		return ls
 	}
-	ls = append(ls, line{"grad", "grad " + Number(grads[s]), false})
+	ls = append(ls, line{"grad", "grad " + words.Rounded(grads[s]), false})
 	if d.Theirs != nil {
-		l := line{"theirs", "yours " + Number(d.Theirs[s]), false}
+		l := line{"theirs", "yours " + words.Rounded(d.Theirs[s]), false}
 		if math.IsNaN(d.Theirs[s]) {
 			l.text = "yours: none"
 		}
@@ -139,32 +142,15 @@ func (d *Drawing) nodeLines(s int, header string, grads []float64) []line {
 	return ls
 }
 
-// Bug is a classic mistake of a hand-written backward pass, whose
-// gradients a drawing can show beside the right ones.
-type Bug int
-
-const (
-	NoBug        Bug = iota
-	BugOverwrite     // '=' where '+=' belongs (engine.OverwriteBug)
-	BugTwice         // backward called again without zeroing the gradients
-	BugRecursive     // a recursion in visiting order (engine.RecursiveBug)
-)
-
-func (v View) bug() Bug {
-	if v.Bug == NoBug && v.Overwrite {
-		return BugOverwrite
-	}
-	return v.Bug
-}
-
-// grads returns each node's gradient under bug b, or nil.
-func (d *Drawing) bugGrads(b Bug) []float64 {
+// bugGrads returns each node's gradient under bug b, or nil (for
+// engine.Accumulate, the chain rule).
+func (d *Drawing) bugGrads(b engine.Mode) []float64 {
 	switch b {
-	case BugOverwrite:
+	case engine.OverwriteBug:
 		return d.Overwrite
-	case BugTwice:
+	case engine.TwiceBug:
 		return d.Twice
-	case BugRecursive:
+	case engine.RecursiveBug:
 		return d.Recursive
 	}
 	return nil
@@ -172,15 +158,15 @@ func (d *Drawing) bugGrads(b Bug) []float64 {
 
 // bugText is the line that says node s's gradient under bug b, or "" if
 // the bug gets it right.
-func (d *Drawing) bugText(s int, b Bug) string {
+func (d *Drawing) bugText(s int, b engine.Mode) string {
 	g := d.bugGrads(b)
 	if g == nil {
 		return ""
 	}
-	if b == BugRecursive {
+	if b == engine.RecursiveBug {
 		// Where the recursion went wrong shows too: a node that passed
 		// its gradient on more than once, or before all of it had come.
-		t := "recursive: " + Number(g[s])
+		t := "recursive: " + words.Rounded(g[s])
 		switch {
 		case d.Sends[s] > 1:
 			return t + " (sent on " + strconv.Itoa(d.Sends[s]) + "×)"
@@ -194,14 +180,14 @@ func (d *Drawing) bugText(s int, b Bug) string {
 	if g[s] == d.Nodes[s].Grad {
 		return ""
 	}
-	if b == BugTwice {
-		return "2nd call: " + Number(g[s])
+	if b == engine.TwiceBug {
+		return "2nd call: " + words.Rounded(g[s])
 	}
-	return "bug: " + Number(g[s])
+	return "bug: " + words.Rounded(g[s])
 }
 
 // differs reports whether bug b gets any gradient wrong.
-func (d *Drawing) differs(b Bug) bool {
+func (d *Drawing) differs(b engine.Mode) bool {
 	for s := range d.Nodes {
 		if d.bugText(s, b) != "" {
 			return true
@@ -215,28 +201,28 @@ func (d *Drawing) differs(b Bug) bool {
 // overwrite bug, the overwrite bug's line is kept blank where it differs,
 // so that toggling it keeps every box's size; the other two bugs are
 // laid out with their own lines (see layoutBug).
-func (d *Drawing) bugLine(s int, b Bug) []line {
+func (d *Drawing) bugLine(s int, b engine.Mode) []line {
 	shown := layoutBug(b)
 	t := d.bugText(s, shown)
 	if t == "" {
 		return nil
 	}
-	if b == NoBug {
+	if b == engine.Accumulate {
 		t = ""
 	}
-	return []line{{[]string{"overwrite wrong", "twice wrong", "recursive wrong"}[shown-1], t, true}}
+	return []line{{BugClasses[shown] + " wrong", t, true}}
 }
 
 // layoutBug is the bug whose lines a layout for bug b makes room for.
-func layoutBug(b Bug) Bug {
-	if b == NoBug {
-		return BugOverwrite
+func layoutBug(b engine.Mode) engine.Mode {
+	if b == engine.Accumulate {
+		return engine.OverwriteBug
 	}
 	return b
 }
 
 // unitLines returns the lines of unit u's box, with bug b's gradients.
-func (d *Drawing) unitLines(u *unit, grads []float64, b Bug) []line {
+func (d *Drawing) unitLines(u *unit, grads []float64, b engine.Mode) []line {
 	if u.group == nil {
 		n := d.Nodes[u.node]
 		head := n.Label
@@ -255,7 +241,7 @@ func countValues(n int) string {
 	if n == 1 {
 		return "1 value inside"
 	}
-	return Number(float64(n)) + " values inside"
+	return words.Rounded(float64(n)) + " values inside"
 }
 
 // lineY is the baseline of line i of a box, from its top.
@@ -276,17 +262,17 @@ func boxSize(ls []line, gradW float64) (w, h float64) {
 
 // chipSize is the size of a constant's chip.
 func chipSize(x float64) (w, h float64) {
-	return math.Ceil(max(chipH, textWidth(Number(x), fontSize, false)+2*labelPad)), chipH
+	return math.Ceil(max(chipH, textWidth(words.Rounded(x), fontSize, false)+2*labelPad)), chipH
 }
 
 // labelWidth is the width of an edge label showing x.
 func labelWidth(x float64) float64 {
-	return math.Ceil(textWidth(Number(x), fontSize, false) + 2*labelPad)
+	return math.Ceil(textWidth(words.Rounded(x), fontSize, false) + 2*labelPad)
 }
 
 // layout lays d out, left to right or top to bottom, with the groups in
 // expanded open (every group, if d does not fold).
-func (d *Drawing) layout(vertical bool, expanded []string, bug Bug) *picture {
+func (d *Drawing) layout(vertical bool, expanded []string, bug engine.Mode) *picture {
 	open := map[string]bool{}
 	for _, k := range d.openGroups(expanded) {
 		open[k] = true
@@ -317,7 +303,7 @@ func (p *picture) point(main, cross float64) (x, y float64) {
 	return main, cross
 }
 
-func (d *Drawing) layoutOpen(vertical bool, open map[string]bool, bug Bug) *picture {
+func (d *Drawing) layoutOpen(vertical bool, open map[string]bool, bug engine.Mode) *picture {
 	p := &picture{vertical: vertical, bug: layoutBug(bug), unitOf: make([]int, len(d.Nodes))}
 	// The units: each node drawn as itself, each folded group once.
 	byGroup := map[*group]int{}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"gradbook/engine"
 	"gradbook/internal/words"
 	"gradbook/notebook"
 	"gradbook/notebook/block"
@@ -76,8 +77,8 @@ func lessonDrawings(t *testing.T) []lessonDrawing {
 // step; and, in a drawing that folds, every group open, and each group
 // open alone.
 func views(d *draw.Drawing) []draw.View {
-	vs := []draw.View{{ID: "g"}, {ID: "g", Overwrite: true}, {ID: "g", Vertical: true}, {ID: "g", Vertical: true, Overwrite: true, Step: 1},
-		{ID: "g", Bug: draw.BugTwice}, {ID: "g", Vertical: true, Bug: draw.BugRecursive}}
+	vs := []draw.View{{ID: "g"}, {ID: "g", Bug: engine.OverwriteBug}, {ID: "g", Vertical: true}, {ID: "g", Vertical: true, Bug: engine.OverwriteBug, Step: 1},
+		{ID: "g", Bug: engine.TwiceBug}, {ID: "g", Vertical: true, Bug: engine.RecursiveBug}}
 	for k := 1; k <= len(d.Steps); k++ {
 		vs = append(vs, draw.View{ID: "g", Step: k})
 	}
@@ -104,7 +105,7 @@ func TestLessonDrawingsOverlap(t *testing.T) {
 			for _, p := range problems {
 				if !seen[p] {
 					seen[p] = true
-					t.Errorf("%s (step %d, overwrite %v, vertical %v, %d groups open): %s", ld.name, v.Step, v.Overwrite, v.Vertical, len(v.Expanded), p)
+					t.Errorf("%s (step %d, bug %d, vertical %v, %d groups open): %s", ld.name, v.Step, v.Bug, v.Vertical, len(v.Expanded), p)
 				}
 			}
 		}

@@ -28,14 +28,20 @@ func TestBugViews(t *testing.T) {
 	c := b.Add(b)
 	c.Label = "c"
 	d := Value(c, nil)
-	rec := d.SVG(View{ID: "r", Bug: BugRecursive})
-	for _, want := range []string{"recursive: 8", "recursive: 2 (sent on 2×)"} {
+	rec := d.SVG(View{ID: "r", Bug: engine.RecursiveBug})
+	for _, want := range []string{`class="recursive wrong"`, "recursive: 8", "recursive: 2 (sent on 2×)"} {
 		if !strings.Contains(rec, want) {
 			t.Errorf("the recursive view lacks %q", want)
 		}
 	}
-	if twice := d.SVG(View{ID: "t", Bug: BugTwice}); !strings.Contains(twice, "2nd call: 8") {
-		t.Error("the second call's view does not show a's 8")
+	twice := d.SVG(View{ID: "t", Bug: engine.TwiceBug})
+	if !strings.Contains(twice, `class="twice wrong" x="8" y="63">2nd call: 8</text>`) {
+		t.Errorf("the second call's view does not show a's 8 as the twice bug's:\n%s", twice)
+	}
+	for b, class := range BugClasses {
+		if svg := d.SVG(View{ID: "b", Bug: b}); !strings.Contains(svg, `class="`+class+` wrong"`) {
+			t.Errorf("the view of bug %d has no line of class %q", b, class+" wrong")
+		}
 	}
 	html := d.ControlsHTML("d")
 	for _, c := range []string{ClassTwice, ClassRecursive} {

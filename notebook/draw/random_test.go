@@ -28,19 +28,12 @@ func randomDrawings(t *testing.T, seed uint64) []randomDrawing {
 	r := rand.New(rand.NewPCG(seed, 7))
 	var out []randomDrawing
 	add := func(name string, d *Drawing) { out = append(out, randomDrawing{name, d}) }
-	graph := func(g engine.Graph, leaves map[string]float64, opts ...Option) *Drawing {
-		tape, err := engine.Compile(g)
+	graph := func(g engine.Graph, leaves map[string]float64) *Drawing {
+		d, err := drawn(t, g, leaves, g[len(g)-1].Name)
 		if err != nil {
-			t.Fatal(err)
+			return nil // a value that is not finite
 		}
-		vals, err := tape.Load(tape.Bind(sortedLeaves(leaves)), true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tape.Forward(vals) != nil {
-			return nil
-		}
-		return Graph(tape, vals, g[len(g)-1].Name, opts...)
+		return d
 	}
 	for i := 0; i < 6; i++ {
 		g, leaves := enginetest.Random(r, 1+r.IntN(40))
@@ -172,8 +165,8 @@ func network(r *rand.Rand, sizes []int, group func(layer, neuron int) []string) 
 func allViews(d *Drawing) []View {
 	var vs []View
 	for _, vertical := range []bool{false, true} {
-		vs = append(vs, View{ID: "x", Vertical: vertical}, View{ID: "x", Vertical: vertical, Overwrite: true, Step: 1},
-			View{ID: "x", Vertical: vertical, Bug: BugTwice}, View{ID: "x", Vertical: vertical, Bug: BugRecursive, Step: 1})
+		vs = append(vs, View{ID: "x", Vertical: vertical}, View{ID: "x", Vertical: vertical, Bug: engine.OverwriteBug, Step: 1},
+			View{ID: "x", Vertical: vertical, Bug: engine.TwiceBug}, View{ID: "x", Vertical: vertical, Bug: engine.RecursiveBug, Step: 1})
 		for _, k := range []int{2, len(d.Steps) / 2, len(d.Steps)} {
 			if k > 0 {
 				vs = append(vs, View{ID: "x", Vertical: vertical, Step: k})
@@ -274,6 +267,6 @@ func TestOverlaps(t *testing.T) {
 func BenchmarkLayout(b *testing.B) {
 	d := network(rand.New(rand.NewPCG(1, 2)), []int{3, 4, 4, 1}, nil)
 	for b.Loop() {
-		d.layout(false, d.Groups(), NoBug)
+		d.layout(false, d.Groups(), engine.Accumulate)
 	}
 }

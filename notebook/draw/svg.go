@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"gradbook/engine"
 	"gradbook/internal/words"
 )
 
@@ -15,10 +16,9 @@ type View struct {
 	// Step, if positive, shows the reverse pass after that many steps,
 	// with the node of step Step highlighted; 0 shows the finished pass.
 	Step int
-	// Bug shows, under each gradient a classic bug gets wrong, the one it
-	// would give; Overwrite is Bug: BugOverwrite.
-	Bug       Bug
-	Overwrite bool
+	// Bug, if not engine.Accumulate, shows under each gradient that
+	// classic bug gets wrong the one it would give.
+	Bug engine.Mode
 	// Path highlights these edges.
 	Path []int
 	// Vertical draws the graph top to bottom, its layers as rows, for a
@@ -36,7 +36,7 @@ const MinScale = 11.0 / 12
 
 // Size returns the natural size of the picture v draws, in CSS pixels.
 func (d *Drawing) Size(v View) (w, h float64) {
-	p := d.picture(v.Vertical, v.Expanded, v.bug())
+	p := d.picture(v.Vertical, v.Expanded, v.Bug)
 	return p.w, p.h
 }
 
@@ -69,7 +69,7 @@ func (d *Drawing) Focus(v View) (x, y, w, h float64, ok bool) {
 	if v.Step <= 0 || v.Step > len(d.Steps) {
 		return 0, 0, 0, 0, false
 	}
-	b, ok := d.picture(v.Vertical, v.Expanded, v.bug()).boxOf(d.Steps[v.Step-1].Node)
+	b, ok := d.picture(v.Vertical, v.Expanded, v.Bug).boxOf(d.Steps[v.Step-1].Node)
 	return b.x, b.y, b.w, b.h, ok
 }
 
@@ -102,7 +102,7 @@ func (d *Drawing) stepOf() []int {
 // folded and data-group, its key; the svg element's data-focus holds the
 // box of the step's node ("x y w h"), for the page to scroll to.
 func (d *Drawing) SVG(v View) string {
-	p := d.picture(v.Vertical, v.Expanded, v.bug())
+	p := d.picture(v.Vertical, v.Expanded, v.Bug)
 	var b strings.Builder
 	grads := d.GradsAfter(len(d.Steps))
 	active := -1
@@ -161,7 +161,7 @@ func (d *Drawing) SVG(v View) string {
 		fmt.Fprintf(&b, `<g class="%s" data-from="%s" data-to="%s"><path d="%s" marker-end="url(#%s-arrow)"/>`,
 			class, html.EscapeString(d.unitName(p, ue.from)), html.EscapeString(d.unitName(p, ue.to)), ue.path, id)
 		if ue.labelled {
-			label := Number(d.sum(ue.edges))
+			label := words.Rounded(d.sum(ue.edges))
 			r := ue.label
 			if !shown {
 				// Not sent yet: a dot in a box its size, inside the
@@ -183,8 +183,8 @@ func (d *Drawing) SVG(v View) string {
 			x1, y1, x2, y2 = r.x+r.w/2, r.y+r.h, r.x+r.w/2, r.y+r.h+chipGap
 		}
 		fmt.Fprintf(&b, `<g class="chip" data-name="%s" data-to="%s"><title>the constant %s</title><line x1="%g" y1="%g" x2="%g" y2="%g" stroke="#7b8494"/><rect x="%g" y="%g" width="%g" height="%g" rx="8" fill="#f3f4f1" stroke="#8a93a3"/><text x="%g" y="%g" text-anchor="middle">%s</text></g>`,
-			html.EscapeString(n.Name), html.EscapeString(d.unitName(p, c.unit)), html.EscapeString(Number(n.Value)),
-			x1, y1, x2, y2, r.x, r.y, r.w, r.h, round1(r.x+r.w/2), round1(r.y+r.h/2+(ascent-descent)/2*fontSize), html.EscapeString(Number(n.Value)))
+			html.EscapeString(n.Name), html.EscapeString(d.unitName(p, c.unit)), html.EscapeString(words.Rounded(n.Value)),
+			x1, y1, x2, y2, r.x, r.y, r.w, r.h, round1(r.x+r.w/2), round1(r.y+r.h/2+(ascent-descent)/2*fontSize), html.EscapeString(words.Rounded(n.Value)))
 	}
 	for u := range p.units {
 		un := &p.units[u]
@@ -221,7 +221,7 @@ func (d *Drawing) SVG(v View) string {
 			b.WriteString(` stroke-dasharray="5 3"`)
 		}
 		b.WriteString(`/>`)
-		ls := d.unitLines(un, grads, v.bug())
+		ls := d.unitLines(un, grads, v.Bug)
 		if full := d.unitHeader(un); len([]rune(full)) > headMax {
 			fmt.Fprintf(&b, `<title>%s</title>`, html.EscapeString(full))
 		}
@@ -288,12 +288,12 @@ func (d *Drawing) Describe() string {
 			}
 			fmt.Fprintf(&b, " = %s(%s)", n.Op, strings.Join(ins, ", "))
 		}
-		fmt.Fprintf(&b, " = %s", Number(n.Value))
+		fmt.Fprintf(&b, " = %s", words.Rounded(n.Value))
 		if d.Out >= 0 {
-			fmt.Fprintf(&b, ", gradient %s", Number(n.Grad))
+			fmt.Fprintf(&b, ", gradient %s", words.Rounded(n.Grad))
 		}
 		if d.Theirs != nil {
-			fmt.Fprintf(&b, ", yours %s", Number(d.Theirs[s]))
+			fmt.Fprintf(&b, ", yours %s", words.Rounded(d.Theirs[s]))
 		}
 		b.WriteString(";")
 	}
@@ -325,7 +325,7 @@ func (d *Drawing) ControlsHTML(id string) string {
 	b.WriteString(`<button type="button" class="step-all" disabled>Whole pass</button>`)
 	fmt.Fprintf(&b, `<label class="toggle"><input type="checkbox" class="%s" id="%s-overwrite"> Overwrite instead of add (the bug)</label>`, ClassOverwrite, id)
 	fmt.Fprintf(&b, `<label class="toggle"><input type="checkbox" class="%s" id="%s-twice"> Backward twice, not zeroed</label>`, ClassTwice, id)
-	if d.differs(BugRecursive) {
+	if d.differs(engine.RecursiveBug) {
 		fmt.Fprintf(&b, `<label class="toggle"><input type="checkbox" class="%s" id="%s-recursive"> Recursive backward, in visiting order</label>`, ClassRecursive, id)
 	}
 	fmt.Fprintf(&b, `<label class="paths-label" for="%s-paths">Paths from</label><select class="paths-from" id="%s-paths"><option value="">(choose a value)</option>`, id, id)
@@ -382,7 +382,7 @@ func (d *Drawing) StepText(k int) string {
 	if len(n.Group) > 0 && d.folds {
 		fmt.Fprintf(&b, ", in %s", groupKey(n.Group))
 	}
-	fmt.Fprintf(&b, ", gradient %s.", Number(before[st.Node]))
+	fmt.Fprintf(&b, ", gradient %s.", words.Rounded(before[st.Node]))
 	g := append([]float64(nil), before...)
 	consts := 0
 	for _, e := range st.Edges {
@@ -392,7 +392,7 @@ func (d *Drawing) StepText(k int) string {
 			consts++
 			continue
 		}
-		fmt.Fprintf(&b, " %s.grad += %s × %s = %s → %s.", d.Nodes[ed.From].Label, Number(before[st.Node]), Number(ed.Local), Number(ed.Contribution), Number(g[ed.From]))
+		fmt.Fprintf(&b, " %s.grad += %s × %s = %s → %s.", d.Nodes[ed.From].Label, words.Rounded(before[st.Node]), words.Rounded(ed.Local), words.Rounded(ed.Contribution), words.Rounded(g[ed.From]))
 	}
 	if consts > 0 && consts == len(st.Edges) {
 		b.WriteString(" Its inputs are constants, whose gradients nobody needs.")
@@ -404,7 +404,7 @@ func (d *Drawing) StepText(k int) string {
 // v: every step, except that a run of steps inside one folded group is one
 // stop, at the run's last step.
 func (d *Drawing) Stops(v View) []int {
-	p := d.picture(v.Vertical, v.Expanded, v.bug())
+	p := d.picture(v.Vertical, v.Expanded, v.Bug)
 	var stops []int
 	for k, st := range d.Steps {
 		u := p.unitOf[st.Node]
@@ -427,7 +427,7 @@ func (d *Drawing) StepTextIn(v View) string {
 	if k <= 0 || k > len(d.Steps) {
 		return d.StepText(k)
 	}
-	p := d.picture(v.Vertical, v.Expanded, v.bug())
+	p := d.picture(v.Vertical, v.Expanded, v.Bug)
 	u := p.unitOf[d.Steps[k-1].Node]
 	if u < 0 || p.units[u].group == nil {
 		return d.StepText(k)
@@ -441,10 +441,10 @@ func (d *Drawing) StepTextIn(v View) string {
 	after := d.GradsAfter(k)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Steps %d to %d of %d are inside %s, folded: the gradient %s at %s flows back through %s.",
-		first, k, len(d.Steps), g.key, Number(before[g.out]), d.Nodes[g.out].Label, words.Count(len(g.members), "value"))
+		first, k, len(d.Steps), g.key, words.Rounded(before[g.out]), d.Nodes[g.out].Label, words.Count(len(g.members), "value"))
 	if first == k {
 		b.Reset()
-		fmt.Fprintf(&b, "Step %d of %d is inside %s, folded: at %s, gradient %s.", k, len(d.Steps), g.key, d.Nodes[d.Steps[k-1].Node].Label, Number(before[d.Steps[k-1].Node]))
+		fmt.Fprintf(&b, "Step %d of %d is inside %s, folded: at %s, gradient %s.", k, len(d.Steps), g.key, d.Nodes[d.Steps[k-1].Node].Label, words.Rounded(before[d.Steps[k-1].Node]))
 	}
 	// What leaves the group in these steps, by the unit it reaches.
 	stepAt := d.stepOf()
@@ -463,9 +463,9 @@ func (d *Drawing) StepTextIn(v View) string {
 			continue
 		}
 		if from := p.units[ue.from]; from.group == nil {
-			fmt.Fprintf(&b, " %s.grad += %s → %s.", d.Nodes[from.node].Label, Number(sum), Number(after[from.node]))
+			fmt.Fprintf(&b, " %s.grad += %s → %s.", d.Nodes[from.node].Label, words.Rounded(sum), words.Rounded(after[from.node]))
 		} else {
-			fmt.Fprintf(&b, " %s receives %s.", from.group.key, Number(sum))
+			fmt.Fprintf(&b, " %s receives %s.", from.group.key, words.Rounded(sum))
 		}
 	}
 	b.WriteString(" Open the group to follow each step.")
@@ -490,7 +490,7 @@ func (d *Drawing) PathsHTML(from int) string {
 	if total == 1 {
 		what = "path"
 	}
-	fmt.Fprintf(&b, `<p>%s %s from %s to %s:</p><ol class="path-list">`, Number(total), what, name, out)
+	fmt.Fprintf(&b, `<p>%s %s from %s to %s:</p><ol class="path-list">`, words.Rounded(total), what, name, out)
 	sum := 0.0
 	for _, p := range paths {
 		labels := []string{name}
@@ -501,16 +501,16 @@ func (d *Drawing) PathsHTML(from int) string {
 				to += fmt.Sprintf(" (input %d)", d.Edges[e].Port+1)
 			}
 			labels = append(labels, to)
-			factors = append(factors, Number(d.Edges[e].Local))
+			factors = append(factors, words.Rounded(d.Edges[e].Local))
 		}
 		sum += p.Product
-		fmt.Fprintf(&b, `<li>%s: %s = %s</li>`, strings.Join(labels, " → "), strings.Join(factors, " × "), Number(p.Product))
+		fmt.Fprintf(&b, `<li>%s: %s = %s</li>`, strings.Join(labels, " → "), strings.Join(factors, " × "), words.Rounded(p.Product))
 	}
 	b.WriteString(`</ol>`)
 	if float64(len(paths)) < total {
 		fmt.Fprintf(&b, `<p>Only the first %d are listed.</p>`, len(paths))
 	} else {
-		fmt.Fprintf(&b, `<p class="path-sum">Sum of the paths: %s = ∂%s/∂%s.</p>`, Number(sum), out, name)
+		fmt.Fprintf(&b, `<p class="path-sum">Sum of the paths: %s = ∂%s/∂%s.</p>`, words.Rounded(sum), out, name)
 	}
 	return b.String()
 }
@@ -548,16 +548,16 @@ func (d *Drawing) TableHTML() string {
 		if s == d.FirstWrong {
 			row = ` class="first-wrong"`
 		}
-		fmt.Fprintf(&b, `<tr data-name="%s"%s><th scope="row">%s</th><td>%s</td><td>%s</td>`, html.EscapeString(n.Name), row, html.EscapeString(n.Label), html.EscapeString(how), Number(n.Value))
+		fmt.Fprintf(&b, `<tr data-name="%s"%s><th scope="row">%s</th><td>%s</td><td>%s</td>`, html.EscapeString(n.Name), row, html.EscapeString(n.Label), html.EscapeString(how), words.Rounded(n.Value))
 		if d.Out >= 0 {
-			fmt.Fprintf(&b, `<td>%s</td>`, Number(n.Grad))
+			fmt.Fprintf(&b, `<td>%s</td>`, words.Rounded(n.Grad))
 		}
 		if d.Theirs != nil {
 			cls := "theirs"
 			if !agrees(d.Theirs[s], n.Grad) {
 				cls += " wrong"
 			}
-			t := Number(d.Theirs[s])
+			t := words.Rounded(d.Theirs[s])
 			if math.IsNaN(d.Theirs[s]) {
 				t = "none"
 			}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"gradbook/engine"
 	"gradbook/notebook/block"
 	"gradbook/notebook/draw"
 )
@@ -32,18 +33,12 @@ type drawingView struct {
 	practice  Node // the "you do the backward pass" checkbox
 	blanks    Node // where the learner types the step's contributions
 	step      int
-	bug       draw.Bug // the classic bug shown beside the right gradients
+	bug       engine.Mode // the classic bug shown beside the right gradients (engine.Accumulate: none)
 	path      []int
 	expanded  []string
 	vertical  bool
 	doing     bool // the learner does the backward pass
 }
-
-// bugs are the toggles of the classic bugs, each with its class.
-var bugs = []struct {
-	bug   draw.Bug
-	class string
-}{{draw.BugOverwrite, draw.ClassOverwrite}, {draw.BugTwice, draw.ClassTwice}, {draw.BugRecursive, draw.ClassRecursive}}
 
 // newDrawingView adds a drawing with its controls to box; on owns their
 // listeners.
@@ -146,24 +141,24 @@ func (v *drawingView) changed(t Node) {
 		key := t.Value()
 		v.p.Do(func() { v.open(key) })
 	default:
-		for _, b := range bugs {
-			if t.HasClass(b.class) {
+		for bug, class := range draw.BugClasses {
+			if t.HasClass(class) {
 				on := t.Checked()
-				v.p.Do(func() { v.toggle(b.bug, on) })
+				v.p.Do(func() { v.toggle(bug, on) })
 			}
 		}
 	}
 }
 
 // toggle shows bug, or none, unchecking the other bugs' toggles.
-func (v *drawingView) toggle(bug draw.Bug, on bool) {
-	v.bug = draw.NoBug
+func (v *drawingView) toggle(bug engine.Mode, on bool) {
+	v.bug = engine.Accumulate
 	if on {
 		v.bug = bug
 	}
-	for _, b := range bugs {
-		if b.bug != bug {
-			if other := v.root.Query(block.Sel("input", b.class)); other != nil {
+	for b, class := range draw.BugClasses {
+		if b != bug {
+			if other := v.root.Query(block.Sel("input", class)); other != nil {
 				other.SetChecked(false)
 			}
 		}
