@@ -11,6 +11,7 @@ import (
 
 	"gradbook/notebook"
 	"gradbook/notebook/block"
+	"gradbook/notebook/cellindex"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -258,7 +259,7 @@ func TestRenamedLesson(t *testing.T) {
 		}
 	}
 	b, _ := os.ReadFile(filepath.Join(out, "cells.json"))
-	sc, err := notebook.ParseSiteCells(b)
+	sc, err := cellindex.Parse(b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"gradbook/notebook"
 	"gradbook/notebook/block"
+	"gradbook/notebook/cellindex"
 )
 
 //go:embed templates/*.html templates/sw.js templates/starter.md
@@ -100,12 +101,12 @@ func writeData(dir string) error {
 // writeCells writes cells.json: every lesson's code cells by id, so that
 // a course page can embed a lesson's cell by reference.
 func writeCells(dir string, lessons []*Lesson) error {
-	sc := &notebook.SiteCells{Lessons: map[string]notebook.LessonCells{}, Renamed: map[string]string{}}
+	sc := &cellindex.Index{Lessons: map[string]cellindex.Lesson{}, Renamed: map[string]string{}}
 	for _, l := range lessons {
 		if l.Problem != nil {
 			continue
 		}
-		lc := notebook.LessonCells{Title: l.Title, Cells: map[string]string{}}
+		lc := cellindex.Lesson{Title: l.Title, Cells: map[string]string{}}
 		for _, c := range l.Cells {
 			if c.Kind == "python" {
 				lc.Cells[c.ID] = c.Source

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"syscall/js"
 
-	"gradbook/notebook"
 	"gradbook/notebook/block"
+	"gradbook/notebook/cellindex"
 	"gradbook/notebook/progress"
 )
 
@@ -24,7 +24,7 @@ type placement struct {
 // fetchCells reads cells.json from the Gradbook site at base: on a course
 // page through embed.js's fetch, which goes through a frame where the host
 // sends no CORS headers.
-func fetchCells(base string) (*notebook.SiteCells, error) {
+func fetchCells(base string) (*cellindex.Index, error) {
 	fetch := js.Global().Get("fetch")
 	this := js.Global()
 	if e := js.Global().Get("gradbookEmbed"); e.Truthy() {
@@ -43,7 +43,7 @@ func fetchCells(base string) (*notebook.SiteCells, error) {
 	if err != nil {
 		return nil, err
 	}
-	return notebook.ParseSiteCells([]byte(text.String()))
+	return cellindex.Parse([]byte(text.String()))
 }
 
 // embed turns the .gradbook-cell elements of a course page into live
@@ -56,7 +56,7 @@ func (p *Page) embed(base string) {
 	if p.keep != nil {
 		p.keep.lesson = page
 	}
-	var sc *notebook.SiteCells
+	var sc *cellindex.Index
 	var scErr error
 	inline := 0
 	for _, el := range p.doc.QuerySelectorAll(block.Of(block.ClassEmbedCell)) {

@@ -1,16 +1,16 @@
-package notebook
+package cellindex
 
 import (
 	"strings"
 	"testing"
 )
 
-func TestSiteCellsRoundTrip(t *testing.T) {
-	sc := &SiteCells{Lessons: map[string]LessonCells{
+func TestIndexRoundTrip(t *testing.T) {
+	sc := &Index{Lessons: map[string]Lesson{
 		"01-a": {Title: "A <b>", Cells: map[string]string{"x": "x = 1", "y": "print(\"y\")"}, Order: []string{"x", "y"}, Moved: map[string]string{"k": "02-b"}},
 		"02-b": {Title: "B", Cells: map[string]string{"j": "j = 1", "k": "k = j"}, Order: []string{"j", "k"}},
 	}, Renamed: map[string]string{"00-a": "01-a"}}
-	back, err := ParseSiteCells(sc.JSON())
+	back, err := Parse(sc.JSON())
 	if err != nil {
 		t.Fatal(err)
 	}

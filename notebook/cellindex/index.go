@@ -1,4 +1,9 @@
-package notebook
+// Package cellindex is cells.json, the index of every lesson's code cells
+// by id, so that a course page can embed a lesson's cell by reference:
+// the lesson build writes it (Index.JSON) and the page reads it (Parse).
+// It knows nothing of running cells, so the page reads it without
+// Starlark.
+package cellindex
 
 import (
 	"fmt"
@@ -7,17 +12,15 @@ import (
 	"gradbook/internal/jsontext"
 )
 
-// SiteCells is cells.json: every lesson's code cells by id, in order, so
-// that a course page can embed a lesson's cell by reference. The lesson
-// build writes it with JSON; the browser reads it with ParseSiteCells.
-type SiteCells struct {
-	Lessons map[string]LessonCells // by slug
+// Index is cells.json: every lesson's code cells by id, in order.
+type Index struct {
+	Lessons map[string]Lesson // by slug
 	// Renamed gives each earlier name of a lesson its name now.
 	Renamed map[string]string
 }
 
-// LessonCells are one lesson's code cells.
-type LessonCells struct {
+// Lesson is one lesson's code cells.
+type Lesson struct {
 	Title string
 	Cells map[string]string // source by cell id
 	Order []string          // cell ids in lesson order
@@ -26,10 +29,10 @@ type LessonCells struct {
 	Moved map[string]string
 }
 
-// JSON encodes sc as cells.json:
+// JSON encodes the index as cells.json:
 // {"lessons": {slug: {"title": …, "cells": {id: source}, "order": [id, …],
 // "moved": {id: slug}}}, "renamed": {old slug: slug}}.
-func (sc *SiteCells) JSON() []byte {
+func (sc *Index) JSON() []byte {
 	slugs := make([]string, 0, len(sc.Lessons))
 	for slug := range sc.Lessons {
 		slugs = append(slugs, slug)
@@ -63,15 +66,15 @@ func (sc *SiteCells) JSON() []byte {
 	return jsontext.Encode(top)
 }
 
-// ParseSiteCells reads cells.json, as JSON writes it.
-func ParseSiteCells(b []byte) (*SiteCells, error) {
+// Parse reads cells.json, as Index.JSON writes it.
+func Parse(b []byte) (*Index, error) {
 	v, err := jsontext.Decode(b)
 	if err != nil {
 		return nil, fmt.Errorf("cells.json: %v", err)
 	}
 	top, _ := v.(map[string]any)
 	lessons, _ := top["lessons"].(map[string]any)
-	sc := &SiteCells{Lessons: map[string]LessonCells{}, Renamed: map[string]string{}}
+	sc := &Index{Lessons: map[string]Lesson{}, Renamed: map[string]string{}}
 	renamed, _ := top["renamed"].(map[string]any)
 	for old, now := range renamed {
 		if s, ok := now.(string); ok {
@@ -80,7 +83,7 @@ func ParseSiteCells(b []byte) (*SiteCells, error) {
 	}
 	for slug, x := range lessons {
 		l, _ := x.(map[string]any)
-		lc := LessonCells{Cells: map[string]string{}}
+		lc := Lesson{Cells: map[string]string{}}
 		lc.Title, _ = l["title"].(string)
 		cells, _ := l["cells"].(map[string]any)
 		for id, src := range cells {
@@ -109,7 +112,7 @@ func ParseSiteCells(b []byte) (*SiteCells, error) {
 }
 
 // Resolve returns the name a lesson has now, given any of its names.
-func (sc *SiteCells) Resolve(lesson string) string {
+func (sc *Index) Resolve(lesson string) string {
 	if _, ok := sc.Lessons[lesson]; !ok {
 		if now, ok := sc.Renamed[lesson]; ok {
 			return now
@@ -120,7 +123,7 @@ func (sc *SiteCells) Resolve(lesson string) string {
 
 // Cell finds a lesson's cell and the cells above it; the lesson may be
 // named by a name it had before.
-func (sc *SiteCells) Cell(lesson, id string) (src string, above []string, err error) {
+func (sc *Index) Cell(lesson, id string) (src string, above []string, err error) {
 	lesson = sc.Resolve(lesson)
 	l, ok := sc.Lessons[lesson]
 	if !ok {
