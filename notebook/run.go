@@ -13,6 +13,7 @@ import (
 	"go.starlark.net/syntax"
 
 	"gradbook/engine"
+	"gradbook/internal/words"
 	"gradbook/notebook/draw"
 	"gradbook/notebook/plot"
 )
@@ -212,7 +213,7 @@ func (st *runState) print(msg string) {
 	switch over := st.printed - st.limits.Output; {
 	case over <= 0:
 	case over <= len(msg)+1: // the line that crosses the limit
-		msg = cutUTF8(msg, len(msg)-over) + fmt.Sprintf("\n… output truncated: a run may print at most %s.", bytes(st.limits.Output))
+		msg = cutUTF8(msg, len(msg)-over) + fmt.Sprintf("\n… output truncated: a run may print at most %s.", words.Bytes(int64(st.limits.Output)))
 	default:
 		return
 	}
@@ -408,17 +409,6 @@ func (st *runState) drawCell(i int, names map[*engine.Value]string) {
 // seconds writes a duration for a learner: "60 s", "0.8 s".
 func seconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
-}
-
-// bytes writes a size for a learner: "1 MB", "512 kB", "300 bytes".
-func bytes(n int) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MB", n>>20)
-	case n >= 1<<10:
-		return fmt.Sprintf("%d kB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // draw draws the target, or returns nil and how many values it has if

@@ -48,7 +48,7 @@ func stopMessage(why Reason, l Limits) string {
 	case ErrTooDeep:
 		return fmt.Sprintf("recursion too deep: more than %d calls were open at once (is the base case missing, or never reached?)", l.Depth)
 	case ErrTooMuchMemory:
-		return fmt.Sprintf("stopped: the cell holds more than %d MB of data, more than a page can spare", l.Heap>>20)
+		return fmt.Sprintf("stopped: the cell holds more than %s of data, more than a page can spare", words.Bytes(int64(l.Heap)))
 	case ErrTooManyValues:
 		return fmt.Sprintf("stopped: the cell made more than %s, more than a page can hold (an endless loop?)", words.Count(l.Values, "Value"))
 	}

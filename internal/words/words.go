@@ -32,6 +32,22 @@ func Count(n int, word string) string {
 	return Int(n) + " " + word + "s"
 }
 
+// Bytes writes a size for people, a kB being 1,024 bytes and an MB
+// 1,024 kB, as the limits are set: "1 MB", "1.5 MB", "512 kB",
+// "300 bytes".
+func Bytes(n int64) string {
+	unit := func(size int64, name string) string {
+		return strconv.FormatFloat(math.Round(float64(n)*10/float64(size))/10, 'f', -1, 64) + " " + name
+	}
+	switch {
+	case n >= 1<<20:
+		return unit(1<<20, "MB")
+	case n >= 1<<10:
+		return unit(1<<10, "kB")
+	}
+	return Count(int(n), "byte")
+}
+
 // Int writes an integer with its thousands grouped by commas from 10,000
 // up ("9999", "10,000", "2,000,000"), as English prose writes them.
 func Int(n int) string {

@@ -43,3 +43,11 @@ func TestList(t *testing.T) {
 		t.Error("Plural")
 	}
 }
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{1 << 20: "1 MB", 512 << 20: "512 MB", 3 << 19: "1.5 MB", 512 << 10: "512 kB", 2000: "2 kB", 1536: "1.5 kB", 300: "300 bytes", 1: "1 byte"} {
+		if got := Bytes(n); got != want {
+			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
