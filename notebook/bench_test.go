@@ -1,6 +1,7 @@
 package notebook
 
 import (
+	"gradbook/notebook/kernel"
 	"math"
 	"os"
 	"strconv"
@@ -24,11 +25,11 @@ func benchProgram(tb testing.TB, name string) string {
 
 // runCells runs cells in s and fails on an error; it returns the last
 // cell's output. It is the one place these tests call the run API; a
-// benchmark that runs in one Session keeps its program's cell, as a
+// benchmark that runs in one kernel.Session keeps its program's cell, as a
 // learner's page does.
-func runCells(tb testing.TB, s *Session, cells ...string) string {
+func runCells(tb testing.TB, s *kernel.Session, cells ...string) string {
 	tb.Helper()
-	res := s.Run(Request{Cells: cells, Limits: Limits{Time: 10 * time.Minute, Values: 100_000_000}}).Cells
+	res := s.Run(kernel.Request{Cells: cells, Limits: kernel.Limits{Time: 10 * time.Minute, Values: 100_000_000}}).Cells
 	for _, r := range res {
 		if r.Err != nil {
 			tb.Fatal(r.Err)
@@ -82,7 +83,7 @@ for k in range(5):
 
 // graphSize returns how many Values the loss expr builds, from the note
 // a cell prints under a graph too large to draw.
-func graphSize(tb testing.TB, s *Session, prog, expr string) int {
+func graphSize(tb testing.TB, s *kernel.Session, prog, expr string) int {
 	tb.Helper()
 	out := runCells(tb, s, prog, "L = "+expr)
 	_, note, _ := strings.Cut(out, "(The graph has ")

@@ -11,6 +11,8 @@ import (
 	"gradbook/engine"
 	"gradbook/internal/jsontext"
 	"gradbook/internal/words"
+	"gradbook/notebook/draw"
+	"gradbook/notebook/kernel"
 )
 
 // tree converts a Starlark value of lists, tuples, dicts, strings and
@@ -94,6 +96,29 @@ func graphArgs(graph, values starlark.Value, what string) (*engine.Tape, engine.
 	return t, g, n, nil
 }
 
+// graphDrawing is a graph in the list format to draw, compiled, with the
+// value of every slot and the output whose gradients to show ("" for
+// values only): a kernel.Drawable.
+type graphDrawing struct {
+	tape *engine.Tape
+	vals []float64
+	out  string
+}
+
+// Draw draws the graph, or returns nil and how many values it has if that
+// is too many to draw.
+func (g *graphDrawing) Draw() (*draw.Drawing, int) {
+	if n := len(g.tape.Names()); n > draw.MaxDrawnNodes {
+		return nil, n
+	}
+	d := draw.Graph(g.tape, g.vals, g.out)
+	d.Title = "The graph"
+	if g.out != "" {
+		d.Title += ", with gradients of " + g.out
+	}
+	return d, len(d.Nodes)
+}
+
 // named is values as a cell gave them, in order, and bound to a tape.
 type named struct {
 	engine.Values
@@ -125,7 +150,7 @@ func evaluateBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	for i, n := range t.Names()[t.NumLeaves():] {
 		d.SetKey(starlark.String(n), starlark.Float(vals[t.NumLeaves()+i]))
 	}
-	state(thread).built(&target{tape: t, vals: vals})
+	kernel.RunOf(thread).Built(&graphDrawing{tape: t, vals: vals})
 	return d, nil
 }
 
@@ -153,7 +178,7 @@ func backwardBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	for i, name := range in.names {
 		d.SetKey(starlark.String(name), starlark.Float(grads[i]))
 	}
-	state(thread).built(&target{tape: t, vals: vals, out: out})
+	kernel.RunOf(thread).Built(&graphDrawing{tape: t, vals: vals, out: out})
 	return d, nil
 }
 
@@ -179,8 +204,8 @@ func checkBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "actual", &actual, "expected", &expected, "tol?", &tol, "label?", &label); err != nil {
 		return nil, err
 	}
-	st := state(thread)
-	cell, code, line := st.callerLine(thread)
+	run := kernel.RunOf(thread)
+	cell, code, line := run.Caller(thread)
 	if label == "" {
 		label = firstArg(code)
 	}
@@ -190,18 +215,16 @@ func checkBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	}
 	if strings.HasPrefix(problem, "at ") {
 		// Inside a list or dict: show both whole, not only where they part.
-		problem += fmt.Sprintf(" (the whole: got %s, expected %s)", clipText(actual.String()), clipText(expected.String()))
+		problem += fmt.Sprintf(" (the whole: got %s, expected %s)", kernel.Clip(actual.String()), kernel.Clip(expected.String()))
 	}
-	label = clipText(label)
-	r := CheckResult{Label: label, Passed: problem == "", Line: line, Expected: clipText(show(expected)), Actual: clipText(show(actual))}
+	label = kernel.Clip(label)
+	r := kernel.CheckResult{Label: label, Passed: problem == "", Line: line, Expected: kernel.Clip(show(expected)), Actual: kernel.Clip(show(actual))}
 	if r.Passed {
-		r.Text = capMessage(fmt.Sprintf("✓ %s = %s", label, clipText(show(actual))))
+		r.Text = kernel.CapMessage(fmt.Sprintf("✓ %s = %s", label, kernel.Clip(show(actual))))
 	} else {
-		r.Text = capMessage(fmt.Sprintf("✗ %s: %s", label, problem))
+		r.Text = kernel.CapMessage(fmt.Sprintf("✗ %s: %s", label, problem))
 	}
-	if st.quiet == 0 && cell >= 0 {
-		st.checked(cell, r)
-	}
+	run.Check(cell, r)
 	return starlark.Bool(r.Passed), nil
 }
 
@@ -245,7 +268,7 @@ func compare(actual, expected starlark.Value, tol float64, depth int) (string, e
 		if eq, err := starlark.Equal(actual, expected); err != nil || eq {
 			return "", err
 		}
-		return fmt.Sprintf("got %s, expected %s", clipText(actual.String()), clipText(expected.String())), nil
+		return fmt.Sprintf("got %s, expected %s", kernel.Clip(actual.String()), kernel.Clip(expected.String())), nil
 	case *starlark.Dict:
 		a, ok := actual.(*starlark.Dict)
 		if !ok {
@@ -261,7 +284,7 @@ func compare(actual, expected starlark.Value, tol float64, depth int) (string, e
 			}
 			p, err := compare(av, item[1], tol, depth+1)
 			if err != nil || p != "" {
-				return fmt.Sprintf("at %s: %s", clipText(item[0].String()), p), err
+				return fmt.Sprintf("at %s: %s", kernel.Clip(item[0].String()), p), err
 			}
 		}
 		return "", nil
@@ -288,7 +311,7 @@ func compare(actual, expected starlark.Value, tol float64, depth int) (string, e
 	if eq {
 		return "", nil
 	}
-	return fmt.Sprintf("got %s, expected %s", clipText(actual.String()), clipText(expected.String())), nil
+	return fmt.Sprintf("got %s, expected %s", kernel.Clip(actual.String()), kernel.Clip(expected.String())), nil
 }
 
 // firstArg returns the text of the first argument of the call at the start
@@ -326,7 +349,6 @@ func firstArg(code string) string {
 // The second form checks d(out)/d(name) for each leaf in names with the
 // engine's gradient, and returns a dict of name → table.
 func gradCheckBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	st := state(thread)
 	if len(args) > 0 {
 		if fn, ok := args[0].(starlark.Callable); ok {
 			var at float64
@@ -339,9 +361,7 @@ func gradCheckBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlar
 				return nil, err
 			}
 			f := func(x float64) (float64, error) {
-				st.quiet++
-				defer func() { st.quiet-- }()
-				return callNumber(thread, b.Name(), fn, x)
+				return callNumber(thread, b.Name(), fn, x) // quietly
 			}
 			a := math.NaN()
 			if analytic != starlark.None {
@@ -478,17 +498,17 @@ func short(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
 // draws a graph in the list format with its values and the gradients of
 // out (out may be left out to draw values only).
 func showBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	st := state(thread)
-	cell, _ := st.caller(thread)
+	run := kernel.RunOf(thread)
+	cell, _, _ := run.Caller(thread)
 	if len(args) == 1 && len(kwargs) == 0 {
 		if t, ok := args[0].(*Tensor); ok {
-			return starlark.None, st.showTensor(cell, t.t)
+			return starlark.None, showTensor(thread, cell, t.t)
 		}
 		v, ok := args[0].(*Value)
 		if !ok {
 			return nil, fmt.Errorf("show: want a Value, a one-element Tensor, or a graph with its values, got %s", args[0].Type())
 		}
-		st.shown[cell] = append(st.shown[cell], &target{root: v.v})
+		run.Show(cell, &drawing{p: kernel.PartOf[*valuesPart](thread), root: v.v})
 		return starlark.None, nil
 	}
 	var graph, values starlark.Value
@@ -522,18 +542,19 @@ func showBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 			vals[s] = in.Xs[i]
 		}
 	}
-	st.shown[cell] = append(st.shown[cell], &target{tape: t, vals: vals, out: out})
+	run.Show(cell, &graphDrawing{tape: t, vals: vals, out: out})
 	return starlark.None, nil
 }
 
-// callNumber calls a cell's function f with numbers and returns the
-// number (or Value) it returns; builtin names the built-in calling it.
+// callNumber calls a cell's function f with numbers, quietly, and returns
+// the number (or Value) it returns; builtin names the built-in calling
+// it.
 func callNumber(thread *starlark.Thread, builtin string, f starlark.Callable, xs ...float64) (float64, error) {
 	args := make(starlark.Tuple, len(xs))
 	for i, x := range xs {
 		args[i] = starlark.Float(x)
 	}
-	y, err := starlark.Call(thread, f, args, nil)
+	y, err := kernel.RunOf(thread).CallQuietly(thread, f, args)
 	if err != nil {
 		return 0, err
 	}

@@ -8,6 +8,8 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"gradbook/notebook/kernel"
 )
 
 // Data files are the data sets cells read through built-ins: names()
@@ -34,7 +36,7 @@ func NeedsData(sources ...string) []string {
 		if !strings.Contains(src, "names") { // the only one, for now: cheap
 			continue
 		}
-		f, err := fileOptions.Parse("cell", src, 0)
+		f, err := kernel.Parse("cell", src)
 		if err != nil {
 			continue
 		}
@@ -89,7 +91,7 @@ func dataFile(name string) (string, error) {
 	return "", fmt.Errorf("data/%s has not reached the runner: the page could not load it", name)
 }
 
-// namesBuiltin is names(): the 32,032 first names of names.txt, in lower
+// namesBuiltin is names(): the 32,033 first names of names.txt, in lower
 // case, as a list of strings in the file's order: the data set the GPT
 // lessons train on.
 func namesBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

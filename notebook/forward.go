@@ -12,6 +12,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"gradbook/engine"
+	"gradbook/notebook/kernel"
 	"gradbook/tensor"
 )
 
@@ -20,9 +21,18 @@ import (
 // tensor of the same numbers. leaves collects the Values, in order, and
 // tensors the tensors.
 type primals struct {
-	st      *runState
+	thread  *starlark.Thread
 	leaves  []*engine.Value
 	tensors []*tensor.Tensor
+}
+
+// newPrimals starts the inputs of a call of f, in a cell's run only: the
+// Values it makes count towards the cell's.
+func newPrimals(thread *starlark.Thread, name string) (*primals, error) {
+	if kernel.RunOf(thread) == nil {
+		return nil, fmt.Errorf("%s: only in a cell's run", name)
+	}
+	return &primals{thread: thread}, nil
 }
 
 func (p *primals) arg(x starlark.Value, depth int) (starlark.Value, error) {
@@ -33,7 +43,7 @@ func (p *primals) arg(x starlark.Value, depth int) (starlark.Value, error) {
 	case *Tensor:
 		c, _ := tensor.New(x.t.Data(), x.t.Shape()...) // a copy
 		p.tensors = append(p.tensors, c)
-		return p.st.wrap(c), nil
+		return kernel.PartOf[*torchPart](p.thread).wrap(c), nil
 	case *starlark.List, starlark.Tuple:
 		it := x.(starlark.Iterable).Iterate()
 		defer it.Done()
@@ -53,7 +63,7 @@ func (p *primals) arg(x starlark.Value, depth int) (starlark.Value, error) {
 		return nil, fmt.Errorf("the inputs are numbers, lists of them, or tensors; got %s", x.Type())
 	}
 	c := &cellValue{e: engine.Value{Data: f, Label: fmt.Sprintf("x%d", len(p.leaves))}}
-	v, err := p.st.made(c, "Value")
+	v, err := kernel.PartOf[*valuesPart](p.thread).made(c, "Value")
 	if err != nil {
 		return nil, err
 	}
@@ -90,9 +100,14 @@ func flatNumbers(x starlark.Value, out *[]float64, ts *[]*tensor.Tensor, depth i
 	return nil
 }
 
-// outputs reads what f returned: one Value or number, a list of them, or
-// one tensor.
-func outputs(name string, y starlark.Value) (vs []*engine.Value, list bool, t *tensor.Tensor, err error) {
+// call calls f with args on the learner's behalf (what it prints and
+// draws is not the cell's), and reads what it returned: one Value or
+// number, a list of them, or one tensor.
+func call(thread *starlark.Thread, name string, f starlark.Callable, args starlark.Tuple) (vs []*engine.Value, list bool, t *tensor.Tensor, err error) {
+	y, err := kernel.RunOf(thread).CallQuietly(thread, f, args)
+	if err != nil {
+		return nil, false, nil, err
+	}
 	if x, ok := y.(*Tensor); ok {
 		return nil, false, x.t, nil
 	}
@@ -131,15 +146,14 @@ func jvpBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "f", &f, "primals", &xs, "tangents", &ts); err != nil {
 		return nil, err
 	}
-	st := state(thread)
-	if st == nil {
-		return nil, fmt.Errorf("jvp: only in a cell's run")
+	p, err := newPrimals(thread, b.Name())
+	if err != nil {
+		return nil, err
 	}
 	xl, ok := xs.(*starlark.List)
 	if !ok {
 		return nil, fmt.Errorf("jvp: primals is the list of f's arguments, as jvp(f, [x], [dx]); got %s", xs.Type())
 	}
-	p := &primals{st: st}
 	var fargs starlark.Tuple
 	for i := range xl.Len() {
 		a, err := p.arg(xl.Index(i), 0)
@@ -161,13 +175,7 @@ func jvpBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 			return nil, fmt.Errorf("jvp: tangent %d: %v", i+1, err)
 		}
 	}
-	st.quiet++
-	y, err := starlark.Call(thread, f, fargs, nil)
-	st.quiet--
-	if err != nil {
-		return nil, err
-	}
-	vs, list, t, err := outputs(b.Name(), y)
+	vs, list, t, err := call(thread, b.Name(), f, fargs)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +184,8 @@ func jvpBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		if tan == nil {
 			tan = tensor.ZerosLike(t)
 		}
-		return starlark.Tuple{st.wrap(t.Detach()), st.wrap(tan)}, nil
+		tp := kernel.PartOf[*torchPart](thread)
+		return starlark.Tuple{tp.wrap(t.Detach()), tp.wrap(tan)}, nil
 	}
 	seed := map[*engine.Value]float64{}
 	for i, v := range p.leaves {
@@ -210,11 +219,10 @@ func jacobianBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if mode != "forward" && mode != "reverse" {
 		return nil, fmt.Errorf("jacobian: mode is \"forward\" or \"reverse\", got %q", mode)
 	}
-	st := state(thread)
-	if st == nil {
-		return nil, fmt.Errorf("jacobian: only in a cell's run")
+	p, err := newPrimals(thread, b.Name())
+	if err != nil {
+		return nil, err
 	}
-	p := &primals{st: st}
 	arg, err := p.arg(xs, 0)
 	if err != nil {
 		return nil, fmt.Errorf("jacobian: %v", err)
@@ -223,13 +231,7 @@ func jacobianBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		return nil, fmt.Errorf("jacobian: xs is a list of numbers")
 	}
 	start := time.Now()
-	st.quiet++
-	y, err := starlark.Call(thread, f, starlark.Tuple{arg}, nil)
-	st.quiet--
-	if err != nil {
-		return nil, err
-	}
-	outs, _, t, err := outputs(b.Name(), y)
+	outs, _, t, err := call(thread, b.Name(), f, starlark.Tuple{arg})
 	if err != nil {
 		return nil, err
 	}

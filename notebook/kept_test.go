@@ -1,8 +1,7 @@
 package notebook
 
 import (
-	"os"
-	"strings"
+	"gradbook/notebook/kernel"
 	"testing"
 )
 
@@ -19,7 +18,7 @@ func TestKeptStateIsInvisible(t *testing.T) {
 	a := "w = Value(1.0, \"w\")\nb = w * w\nprint('cell 1 ran')"
 	out := func(cells ...string) string {
 		t.Helper()
-		r := s.Run(Request{Cells: cells, Print: count})
+		r := s.Run(kernel.Request{Cells: cells, Hooks: kernel.Hooks{Line: count}})
 		last := r.Last()
 		if last.Err != nil {
 			return last.Err.Error()
@@ -37,42 +36,13 @@ func TestKeptStateIsInvisible(t *testing.T) {
 		t.Errorf("cell 1 ran %d times, want once", runs)
 	}
 	// The same with no kept state at all.
-	r := s.Run(Request{Cells: []string{a, "print(w.value, w.grad)"}, Fresh: true}).Cells
+	r := s.Run(kernel.Request{Cells: []string{a, "print(w.value, w.grad)"}, Fresh: true}).Cells
 	if r[1].Output != "1.0 0.0\n" {
 		t.Errorf("without the cache: %q", r[1].Output)
 	}
 	// Changing cell 1 runs it again.
 	if got := out(a+"\n", "print(w.value)"); got != "1.0\n" || runs != 2 {
 		t.Errorf("a changed cell 1: %q, ran %d times", got, runs)
-	}
-}
-
-func TestCellsShareOneEnvironment(t *testing.T) {
-	for _, tc := range []struct {
-		cells []string
-		want  string
-	}{
-		// A function reads a global's latest value, as in Python.
-		{[]string{"def f():\n    return k * 2", "k = 3\nprint(f())", "k = 5\nprint(f())"}, "10\n"},
-		// Even one a later cell assigns first.
-		{[]string{"def g():\n    return later + 1", "later = 1\nprint(g())"}, "2\n"},
-		{[]string{"a, (b, c) = 1, (2, 3)\nfor i, j in [(4, 5)]:\n    pass\nx = 1\nx += 1", "print(a, b, c, i, j, x)"}, "1 2 3 4 5 2\n"},
-		{[]string{"print(z)", "z = 1"}, "z is not defined yet: cell 2, below this one, assigns it"},
-		{[]string{"y = y + 1"}, "y is used before this cell assigns it"},
-		{[]string{"xs = [1]", "xs.append(2)"}, "a cell cannot change a list or dict that a cell above made"},
-		{[]string{"xs = [1]", "xs = list(xs)\nxs.append(2)\nprint(xs)"}, "[1, 2]\n"},
-	} {
-		r := runAll(tc.cells...)
-		got := r[len(r)-1].Output
-		for _, c := range r {
-			if c.Err != nil {
-				got = c.Err.Error()
-				break
-			}
-		}
-		if !strings.Contains(got, tc.want) {
-			t.Errorf("%q: got %q, want %q", tc.cells, got, tc.want)
-		}
 	}
 }
 
@@ -87,32 +57,17 @@ func TestLessonCellsOneByOne(t *testing.T) {
 		"print(w.value, w.grad)\nplot(losses)",
 	}
 	s := NewSession()
-	want := s.Run(Request{Cells: model, All: true, Fresh: true}).Cells
+	want := s.Run(kernel.Request{Cells: model, All: true, Fresh: true}).Cells
 	for i := range model {
-		got := s.Run(Request{Cells: model[:i+1]}).Last()
+		got := s.Run(kernel.Request{Cells: model[:i+1]}).Last()
 		if got.Output != want[i].Output || len(got.Plots) != len(want[i].Plots) {
 			t.Errorf("cell %d: %q, want %q", i+1, got.Output, want[i].Output)
 		}
 	}
 	// And again, all from kept state.
 	for i := range model {
-		if got := s.Run(Request{Cells: model[:i+1]}).Last(); got.Output != want[i].Output {
+		if got := s.Run(kernel.Request{Cells: model[:i+1]}).Last(); got.Output != want[i].Output {
 			t.Errorf("cell %d again: %q, want %q", i+1, got.Output, want[i].Output)
 		}
-	}
-}
-
-// Keeping the state after a cell that holds the moons network's loss.
-func BenchmarkTake(b *testing.B) {
-	model, err := os.ReadFile("testdata/moons.star")
-	if err != nil {
-		b.Fatal(err)
-	}
-	ss := NewSession()
-	ss.Run(Request{Cells: []string{string(model) + "\nL = loss_of(params)\nL.backward()"}})
-	s := ss.kept.list[len(ss.kept.list)-1]
-	b.ReportMetric(float64(len(s.values)), "values")
-	for b.Loop() {
-		take(s.lin, s.srcs, s.res, nil)
 	}
 }

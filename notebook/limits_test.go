@@ -1,74 +1,15 @@
 package notebook
 
 import (
-	"errors"
+	"gradbook/notebook/kernel"
 	"strings"
 	"testing"
 )
-
-// Every limit of a run gives a clean error that names the cell's line, and
-// the next run works.
-func TestLimits(t *testing.T) {
-	limits := Limits{Heap: 64 << 20, Values: 10_000}
-	s := NewSession()
-	tests := []struct {
-		name, src, says string
-		why             Reason
-		line            int
-	}{
-		{"deep recursion", "def f(n):\n    if n == 0:\n        return 0\n    return f(n - 1) + 1\nprint(f(10000))", "recursion too deep: more than 1000 calls", ErrTooDeep, 2},
-		{"too many Values", "xs = []\nwhile True:\n    xs.append(Value(1.0))", "more than 10,000 Values", ErrTooManyValues, 3},
-		{"too much memory", "x = [0] * 20000000\nfor i in range(1000000):\n    pass", "more than 64 MB of data", ErrTooMuchMemory, 0},
-		{"too much memory in one statement", "x = [0] * 20000000", "more than 64 MB of data", ErrTooMuchMemory, 0},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			r := s.Run(Request{Cells: []string{tc.src}, Limits: limits}).Last()
-			if r.Err == nil || !strings.Contains(r.Err.Error(), tc.says) {
-				t.Fatalf("error %v, want one saying %q", r.Err, tc.says)
-			}
-			if !errors.Is(r.Err, tc.why) {
-				t.Errorf("the error's reason is %v, want %v", r.Err.Stop, tc.why)
-			}
-			if tc.line > 0 && r.Err.Line != tc.line {
-				t.Errorf("the error names line %d, want %d: %v", r.Err.Line, tc.line, r.Err)
-			}
-			if r := s.Run(Request{Cells: []string{"print(1 + 1)"}, Limits: limits}).Last(); r.Err != nil || r.Output != "2\n" {
-				t.Errorf("the next run: %q %v", r.Output, r.Err)
-			}
-		})
-	}
-}
-
-func TestOutputIsCapped(t *testing.T) {
-	r := runOne(t, `print("a" * 3000000)`+"\n"+`print("after")`)
-	if r.Err != nil || len(r.Output) > MaxOutput+200 || !strings.HasSuffix(r.Output, "… output truncated: a run may print at most 1 MB.\n") {
-		t.Errorf("%d bytes, error %v, ending %q", len(r.Output), r.Err, r.Output[max(0, len(r.Output)-80):])
-	}
-}
 
 func TestCheckWithNaN(t *testing.T) {
 	r := runOne(t, `check(1, 1, tol=float("nan"))`+"\n"+`check(float("nan"), float("nan"))`+"\n"+`check(1, 2, tol=float("nan"))`)
 	if len(r.Checks) != 3 || !r.Checks[0].Passed || !r.Checks[1].Passed || r.Checks[2].Passed {
 		t.Errorf("checks %+v", r.Checks)
-	}
-}
-
-// An allocation larger than the address space panics in Go; the cell
-// shows the memory limit, not an internal error.
-func TestHugeAllocationIsTheMemoryLimit(t *testing.T) {
-	var r any
-	func() {
-		defer func() { r = recover() }()
-		n := -1 // what a size beyond the address space comes to in the browser
-		_ = make([]int, n)
-	}()
-	l := Limits{}.withDefaults()
-	if got, want := panicMessage(r, l), stopMessage(ErrTooMuchMemory, l); got != want {
-		t.Errorf("a makeslice panic shows %q, want %q", got, want)
-	}
-	if got := panicMessage("a bug", l); !strings.HasPrefix(got, "internal error in Gradbook: a bug") {
-		t.Errorf("another panic shows %q", got)
 	}
 }
 
@@ -111,7 +52,7 @@ func TestMessagesAreCapped(t *testing.T) {
 			if e := r.Err; e != nil {
 				total += len(e.Msg) + len(e.Code) + len(e.Hint) + len(e.Where)
 				for _, s := range []string{e.Msg, e.Code, e.Hint, e.Where} {
-					if len(s) > MaxMessage+40 {
+					if len(s) > kernel.MaxMessage+40 {
 						t.Errorf("an error's text has %d bytes", len(s))
 					}
 				}
@@ -119,13 +60,13 @@ func TestMessagesAreCapped(t *testing.T) {
 			for _, c := range r.Checks {
 				total += len(c.Text) + len(c.Label)
 			}
-			if len(r.Checks) > MaxChecks {
+			if len(r.Checks) > kernel.MaxChecks {
 				t.Errorf("%d checks recorded", len(r.Checks))
 			}
 			for _, p := range r.Plots {
 				total += len(p.SVG) + len(p.Title)
 			}
-			if total > MaxOutput+MaxChecks*2*MaxMessage {
+			if total > kernel.MaxOutput+kernel.MaxChecks*2*kernel.MaxMessage {
 				t.Errorf("the result carries %d bytes", total)
 			}
 		})

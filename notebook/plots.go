@@ -5,6 +5,7 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"gradbook/notebook/kernel"
 	"gradbook/notebook/plot"
 )
 
@@ -14,25 +15,10 @@ import (
 //	scatter(X, y, title="The data")                # X: [x, y] pairs; y: classes
 //	boundary(f, X, y, title="Decision boundary")   # f(x, y): its sign, shaded
 
-// MaxPlots is how many plots one cell may draw.
-const MaxPlots = 20
-
-// addPlot puts p under the cell that is running.
-func (st *runState) addPlot(p *plot.Plot) error {
-	if st == nil || st.quiet > 0 || st.current < 0 {
-		return nil
-	}
-	if len(st.plots[st.current]) >= MaxPlots {
-		return fmt.Errorf("a cell may draw at most %d plots", MaxPlots)
-	}
-	st.plots[st.current] = append(st.plots[st.current], p)
-	return nil
-}
-
 // clipOptions cuts a plot's title and labels, which are drawn, to a
 // readable length.
 func clipOptions(o *plot.Options) {
-	o.Title, o.XLabel, o.YLabel = clipText(o.Title), clipText(o.XLabel), clipText(o.YLabel)
+	o.Title, o.XLabel, o.YLabel = kernel.Clip(o.Title), kernel.Clip(o.XLabel), kernel.Clip(o.YLabel)
 }
 
 func numbers(what string, x starlark.Value) ([]float64, error) {
@@ -71,7 +57,7 @@ func plotBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 			if err != nil {
 				return nil, err
 			}
-			ss = append(ss, plot.Series{Name: clipText(name), Ys: ys})
+			ss = append(ss, plot.Series{Name: kernel.Clip(name), Ys: ys})
 		}
 	} else {
 		ys, err := numbers("plot: series", series)
@@ -88,7 +74,7 @@ func plotBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err != nil {
 		return nil, fmt.Errorf("plot: %v", err)
 	}
-	if err := state(thread).addPlot(p); err != nil {
+	if err := kernel.RunOf(thread).Plot(p); err != nil {
 		return nil, err
 	}
 	return starlark.None, nil
@@ -132,7 +118,7 @@ func scatterBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	if err != nil {
 		return nil, fmt.Errorf("scatter: %v", err)
 	}
-	if err := state(thread).addPlot(p); err != nil {
+	if err := kernel.RunOf(thread).Plot(p); err != nil {
 		return nil, err
 	}
 	return starlark.None, nil
@@ -171,7 +157,7 @@ func boundaryBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err != nil {
 		return nil, fmt.Errorf("boundary: %v", err)
 	}
-	if err := state(thread).addPlot(p); err != nil {
+	if err := kernel.RunOf(thread).Plot(p); err != nil {
 		return nil, err
 	}
 	return starlark.None, nil
@@ -215,7 +201,7 @@ func heatmapBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 			if !ok {
 				s = it.Index(i).String()
 			}
-			out[i] = clipText(s)
+			out[i] = kernel.Clip(s)
 		}
 		return out, nil
 	}
@@ -231,7 +217,7 @@ func heatmapBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	if err != nil {
 		return nil, fmt.Errorf("heatmap: %v", err)
 	}
-	if err := state(thread).addPlot(p); err != nil {
+	if err := kernel.RunOf(thread).Plot(p); err != nil {
 		return nil, err
 	}
 	return starlark.None, nil

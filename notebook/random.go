@@ -8,6 +8,8 @@ import (
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
+
+	"gradbook/notebook/kernel"
 )
 
 // The random module: a seeded generator with the names of Python's
@@ -18,6 +20,33 @@ import (
 // starts it at seed 0, and a kept state keeps where it was, so that a
 // result depends only on the cells' sources, as everything else does.
 
+// randomPart is the random module's generator in a chain of cells, its
+// kernel.Part: nil until drawn from.
+type randomPart struct{ rng *rand.PCG }
+
+// SetRun does nothing: the generator lives from run to run.
+func (p *randomPart) SetRun(*kernel.Run) {}
+
+// CellDone does nothing.
+func (p *randomPart) CellDone(int, []string) {}
+
+// Keep records where the generator is; it holds no numbers a run made.
+func (p *randomPart) Keep([]kernel.Changeable) (restore func(), cost int) {
+	var state []byte
+	if p.rng != nil {
+		state, _ = p.rng.MarshalBinary() // never fails
+	}
+	return func() {
+		p.rng = nil
+		if state != nil {
+			p.rng = new(rand.PCG)
+			if err := p.rng.UnmarshalBinary(state); err != nil {
+				panic(err) // what MarshalBinary wrote
+			}
+		}
+	}, 0
+}
+
 // newRNG returns the generator a run starts with, seeded with seed.
 func newRNG(seed int64) *rand.PCG {
 	return rand.NewPCG(uint64(seed), uint64(seed)^0x9e3779b97f4a7c15)
@@ -25,14 +54,14 @@ func newRNG(seed int64) *rand.PCG {
 
 // rngOf returns the generator of the run that thread runs.
 func rngOf(thread *starlark.Thread, name string) (*rand.Rand, error) {
-	st := state(thread)
-	if st == nil || st.lin == nil {
+	p := kernel.PartOf[*randomPart](thread)
+	if p == nil {
 		return nil, fmt.Errorf("random.%s: only a cell can draw random numbers", name)
 	}
-	if st.lin.rng == nil {
-		st.lin.rng = newRNG(0)
+	if p.rng == nil {
+		p.rng = newRNG(0)
 	}
-	return rand.New(st.lin.rng), nil
+	return rand.New(p.rng), nil
 }
 
 var randomModule = &starlarkstruct.Module{
@@ -55,11 +84,11 @@ func randomSeed(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &n); err != nil {
 		return nil, err
 	}
-	st := state(thread)
-	if st == nil || st.lin == nil {
+	p := kernel.PartOf[*randomPart](thread)
+	if p == nil {
 		return nil, fmt.Errorf("random.seed: only a cell can seed the generator")
 	}
-	st.lin.rng = newRNG(n)
+	p.rng = newRNG(n)
 	return starlark.None, nil
 }
 

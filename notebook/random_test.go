@@ -1,6 +1,7 @@
 package notebook
 
 import (
+	"gradbook/notebook/kernel"
 	"strings"
 	"testing"
 )
@@ -9,13 +10,13 @@ import (
 // cells: from scratch, from a kept state, and after a run that drew more.
 func TestRandomIsTheSameInEveryRun(t *testing.T) {
 	cells := []string{"random.seed(3)\nws = [random.gauss(0, 1) for _ in range(3)]", "print(random.random(), random.randint(1, 6), random.choice(['a', 'b', 'c']))"}
-	fresh := NewSession().Run(Request{Cells: cells}).Last()
+	fresh := NewSession().Run(kernel.Request{Cells: cells}).Last()
 	if fresh.Err != nil {
 		t.Fatal(fresh.Err)
 	}
 	s := NewSession()
-	first := s.Run(Request{Cells: cells}).Last().Output
-	again := s.Run(Request{Cells: cells}).Last().Output // from the first cell's kept state
+	first := s.Run(kernel.Request{Cells: cells}).Last().Output
+	again := s.Run(kernel.Request{Cells: cells}).Last().Output // from the first cell's kept state
 	if first != fresh.Output || again != fresh.Output {
 		t.Errorf("runs differ: %q, %q, %q", fresh.Output, first, again)
 	}
@@ -62,7 +63,7 @@ print(min(d), max(d))`)
 		}
 	}
 	// A list a cell above made is frozen: shuffle says to copy it.
-	res := NewSession().Run(Request{Cells: []string{"xs = [1, 2, 3]", "random.shuffle(xs)"}}).Last()
+	res := NewSession().Run(kernel.Request{Cells: []string{"xs = [1, 2, 3]", "random.shuffle(xs)"}}).Last()
 	if res.Err == nil || !strings.Contains(res.Err.Msg, "shuffle a copy, xs = list(xs)") {
 		t.Errorf("shuffling a frozen list: %v", res.Err)
 	}

@@ -20,6 +20,7 @@ import (
 	"go.starlark.net/syntax"
 
 	"gradbook/internal/words"
+	"gradbook/notebook/kernel"
 	"gradbook/tensor"
 )
 
@@ -28,7 +29,7 @@ import (
 // p.grad), and a kept state records its numbers and gradient.
 type Tensor struct {
 	t *tensor.Tensor
-	l *lineage // the cells that made it
+	p *torchPart // the chain of cells that made it
 }
 
 var (
@@ -40,28 +41,27 @@ var (
 	_ starlark.HasSetKey   = (*Tensor)(nil)
 	_ starlark.Sliceable   = (*Tensor)(nil)
 	_ starlark.Iterable    = (*Tensor)(nil)
+	_ kernel.Changeable    = (*Tensor)(nil)
 )
+
+// KeptBy returns the part of the chain of cells that made the tensor,
+// which records its numbers and gradient in a kept state.
+func (x *Tensor) KeptBy() kernel.Part { return x.p }
 
 // tensorYieldEvery is how many tensors a run makes between yields to the
 // Go scheduler, for the collector's sake in WebAssembly (see made).
 const tensorYieldEvery = 64
 
-// wrap makes a cell's tensor of t, made in the run st (nil outside one).
-func (st *runState) wrap(t *tensor.Tensor) *Tensor {
-	if st == nil {
+// wrap makes a cell's tensor of t, of the chain of cells p (nil outside
+// a run).
+func (p *torchPart) wrap(t *tensor.Tensor) *Tensor {
+	if p == nil {
 		return &Tensor{t: t}
 	}
-	if st.tensors++; st.tensors%tensorYieldEvery == 0 {
+	if p.made++; p.made%tensorYieldEvery == 0 {
 		runtime.Gosched()
 	}
-	return &Tensor{t: t, l: st.lin}
-}
-
-func (x *Tensor) state() *runState {
-	if x.l == nil {
-		return nil
-	}
-	return x.l.cur
+	return &Tensor{t: t, p: p}
 }
 
 // wrapErr wraps what an op returned.
@@ -69,7 +69,7 @@ func (x *Tensor) wrapErr(t *tensor.Tensor, err error) (starlark.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return x.state().wrap(t), nil
+	return x.p.wrap(t), nil
 }
 
 // String prints the tensor as PyTorch does, nested lists of numbers, or
@@ -148,7 +148,7 @@ func (it *tensorRows) Next(p *starlark.Value) bool {
 	if err != nil {
 		return false
 	}
-	*p = it.x.state().wrap(r)
+	*p = it.x.p.wrap(r)
 	it.i++
 	return true
 }
@@ -159,7 +159,7 @@ func (it *tensorRows) Done() {}
 func (x *Tensor) Unary(op syntax.Token) (starlark.Value, error) {
 	switch op {
 	case syntax.MINUS:
-		return x.state().wrap(x.t.Neg()), nil
+		return x.p.wrap(x.t.Neg()), nil
 	case syntax.PLUS:
 		return x, nil
 	}
@@ -218,14 +218,14 @@ func (x *Tensor) Attr(name string) (starlark.Value, error) {
 	case "ndim":
 		return starlark.MakeInt(x.t.NDim()), nil
 	case "T":
-		return x.state().wrap(x.t.T()), nil
+		return x.p.wrap(x.t.T()), nil
 	case "data":
-		return x.state().wrap(x.t.Detach()), nil
+		return x.p.wrap(x.t.Detach()), nil
 	case "grad":
 		if x.t.Grad == nil {
 			return starlark.None, nil
 		}
-		return x.state().wrap(x.t.Grad), nil
+		return x.p.wrap(x.t.Grad), nil
 	case "requires_grad":
 		return starlark.Bool(x.t.RequiresGrad()), nil
 	}
@@ -294,7 +294,7 @@ func (x *Tensor) SetField(name string, v starlark.Value) error {
 		if !ok {
 			return fmt.Errorf("label must be a string, got %s", v.Type())
 		}
-		x.t.Label = clipLabel(s)
+		x.t.Label = kernel.ClipLabel(s)
 		return nil
 	}
 	return starlark.NoSuchAttrError(fmt.Sprintf("Tensor has no settable field .%s (.data, .grad, .requires_grad and .label can be set)", name))
@@ -307,7 +307,7 @@ func (x *Tensor) Get(k starlark.Value) (starlark.Value, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	return x.state().wrap(r), true, nil
+	return x.p.wrap(r), true, nil
 }
 
 // Slice implements t[a:b:c] along the first axis.
@@ -316,13 +316,13 @@ func (x *Tensor) Slice(start, end, step int) starlark.Value {
 	if err != nil {
 		return starlark.None // Starlark has clipped start and end to the axis
 	}
-	return x.state().wrap(r)
+	return x.p.wrap(r)
 }
 
 // Index is t[i] for Starlark's own use of a sequence.
 func (x *Tensor) Index(i int) starlark.Value {
 	r, _ := x.t.Index(tensor.At(i))
-	return x.state().wrap(r)
+	return x.p.wrap(r)
 }
 
 // index resolves a cell's subscript of t.
@@ -592,35 +592,34 @@ func tensorMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 			return nil, err
 		}
 		if axis == tensor.AllAxes {
-			return x.state().wrap(values), nil
+			return x.p.wrap(values), nil
 		}
-		st := x.state()
-		return maxResult(st.wrap(values), st.wrap(indices)), nil
+		return maxResult(x.p.wrap(values), x.p.wrap(indices)), nil
 	case "exp", "log", "tanh", "relu", "sigmoid", "detach", "clone", "float":
 		if err := noArgs(); err != nil {
 			return nil, err
 		}
 		switch name {
 		case "exp":
-			return x.state().wrap(t.Exp()), nil
+			return x.p.wrap(t.Exp()), nil
 		case "log":
 			for i, v := range t.Data() {
 				if v <= 0 {
 					return nil, fmt.Errorf("log of a tensor with %s at %s: log needs positive numbers", words.Number(v), elementAt(t.Shape(), i))
 				}
 			}
-			return x.state().wrap(t.Log()), nil
+			return x.p.wrap(t.Log()), nil
 		case "tanh":
-			return x.state().wrap(t.Tanh()), nil
+			return x.p.wrap(t.Tanh()), nil
 		case "relu":
-			return x.state().wrap(t.Relu()), nil
+			return x.p.wrap(t.Relu()), nil
 		case "sigmoid":
-			return x.state().wrap(t.Sigmoid()), nil
+			return x.p.wrap(t.Sigmoid()), nil
 		case "detach":
-			return x.state().wrap(t.Detach()), nil
+			return x.p.wrap(t.Detach()), nil
 		case "clone":
 			c, _ := tensor.New(t.Data(), t.Shape()...)
-			return x.state().wrap(c), nil
+			return x.p.wrap(c), nil
 		}
 		return x, nil // float: every tensor holds float64s
 	case "zero_":
@@ -641,7 +640,7 @@ func tensorMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 		if !ok || math.IsNaN(k) || math.IsInf(k, 0) {
 			return nil, fmt.Errorf("pow: the exponent must be a finite number, got %s", kv.String())
 		}
-		return x.state().wrap(t.Pow(k)), nil
+		return x.p.wrap(t.Pow(k)), nil
 	case "matmul":
 		var u *Tensor
 		if err := starlark.UnpackPositionalArgs(name, args, kwargs, 1, &u); err != nil {
@@ -757,8 +756,14 @@ func maxResult(values, indices *Tensor) starlark.Value {
 
 type maxPair struct{ values, indices *Tensor }
 
-var _ starlark.Sequence = (*maxPair)(nil)
-var _ starlark.HasAttrs = (*maxPair)(nil)
+var (
+	_ starlark.Sequence = (*maxPair)(nil)
+	_ starlark.HasAttrs = (*maxPair)(nil)
+	_ kernel.Changeable = (*maxPair)(nil)
+)
+
+// KeptBy returns the part that keeps the numbers of its tensors.
+func (m *maxPair) KeptBy() kernel.Part { return m.values.p }
 
 func (m *maxPair) String() string {
 	return "torch.return_types.max(values=" + m.values.String() + ", indices=" + m.indices.String() + ")"
@@ -830,7 +835,7 @@ func madeTensor(thread *starlark.Thread, t *tensor.Tensor, err error, grad bool)
 		return nil, err
 	}
 	t.SetRequiresGrad(grad)
-	return state(thread).wrap(t), nil
+	return kernel.PartOf[*torchPart](thread).wrap(t), nil
 }
 
 // splitGrad takes requires_grad out of kwargs.
@@ -873,14 +878,14 @@ func torchTensor(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 // generatorOf returns the run's generator of random tensors, seeded with
 // 0 at every run's start until torch.manual_seed.
 func generatorOf(thread *starlark.Thread, name string) (*tensor.Generator, error) {
-	st := state(thread)
-	if st == nil {
+	p := kernel.PartOf[*torchPart](thread)
+	if p == nil {
 		return nil, fmt.Errorf("%s: random tensors are drawn in a cell's run", name)
 	}
-	if st.lin.trng == nil {
-		st.lin.trng = tensor.NewGenerator(0)
+	if p.trng == nil {
+		p.trng = tensor.NewGenerator(0)
 	}
-	return st.lin.trng, nil
+	return p.trng, nil
 }
 
 func torchSeed(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -888,11 +893,11 @@ func torchSeed(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &n); err != nil {
 		return nil, err
 	}
-	st := state(thread)
-	if st == nil {
+	p := kernel.PartOf[*torchPart](thread)
+	if p == nil {
 		return nil, fmt.Errorf("%s: only in a cell's run", b.Name())
 	}
-	st.lin.trng = tensor.NewGenerator(uint64(n))
+	p.trng = tensor.NewGenerator(uint64(n))
 	return starlark.None, nil
 }
 
@@ -1016,7 +1021,7 @@ func torchCat(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if err != nil {
 		return nil, err
 	}
-	return state(thread).wrap(t), nil
+	return kernel.PartOf[*torchPart](thread).wrap(t), nil
 }
 
 func torchMatmul(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -1110,11 +1115,11 @@ func cmpBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 3, &name, &mine, &t); err != nil {
 		return nil, err
 	}
-	st := state(thread)
-	cell, _, line := st.callerLine(thread)
-	name = clipText(name)
+	run := kernel.RunOf(thread)
+	cell, _, line := run.Caller(thread)
+	name = kernel.Clip(name)
 	if t.t.Grad == nil {
-		who := st.nameOfTensor(t.t)
+		who := nameOfTensor(run.Globals(), t.t)
 		if who == "" {
 			who = "it"
 		}
@@ -1123,7 +1128,7 @@ func cmpBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		}
 		return nil, fmt.Errorf("cmp: %s has no gradient to compare with: call %s.retain_grad() before loss.backward() (autograd keeps an intermediate's gradient only when asked)", who, who)
 	}
-	r := CheckResult{Label: name, Line: line}
+	r := kernel.CheckResult{Label: name, Line: line}
 	exact, approx, diff, err := tensor.Compare(mine.t, t.t.Grad)
 	if errors.Is(err, tensor.ErrShape) {
 		r.Text = fmt.Sprintf("✗ %-15s | shape %s, but the gradient has its tensor's shape %s%s", name, tensor.ShapeString(mine.t.Shape()), tensor.ShapeString(t.t.Shape()), shapeMistake(mine.t.Shape(), t.t.Shape()))
@@ -1137,20 +1142,15 @@ func cmpBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		}
 		r.Text = fmt.Sprintf("%s %-15s | exact: %-5s | approximate: %-5s | maxdiff: %s", mark, name, pyBool(exact), pyBool(approx), words.Number(diff))
 	}
-	r.Text = capMessage(r.Text)
-	if st.quiet == 0 && cell >= 0 {
-		st.checked(cell, r)
-	}
+	r.Text = kernel.CapMessage(r.Text)
+	run.Check(cell, r)
 	return starlark.Bool(r.Passed), nil
 }
 
 // nameOfTensor returns the name of a global that holds t, or "".
-func (st *runState) nameOfTensor(t *tensor.Tensor) string {
-	if st == nil {
-		return ""
-	}
-	for _, name := range st.lin.env.Keys() {
-		if x, ok := st.lin.env[name].(*Tensor); ok && x.t == t {
+func nameOfTensor(globals starlark.StringDict, t *tensor.Tensor) string {
+	for _, name := range globals.Keys() {
+		if x, ok := globals[name].(*Tensor); ok && x.t == t {
 			return name
 		}
 	}
@@ -1218,7 +1218,7 @@ const maxShownScalars = 2000
 // showTensor draws a one-element tensor's computation as the graph of
 // scalar Values it stands for, each leaf element named after its
 // tensor's variable ("W[0,1]").
-func (st *runState) showTensor(cell int, t *tensor.Tensor) error {
+func showTensor(thread *starlark.Thread, cell int, t *tensor.Tensor) error {
 	if t.Size() != 1 {
 		return fmt.Errorf("show: a tensor of shape %s; show draws the computation of one number, such as a loss (show(t.sum()))", tensor.ShapeString(t.Shape()))
 	}
@@ -1226,16 +1226,18 @@ func (st *runState) showTensor(cell int, t *tensor.Tensor) error {
 		return fmt.Errorf("show: this computation stands for about %s scalar operations, more than the %s a drawing shows: draw it on smaller tensors (a 2×3 case)", words.Int(n), words.Int(maxShownScalars))
 	}
 	// Name the tensors after the variables that hold them.
-	for _, name := range st.lin.env.Keys() {
-		if x, ok := st.lin.env[name].(*Tensor); ok && x.t.Label == "" {
+	run := kernel.RunOf(thread)
+	globals := run.Globals()
+	for _, name := range globals.Keys() {
+		if x, ok := globals[name].(*Tensor); ok && x.t.Label == "" {
 			x.t.Label = name
 		}
 	}
 	m := tensor.Scalars(t)
 	root := m[t][0]
-	if name := st.nameOfTensor(t); name != "" && root.Label == "" {
+	if name := nameOfTensor(globals, t); name != "" && root.Label == "" {
 		root.Label = name
 	}
-	st.shown[cell] = append(st.shown[cell], &target{root: root})
+	run.Show(cell, &drawing{p: kernel.PartOf[*valuesPart](thread), root: root})
 	return nil
 }

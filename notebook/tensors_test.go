@@ -1,6 +1,7 @@
 package notebook
 
 import (
+	"gradbook/notebook/kernel"
 	"strings"
 	"testing"
 )
@@ -104,15 +105,15 @@ func TestTensorKeptState(t *testing.T) {
 		"loss = X.matmul(W).tanh().sum()\nloss.backward()\nW.data += -0.1 * W.grad\nW.grad = None",
 		"print(W, torch.randn(1))",
 	}
-	fresh := NewSession().Run(Request{Cells: cells}).Last()
+	fresh := NewSession().Run(kernel.Request{Cells: cells}).Last()
 	if fresh.Err != nil {
 		t.Fatal(fresh.Err)
 	}
 	s := NewSession()
-	first := s.Run(Request{Cells: cells}).Last().Output
-	again := s.Run(Request{Cells: cells}).Last().Output
-	s.Run(Request{Cells: cells[:2]})
-	third := s.Run(Request{Cells: cells}).Last().Output
+	first := s.Run(kernel.Request{Cells: cells}).Last().Output
+	again := s.Run(kernel.Request{Cells: cells}).Last().Output
+	s.Run(kernel.Request{Cells: cells[:2]})
+	third := s.Run(kernel.Request{Cells: cells}).Last().Output
 	if first != fresh.Output || again != fresh.Output || third != fresh.Output {
 		t.Errorf("runs differ: %q, %q, %q, %q", fresh.Output, first, again, third)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"gradbook/engine"
 	"gradbook/internal/words"
+	"gradbook/notebook/kernel"
 )
 
 // Traced is what trace(f, *args) returns: the graph f builds from args,
@@ -157,21 +158,17 @@ func traceBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 // as a tape for args' shape, and keeps it. Numbers among args become
 // leaves of their own for the recording. who names the caller in errors.
 func (t *Traced) record(thread *starlark.Thread, args starlark.Tuple, who string) (*tape, error) {
-	st := state(thread)
-	if st != nil && st.rec != nil {
+	p := kernel.PartOf[*valuesPart](thread)
+	if p != nil && p.rec != nil {
 		return nil, fmt.Errorf("%s: %s is being traced already, by a trace that is recording: trace the outer function only", who, t.name)
 	}
 	inputs := map[*engine.Value]bool{}
 	var shape []tracedArg
 	var leaves [][]*engine.Value
 	call := make(starlark.Tuple, len(args))
-	var l *lineage
-	if st != nil {
-		l = st.lin
-	}
 	for i, a := range args {
 		var vs []*engine.Value
-		x, err := asInputs(a, &vs, l, 0)
+		x, err := asInputs(a, &vs, p, 0)
 		if err != nil {
 			return nil, fmt.Errorf("%s: input %d: %v", who, i+1, err)
 		}
@@ -188,9 +185,9 @@ func (t *Traced) record(thread *starlark.Thread, args starlark.Tuple, who string
 	// that depends on the inputs, which could make its graph depend on
 	// the numbers.
 	rec := &recording{inputs: inputs}
-	if st != nil {
-		st.rec = rec
-		defer func() { st.rec = nil }()
+	if p != nil {
+		p.rec = rec
+		defer func() { p.rec = nil }()
 	}
 	res, err := starlark.Call(thread, t.fn, call, nil)
 	if err != nil {
@@ -339,7 +336,7 @@ const maxShapeDepth = 16
 // records: its Values as they are, each number as a new leaf Value, and
 // lists (and tuples) of them, nested, as new lists; it appends every
 // leaf to vs, in order.
-func asInputs(x starlark.Value, vs *[]*engine.Value, l *lineage, depth int) (starlark.Value, error) {
+func asInputs(x starlark.Value, vs *[]*engine.Value, p *valuesPart, depth int) (starlark.Value, error) {
 	if v, ok := x.(*Value); ok {
 		*vs = append(*vs, v.v)
 		return v, nil
@@ -348,7 +345,7 @@ func asInputs(x starlark.Value, vs *[]*engine.Value, l *lineage, depth int) (sta
 		if _, isBool := x.(starlark.Bool); !isBool {
 			e := engine.NewValue(f, "")
 			*vs = append(*vs, e)
-			return &Value{v: e, l: l}, nil
+			return &Value{v: e, p: p}, nil
 		}
 	}
 	it, ok := x.(starlark.Indexable)
@@ -363,7 +360,7 @@ func asInputs(x starlark.Value, vs *[]*engine.Value, l *lineage, depth int) (sta
 	}
 	items := make([]starlark.Value, it.Len())
 	for i := range items {
-		y, err := asInputs(it.Index(i), vs, l, depth+1)
+		y, err := asInputs(it.Index(i), vs, p, depth+1)
 		if err != nil {
 			return nil, fmt.Errorf("item %d: %v", i, err)
 		}
@@ -434,7 +431,7 @@ func (t *Traced) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 	if len(kwargs) > 0 {
 		return nil, fmt.Errorf("%s: takes no keyword arguments", t.name)
 	}
-	if st := state(thread); st != nil && st.rec != nil {
+	if p := kernel.PartOf[*valuesPart](thread); p != nil && p.rec != nil {
 		// Its number would enter the graph being recorded as a constant,
 		// with no gradient through it.
 		return nil, fmt.Errorf("%s: a traced function cannot be called while trace records another: trace the outer function only", t.name)

@@ -2,6 +2,7 @@ package notebook
 
 import (
 	"fmt"
+	"gradbook/notebook/kernel"
 	"math"
 	"os"
 	"strconv"
@@ -35,7 +36,7 @@ for k in range(` + strconv.Itoa(steps) + `):
     for p in params:
         p.value -= rate(k) * p.grad
 `
-		r := NewSession().Run(Request{Cells: []string{src}, Limits: Limits{Time: 10 * time.Minute, Values: 100_000_000}}).Cells[0]
+		r := NewSession().Run(kernel.Request{Cells: []string{src}, Limits: kernel.Limits{Time: 10 * time.Minute, Values: 100_000_000}}).Cells[0]
 		if r.Err != nil {
 			t.Fatalf("traced %v: %v", traced, r.Err)
 		}
@@ -91,8 +92,8 @@ func BenchmarkMoons(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	run := func(src string) CellResult {
-		r := NewSession().Run(Request{Cells: []string{string(model) + src}, Limits: Limits{Time: 10 * time.Minute}}).Cells[0]
+	run := func(src string) kernel.CellResult {
+		r := NewSession().Run(kernel.Request{Cells: []string{string(model) + src}, Limits: kernel.Limits{Time: 10 * time.Minute}}).Cells[0]
 		if r.Err != nil {
 			b.Fatal(r.Err)
 		}
@@ -127,7 +128,7 @@ func TestMoonsTrainingAndPlots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewSession().Run(Request{Limits: Limits{Time: 10 * time.Minute}, Cells: []string{string(model) + `
+	r := NewSession().Run(kernel.Request{Limits: kernel.Limits{Time: 10 * time.Minute}, Cells: []string{string(model) + `
 step = trace(loss_of, params)
 losses = []
 for k in range(100):

@@ -3,7 +3,6 @@ package notebook
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"sort"
 	"strings"
 	"unsafe"
@@ -13,6 +12,7 @@ import (
 
 	"gradbook/engine"
 	"gradbook/internal/words"
+	"gradbook/notebook/kernel"
 )
 
 // Value is the Starlark face of an engine.Value: a scalar that records how
@@ -24,17 +24,8 @@ import (
 // every gradient it sets, so no answer depends on what ran before.
 type Value struct {
 	v   *engine.Value
-	l   *lineage   // the cells that made it, nil outside a run
-	rec *recording // the trace that was recording when it was made, if any
-}
-
-// state returns the run going on now in the Value's cells: a Value kept
-// from an earlier run reports what it makes to the current one.
-func (v *Value) state() *runState {
-	if v.l == nil {
-		return nil
-	}
-	return v.l.cur
+	p   *valuesPart // the chain of cells that made it, nil outside a run
+	rec *recording  // the trace that was recording when it was made, if any
 }
 
 var (
@@ -42,7 +33,12 @@ var (
 	_ starlark.HasUnary    = (*Value)(nil)
 	_ starlark.HasAttrs    = (*Value)(nil)
 	_ starlark.HasSetField = (*Value)(nil)
+	_ kernel.Changeable    = (*Value)(nil)
 )
+
+// KeptBy returns the part of the chain of cells that made the Value,
+// which records its number, gradient and label in a kept state.
+func (v *Value) KeptBy() kernel.Part { return v.p }
 
 // SetField lets a cell name a Value for its drawings (v.label = "p"),
 // change its number, as a training step does (p.value -= rate * p.grad),
@@ -69,7 +65,7 @@ func (v *Value) SetField(name string, val starlark.Value) error {
 	if !ok {
 		return fmt.Errorf("label must be a string, got %s", val.Type())
 	}
-	v.v.Label = clipLabel(s)
+	v.v.Label = kernel.ClipLabel(s)
 	return nil
 }
 
@@ -97,12 +93,12 @@ func (v *Value) Truth() starlark.Bool {
 // number of a Value the graph depends on: the graph may then depend on
 // the numbers.
 func (v *Value) reading(what string) {
-	st := v.state()
-	if st == nil || st.rec == nil || st.rec.read != "" || (v.rec != st.rec && !st.rec.inputs[v.v]) {
+	p := v.p
+	if p == nil || p.rec == nil || p.rec.read != "" || (v.rec != p.rec && !p.rec.inputs[v.v]) {
 		return
 	}
-	cell, code := st.here()
-	st.rec.read = fmt.Sprintf("%s, in cell %d: %s", what, cell+1, strings.TrimSpace(code))
+	cell, code := p.run.Here()
+	p.rec.read = fmt.Sprintf("%s, in cell %d: %s", what, cell+1, strings.TrimSpace(code))
 }
 
 // Hash hashes a Value by identity, so Values can be dict keys.
@@ -184,7 +180,7 @@ func (v *Value) unaryMethod(thread *starlark.Thread, b *starlark.Builtin, args s
 	if b.Name() == "log" && v.v.Data <= 0 {
 		return nil, fmt.Errorf("log of a non-positive number: %s is %s", describe(v.v), words.Number(v.v.Data))
 	}
-	return v.state().node(b.Name(), v.v, nil, 0)
+	return v.p.node(b.Name(), v.v, nil, 0)
 }
 
 func (v *Value) pow(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -196,7 +192,7 @@ func (v *Value) pow(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	if !ok || math.IsNaN(k) || math.IsInf(k, 0) {
 		return nil, fmt.Errorf("pow: the exponent must be a finite number, got %s", x.String())
 	}
-	return v.state().node("pow", v.v, nil, k)
+	return v.p.node("pow", v.v, nil, k)
 }
 
 func (v *Value) backward(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -230,23 +226,19 @@ func (v *Value) backward(thread *starlark.Thread, b *starlark.Builtin, args star
 	for i, u := range order {
 		u.Grad += before[i]
 	}
-	if st := v.state(); st != nil {
+	if p := v.p; p != nil && p.run != nil {
 		if mode == engine.Accumulate && !accumulate {
-			st.keepBackward(v.v)
+			p.keepBackward(v.v)
 		} else {
 			// The drawing shows a backward pass's own gradients, which
 			// these are not: it says they are what backward() would give,
 			// and its toggles show the bug's.
-			delete(st.atBackward, v.v)
+			delete(p.atBackward, v.v)
 		}
-		st.built(&target{root: v.v})
+		p.run.Built(&drawing{p: p, root: v.v})
 	}
 	return starlark.None, nil
 }
-
-// yieldEvery is how many Values a run makes between yields to the Go
-// scheduler (see made).
-const yieldEvery = 1024
 
 // cellValue is a Value and its engine Value in one heap object, which
 // halves what a cell's arithmetic allocates.
@@ -264,28 +256,28 @@ type cellConst struct {
 
 // node makes the Value of the op called name on a (and b, for a two-input
 // op) with pow's constant k: see made.
-func (st *runState) node(name string, a, b *engine.Value, k float64) (starlark.Value, error) {
-	return st.nodeIn(new(cellValue), name, a, b, k)
+func (p *valuesPart) node(name string, a, b *engine.Value, k float64) (starlark.Value, error) {
+	return p.nodeIn(new(cellValue), name, a, b, k)
 }
 
 // nodeIn is node, made in c.
-func (st *runState) nodeIn(c *cellValue, name string, a, b *engine.Value, k float64) (starlark.Value, error) {
+func (p *valuesPart) nodeIn(c *cellValue, name string, a, b *engine.Value, k float64) (starlark.Value, error) {
 	if !c.e.Make(name, a, b, k) {
 		return nil, fmt.Errorf("%s: the engine has no such op", name)
 	}
 	if b == nil {
-		return st.made(c, name, a)
+		return p.made(c, name, a)
 	}
-	return st.made(c, name, a, b)
+	return p.made(c, name, a, b)
 }
 
-// made checks a new Value's data, records it as the cell's latest graph,
-// and wraps it.
-func (st *runState) made(c *cellValue, op string, in ...*engine.Value) (starlark.Value, error) {
+// made checks a new Value's data, counts it, records it as the cell's
+// latest graph, and wraps it.
+func (p *valuesPart) made(c *cellValue, op string, in ...*engine.Value) (starlark.Value, error) {
 	r := &c.e
 	// The hot path of every Value a cell makes is written out by hand
-	// (no helpers), so that it does not depend on the compiler inlining
-	// them: gradbook.wasm inlines in few packages.
+	// (one call to the run), so that it does not depend on the compiler
+	// inlining: gradbook.wasm inlines in few packages.
 	if d := r.Data; d != d || d-d != 0 { // NaN or ±Inf
 		args := ""
 		for i, u := range in {
@@ -296,38 +288,30 @@ func (st *runState) made(c *cellValue, op string, in ...*engine.Value) (starlark
 		}
 		return nil, fmt.Errorf("%s(%s) is %s: the result is not a finite number", op, args, words.Number(r.Data))
 	}
-	if st == nil { // an author's expression evaluated outside a run
-		return &Value{v: r}, nil
-	}
-	if st.values++; st.values > st.limits.Values {
-		if st.stop == 0 {
-			st.stop, st.stoppedAt = ErrTooManyValues, st.thread.CallStack()
-		}
-		return nil, &stopError{ErrTooManyValues, stopMessage(ErrTooManyValues, st.limits)}
-	}
-	if st.values%yieldEvery == 0 {
-		// In WebAssembly the collector's mark worker runs only when the
-		// code yields: without this, a collection that starts during a
-		// training step lasts until the cell ends, with the heap growing
-		// and every pointer write paying the write barrier.
-		runtime.Gosched()
-	}
-	c.w = Value{v: r, l: st.lin}
-	if st.rec != nil {
-		c.w.rec = st.rec // a trace records: no drawing
+	if p == nil || p.run == nil { // an author's expression evaluated outside a run
+		c.w = Value{v: r}
 		return &c.w, nil
 	}
-	// Record r as the cell's latest graph, as built does, without a new
-	// target for each Value: the cell's latest target, when it is the
-	// expression behind a Value (which nothing else holds), takes r's root.
-	if st.quiet > 0 || st.current < 0 || st.current >= len(st.last) {
+	latest, record, err := p.run.Made()
+	if err != nil {
+		return nil, err
+	}
+	c.w = Value{v: r, p: p}
+	if p.rec != nil {
+		c.w.rec = p.rec // a trace records: no drawing
 		return &c.w, nil
 	}
-	if t := st.last[st.current]; t != nil && t.root != nil && t.tape == nil {
-		t.root = r
+	if !record {
 		return &c.w, nil
 	}
-	st.built(&target{root: r})
+	// Record r as the cell's latest graph without a new drawing for each
+	// Value: the cell's latest, when it is the graph behind a Value (which
+	// nothing else holds), takes r as its root.
+	if d, ok := latest.(*drawing); ok {
+		d.root = r
+		return &c.w, nil
+	}
+	p.run.Built(&drawing{p: p, root: r})
 	return &c.w, nil
 }
 
@@ -335,7 +319,7 @@ func (st *runState) made(c *cellValue, op string, in ...*engine.Value) (starlark
 func (v *Value) Unary(op syntax.Token) (starlark.Value, error) {
 	switch op {
 	case syntax.MINUS:
-		return v.state().node("neg", v.v, nil, 0)
+		return v.p.node("neg", v.v, nil, 0)
 	case syntax.PLUS:
 		return v, nil
 	}
@@ -380,11 +364,7 @@ func (v *Value) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 	default:
 		return nil, nil
 	}
-	var st *runState // v.state(), by hand
-	if v.l != nil {
-		st = v.l.cur
-	}
-	return st.nodeIn(c, name, a, b, 0)
+	return v.p.nodeIn(c, name, a, b, 0)
 }
 
 func describe(v *engine.Value) string {
@@ -414,8 +394,8 @@ func newValue(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return nil, fmt.Errorf("Value: want a finite number, got %s", words.Number(f))
 	}
-	c := &cellValue{e: engine.Value{Data: f, Label: clipLabel(label)}}
-	return state(thread).made(c, "Value")
+	c := &cellValue{e: engine.Value{Data: f, Label: kernel.ClipLabel(label)}}
+	return kernel.PartOf[*valuesPart](thread).made(c, "Value")
 }
 
 // detach is the built-in detach(v): a stop-gradient.
@@ -424,7 +404,7 @@ func detach(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &v); err != nil {
 		return nil, err
 	}
-	return v.state().node("detach", v.v, nil, 0)
+	return v.p.node("detach", v.v, nil, 0)
 }
 
 // maxBuiltin is Python's max, which also takes Values: max(xs) or
@@ -476,11 +456,11 @@ func maxBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 				top = v
 				continue
 			}
-			top = &Value{v: e, l: first.l}
+			top = &Value{v: e, p: first.p}
 			continue
 		}
 		var err error
-		if top, err = first.state().node("max", top.(*Value).v, e, 0); err != nil {
+		if top, err = first.p.node("max", top.(*Value).v, e, 0); err != nil {
 			return nil, err
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"gradbook/internal/jsontext"
 	"gradbook/internal/words"
 	"gradbook/notebook"
+	"gradbook/notebook/kernel"
 )
 
 // Quiz is a question with feedback. Its lead is the question; its
@@ -189,7 +190,7 @@ func (q *Quiz) Expected() ([]float64, error) {
 
 // evalExpr evaluates a Starlark expression with env as its globals.
 func evalExpr(expr string, env starlark.StringDict) (starlark.Value, error) {
-	thread := notebook.NewThread("expr", notebook.CheckBudget, "the answer's expression ran too long (an endless loop?)")
+	thread := kernel.NewThread("expr", kernel.CheckBudget, "the answer's expression ran too long (an endless loop?)")
 	return starlark.EvalOptions(&syntax.FileOptions{}, thread, "answer", expr, env)
 }
 

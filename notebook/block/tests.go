@@ -6,6 +6,7 @@ import (
 
 	"gradbook/internal/words"
 	"gradbook/notebook"
+	"gradbook/notebook/kernel"
 )
 
 // Test is one hidden test of an exercise, written in the cell language: it
@@ -63,7 +64,7 @@ func CheckTests(source string, tests []Test) Report {
 // or "" if it passed; authored is whether the why is the test's own
 // fail() message.
 func runTest(source string, t Test) (why string, authored bool) {
-	r := notebook.NewSession().Run(notebook.Request{Cells: []string{source, t.Code}, Fresh: true, Limits: notebook.Limits{Time: notebook.CheckBudget}}).Cells[1]
+	r := notebook.NewSession().Run(kernel.Request{Cells: []string{source, t.Code}, Fresh: true, Limits: kernel.Limits{Time: kernel.CheckBudget}}).Cells[1]
 	switch e := r.Err; {
 	case e == nil:
 	case e.Where != "" || e.Cell == 0:

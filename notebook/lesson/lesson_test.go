@@ -12,6 +12,7 @@ import (
 	"gradbook/notebook"
 	"gradbook/notebook/block"
 	"gradbook/notebook/cellindex"
+	"gradbook/notebook/kernel"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -155,7 +156,7 @@ func TestLessonsRun(t *testing.T) {
 					exercises++
 				}
 			}
-			for _, r := range notebook.NewSession().Run(notebook.Request{Cells: srcs, All: true}).Cells {
+			for _, r := range notebook.NewSession().Run(kernel.Request{Cells: srcs, All: true}).Cells {
 				checks += len(r.Checks)
 			}
 			if checks == 0 {

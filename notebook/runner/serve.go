@@ -9,6 +9,7 @@ import (
 
 	"gradbook/internal/jsvalue"
 	"gradbook/internal/protocol"
+	"gradbook/notebook/kernel"
 )
 
 // flushEvery is how often lines printed by a running cell are sent to the
@@ -75,7 +76,7 @@ func (r *Runner) serveOne(msg js.Value) {
 			flush()
 		}
 	}
-	res := r.Do(job, Hooks{
+	res := r.Do(job, kernel.Hooks{
 		Line: func(cell int, line string) {
 			lines = append(lines, []any{cell, line})
 			due()

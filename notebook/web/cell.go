@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"time"
 
-	"gradbook/notebook"
 	"gradbook/notebook/block"
+	"gradbook/notebook/kernel"
 	"gradbook/notebook/page"
 	"gradbook/notebook/runner"
 )
@@ -86,7 +86,7 @@ func (p *Page) Run(c *Cell) {
 	srcs, _ := page.Chain(p.members(), i)
 	last := len(srcs) - 1
 	c.startRun()
-	res, err := p.runner.Do(runner.Job{Cells: srcs}, runner.Events{Line: func(cell int, text string) {
+	res, err := p.runner.Do(runner.Job{Cells: srcs}, kernel.Hooks{Line: func(cell int, text string) {
 		if cell == last {
 			c.stream(text)
 		}
@@ -188,7 +188,7 @@ func (p *Page) RunAll() {
 	p.flushSaves()
 	start := time.Now()
 	passed := 0
-	results := map[*Cell]*notebook.CellResult{}
+	results := map[*Cell]*kernel.CellResult{}
 	// Run all stops at a prediction not yet made: the cells after it show
 	// its answer.
 	members := p.members()
@@ -207,7 +207,7 @@ func (p *Page) RunAll() {
 			cells[j].wait() // its own time starts when its turn comes
 		}
 		var current *Cell
-		res, err := p.runner.Do(runner.Job{Cells: job.Srcs, All: true}, runner.Events{
+		res, err := p.runner.Do(runner.Job{Cells: job.Srcs, All: true}, kernel.Hooks{
 			Line: func(cell int, text string) {
 				if k := cell - job.Skip; k >= 0 && k < len(cells) {
 					cells[k].stream(text)
@@ -343,7 +343,7 @@ func (c *Cell) Reset() {
 
 // show displays a cell's result: its output, its error, and its drawings;
 // cell is the cell's index in its run (-1: the error's own).
-func (c *Cell) show(r *notebook.CellResult, cell int) {
+func (c *Cell) show(r *kernel.CellResult, cell int) {
 	if cell < 0 && r.Err != nil {
 		cell = r.Err.Cell
 	}
@@ -358,7 +358,7 @@ func (c *Cell) show(r *notebook.CellResult, cell int) {
 // showResult shows a run's result in a cell or an exercise (id): the
 // text page.Show gives, the error's line marked in the editor, and the
 // plots and drawings. It is the one place a result reaches the page.
-func (p *Page) showResult(r *notebook.CellResult, s page.Shown, id string, out, drawings *element, drawn *handlers, editor *codeEditor) {
+func (p *Page) showResult(r *kernel.CellResult, s page.Shown, id string, out, drawings *element, drawn *handlers, editor *codeEditor) {
 	p.setOutput(out, s.Text)
 	if s.State == page.Error {
 		out.Class().Add(classError)

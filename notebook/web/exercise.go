@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gradbook/notebook/block"
+	"gradbook/notebook/kernel"
 	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
 	"gradbook/notebook/runner"
@@ -52,7 +53,7 @@ func (p *Page) wireExercise(el *element) {
 	runButton, checkButton := button(el, block.Sel("button", block.ClassRun)), button(el, block.Sel("button", block.ClassCheck))
 	// job runs a job for the exercise, with its buttons off meanwhile, and
 	// says how long it ran.
-	job := func(j runner.Job, ev runner.Events) (runner.Result, float64, error) {
+	job := func(j runner.Job, ev kernel.Hooks) (runner.Result, float64, error) {
 		runButton.SetDisabled(true)
 		checkButton.SetDisabled(true)
 		el.SetAttribute("aria-busy", "true")
@@ -68,7 +69,7 @@ func (p *Page) wireExercise(el *element) {
 	run = func() {
 		var streamed strings.Builder
 		out.SetTextContent("Running…")
-		res, ms, err := job(runner.Job{Cells: []string{editor.Value()}}, runner.Events{Line: func(_ int, text string) {
+		res, ms, err := job(runner.Job{Cells: []string{editor.Value()}}, kernel.Hooks{Line: func(_ int, text string) {
 			if streamed.Len() == 0 {
 				out.SetTextContent("")
 			}
@@ -81,7 +82,7 @@ func (p *Page) wireExercise(el *element) {
 	}
 	checkIt := func() {
 		report.SetTextContent("Checking…")
-		res, ms, err := job(runner.Job{Check: check, Tests: tests, Source: editor.Value()}, runner.Events{})
+		res, ms, err := job(runner.Job{Check: check, Tests: tests, Source: editor.Value()}, kernel.Hooks{})
 		if err != nil || res.Report == nil {
 			report.SetTextContent("The check did not finish: " + page.Why(err, ms) + ".")
 			return

@@ -1,4 +1,4 @@
-package notebook
+package kernel
 
 import (
 	"fmt"
@@ -22,8 +22,8 @@ import (
 //	for i in xs: …      →  for __for1 in xs: __set__("i", __for1); …
 //	def f(): …          →  def f(): …; __set__("f", f)
 //
-// Because the environment after each cell is all there is of a run's
-// state, it can be kept (see cache.go).
+// Because the environment after each cell is, with the parts of other
+// packages, all there is of a run's state, it can be kept (kept.go).
 
 // setName is the built-in that writes the environment.
 const setName = "__set__"
@@ -120,8 +120,9 @@ func setCall(pos syntax.Position, names, value syntax.Expr) syntax.Stmt {
 	return &syntax.ExprStmt{X: &syntax.CallExpr{Fn: &syntax.Ident{NamePos: pos, Name: setName}, Lparen: pos, Args: []syntax.Expr{names, value}, Rparen: pos}}
 }
 
-// boundNames returns the names each cell's top level binds, by cell.
-func boundNames(f *syntax.File) []string {
+// BoundNames returns the names the top level of a cell binds, by
+// assignment, for or def, in order.
+func BoundNames(f *syntax.File) []string {
 	var names []string
 	var walk func(stmts []syntax.Stmt)
 	var add func(e syntax.Expr)
@@ -200,11 +201,11 @@ func assignedNames(f *syntax.File) []string {
 // setBuiltin is __set__(names, value): it binds a name, or unpacks value
 // into a nested tuple of names, in the environment.
 func setBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	st := state(thread)
-	if st == nil || len(args) != 2 {
+	r := RunOf(thread)
+	if r == nil || len(args) != 2 {
 		return nil, fmt.Errorf("%s is Gradbook's own", setName)
 	}
-	return starlark.None, bind(st.lin.env, args[0], args[1])
+	return starlark.None, bind(r.lin.env, args[0], args[1])
 }
 
 func bind(env starlark.StringDict, names, value starlark.Value) error {
@@ -237,29 +238,3 @@ func bind(env starlark.StringDict, names, value starlark.Value) error {
 	}
 	return nil
 }
-
-// Shadows returns the names that src, a cell, binds at its top level that
-// an exercise's hidden tests rely on: Starlark's own built-ins (len, str,
-// fail, …) and Gradbook's check, grad_check, Value, trace, sum, round and
-// math, in the order src binds them; nil if it does not parse. Learner
-// code may define its own backward or evaluate (exercises ask for them),
-// but not replace what the tests check with.
-func Shadows(src string) []string {
-	f, err := fileOptions.Parse("cell", src, 0)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, n := range boundNames(f) {
-		_, universal := starlark.Universe[n]
-		if (universal || testedWith[n]) && !seen[n] {
-			seen[n] = true
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// testedWith are the built-ins of Gradbook that hidden tests check with.
-var testedWith = map[string]bool{"check": true, "grad_check": true, "Value": true, "trace": true, "sum": true, "round": true, "math": true}

@@ -1,4 +1,4 @@
-package notebook
+package kernel
 
 import (
 	"maps"
@@ -16,15 +16,23 @@ import (
 // Session is one learner's run state: the states kept after cells, keyed
 // by the sources up to them, so that a cell under unchanged cells starts
 // from their kept state instead of running them again (kept.go). A
-// Session runs one request at a time; its zero value is ready to use.
-// Nothing outlives a Session: two Sessions share no state.
+// Session runs one request at a time. Nothing outlives a Session: two
+// Sessions share no state.
 type Session struct {
-	mu   sync.Mutex
-	kept keptStates
+	mu       sync.Mutex
+	kept     keptStates
+	builtins starlark.StringDict
+	newParts func() []Part
 }
 
-// NewSession returns an empty Session.
-func NewSession() *Session { return new(Session) }
+// NewSession returns an empty Session whose cells see builtins beside
+// Starlark's own, and whose chains of cells each get the parts newParts
+// makes (nil for none): the state that packages other than this one keep
+// from run to run (parts.go). Package notebook's NewSession gives it the
+// cell language's.
+func NewSession(builtins starlark.StringDict, newParts func() []Part) *Session {
+	return &Session{builtins: builtins, newParts: newParts}
+}
 
 // Request is one run: the cells up to the one to run, how far it may go,
 // and the hooks that see it go.
@@ -44,17 +52,22 @@ type Request struct {
 	Quiet bool
 	// Limits bound the run; a zero field takes its default.
 	Limits Limits
-	// Print, if not nil, is given each line as a cell prints it (cell is
-	// the index in Cells), for showing output while the run goes on. The
-	// results hold every line too.
-	Print func(cell int, line string)
-	// Start, if not nil, is told when each cell begins to run (cell is
-	// its index in Cells); the cells above it whose state is kept do not
-	// run.
+	// Hooks see the run go; the results hold everything they are told.
+	Hooks Hooks
+}
+
+// Hooks see a run as it goes, for showing it while it goes on; each may
+// be nil. Package runner hands them on from the worker to the page.
+type Hooks struct {
+	// Line is given each line as a cell prints it (cell is the index in
+	// the Request's Cells).
+	Line func(cell int, line string)
+	// Start is told when each cell begins to run (cell is its index in
+	// Cells); the cells above it whose state is kept do not run.
 	Start func(cell int)
-	// Flush, if not nil, is called every 1,000 steps of the cells' code,
-	// so that a caller that holds printed lines back to send them in
-	// batches can send them on while a cell computes without printing.
+	// Flush is called every 1,000 steps of the cells' code, so that a
+	// caller that holds printed lines back to send them in batches can
+	// send them on while a cell computes without printing.
 	Flush func()
 }
 
@@ -116,17 +129,17 @@ func (s *Session) Run(req Request) (out Result) {
 	last := len(req.Cells) - 1
 	out.Cells = make([]CellResult, len(req.Cells))
 	res := out.Cells
-	var st *runState
+	var r *Run
 	defer func() {
 		// A bug in a built-in must not take the page down: it becomes the
 		// error of the cell that was running.
-		if r := recover(); r != nil && last >= 0 {
+		if p := recover(); p != nil && last >= 0 {
 			at := last
-			if st != nil && st.current >= 0 && st.current <= last {
-				at = st.current
+			if r != nil && r.current >= 0 && r.current <= last {
+				at = r.current
 			}
 			res[at].Ran = true
-			res[at].Err = &CellError{Cell: at, Msg: panicMessage(r, req.Limits)}
+			res[at].Err = &CellError{Cell: at, Msg: panicMessage(p, req.Limits)}
 			markAbove(res)
 			for i := range res {
 				capErr(res[i].Err)
@@ -136,7 +149,7 @@ func (s *Session) Run(req Request) (out Result) {
 	// A syntax error anywhere stops the run at that cell.
 	files := make([]*syntax.File, 0, last+1)
 	for i := 0; i <= last; i++ {
-		f, err := fileOptions.Parse(cellFile(i), req.Cells[i], 0)
+		f, err := Parse(cellFile(i), req.Cells[i])
 		if err != nil {
 			res[i].Ran = true
 			res[i].Err = syntaxError(i, req.Cells[i], err)
@@ -145,8 +158,9 @@ func (s *Session) Run(req Request) (out Result) {
 		files = append(files, f)
 	}
 	if len(files) > 0 {
-		st = s.run(req, files, res)
-		out.Globals = maps.Clone(st.lin.env)
+		r = newRun(req.Cells[:len(files)], res, req.Limits)
+		s.run(r, req, files)
+		out.Globals = maps.Clone(r.lin.env)
 		delete(out.Globals, setName)
 	}
 	markAbove(res)

@@ -1,7 +1,9 @@
-package notebook
+package kernel
 
 import (
 	"fmt"
+	"strconv"
+	"time"
 
 	"gradbook/internal/words"
 )
@@ -64,3 +66,8 @@ type stopError struct {
 
 func (e *stopError) Error() string { return e.msg }
 func (e *stopError) Unwrap() error { return e.why }
+
+// seconds writes a duration for a learner: "60 s", "0.8 s".
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
+}
