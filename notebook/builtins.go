@@ -13,6 +13,7 @@ import (
 	"gradbook/internal/words"
 	"gradbook/notebook/draw"
 	"gradbook/notebook/kernel"
+	"gradbook/notebook/values"
 )
 
 // tree converts a Starlark value of lists, tuples, dicts, strings and
@@ -182,17 +183,6 @@ func backwardBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	return d, nil
 }
 
-// Number reads a number or a Value's data.
-func Number(x starlark.Value) (float64, bool) {
-	if v, ok := x.(*Value); ok {
-		return v.v.Data, true
-	}
-	if _, ok := x.(starlark.Bool); ok {
-		return 0, false
-	}
-	return starlark.AsFloat(x)
-}
-
 // check(actual, expected, tol=1e-9, label=None) prints whether actual is
 // within tol of expected (relative to |expected| when that is above 1).
 // Numbers and Values compare as numbers; dicts compare the keys of
@@ -229,7 +219,7 @@ func checkBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 }
 
 func show(x starlark.Value) string {
-	if f, ok := Number(x); ok {
+	if f, ok := values.AsFloat(x); ok {
 		return words.Number(f)
 	}
 	return x.String()
@@ -251,8 +241,8 @@ func compare(actual, expected starlark.Value, tol float64, depth int) (string, e
 	if t, ok := expected.(*Tensor); ok {
 		expected = toList(t.t.Shape(), t.t.Data())
 	}
-	if e, ok := Number(expected); ok {
-		a, ok := Number(actual)
+	if e, ok := values.AsFloat(expected); ok {
+		a, ok := values.AsFloat(actual)
 		if !ok {
 			return fmt.Sprintf("got %s, a %s, expected the number %s", actual.String(), actual.Type(), words.Number(e)), nil
 		}
@@ -366,7 +356,7 @@ func gradCheckBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlar
 			a := math.NaN()
 			if analytic != starlark.None {
 				var ok bool
-				if a, ok = Number(analytic); !ok {
+				if a, ok = values.AsFloat(analytic); !ok {
 					return nil, fmt.Errorf("grad_check: analytic must be a number, got %s", analytic.Type())
 				}
 			}
@@ -504,11 +494,11 @@ func showBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		if t, ok := args[0].(*Tensor); ok {
 			return starlark.None, showTensor(thread, cell, t.t)
 		}
-		v, ok := args[0].(*Value)
+		v, ok := values.EngineValue(args[0])
 		if !ok {
 			return nil, fmt.Errorf("show: want a Value, a one-element Tensor, or a graph with its values, got %s", args[0].Type())
 		}
-		run.Show(cell, &drawing{p: kernel.PartOf[*valuesPart](thread), root: v.v})
+		run.Show(cell, values.Graph(thread, v))
 		return starlark.None, nil
 	}
 	var graph, values starlark.Value
@@ -558,7 +548,7 @@ func callNumber(thread *starlark.Thread, builtin string, f starlark.Callable, xs
 	if err != nil {
 		return 0, err
 	}
-	v, ok := Number(y)
+	v, ok := values.AsFloat(y)
 	if !ok {
 		return 0, fmt.Errorf("%s: %s must return a number or a Value, got %s", builtin, f.Name(), y.Type())
 	}
@@ -573,7 +563,7 @@ func roundBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &x, &n); err != nil {
 		return nil, err
 	}
-	f, ok := Number(x)
+	f, ok := values.AsFloat(x)
 	if !ok {
 		return nil, fmt.Errorf("round: want a number, got %s", x.Type())
 	}

@@ -2,6 +2,7 @@ package notebook
 
 import (
 	"fmt"
+	"gradbook/notebook/values"
 	"math"
 	"math/rand/v2"
 
@@ -104,7 +105,7 @@ func sumBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	var x starlark.Value
 	for it.Next(&x) {
 		var err error
-		if t, ok := total.(*Value); ok {
+		if t, ok := total.(*values.Value); ok {
 			// What starlark.Binary would do, without its search for the
 			// operator's implementation.
 			if total, err = t.Binary(syntax.PLUS, x, starlark.Left); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"gradbook/engine"
 	"gradbook/notebook/kernel"
+	"gradbook/notebook/values"
 	"gradbook/tensor"
 )
 
@@ -58,16 +59,16 @@ func (p *primals) arg(x starlark.Value, depth int) (starlark.Value, error) {
 		}
 		return starlark.NewList(out), nil
 	}
-	f, ok := Number(x)
+	f, ok := values.AsFloat(x)
 	if !ok {
 		return nil, fmt.Errorf("the inputs are numbers, lists of them, or tensors; got %s", x.Type())
 	}
-	c := &cellValue{e: engine.Value{Data: f, Label: fmt.Sprintf("x%d", len(p.leaves))}}
-	v, err := kernel.PartOf[*valuesPart](p.thread).made(c, "Value")
+	v, err := values.New(p.thread, f, fmt.Sprintf("x%d", len(p.leaves)))
 	if err != nil {
 		return nil, err
 	}
-	p.leaves = append(p.leaves, &c.e)
+	e, _ := values.EngineValue(v)
+	p.leaves = append(p.leaves, e)
 	return v, nil
 }
 
@@ -92,7 +93,7 @@ func flatNumbers(x starlark.Value, out *[]float64, ts *[]*tensor.Tensor, depth i
 		}
 		return nil
 	}
-	f, ok := Number(x)
+	f, ok := values.AsFloat(x)
 	if !ok {
 		return fmt.Errorf("the tangents are numbers, lists of them, or tensors, in the inputs' shape; got %s", x.Type())
 	}
@@ -112,10 +113,10 @@ func call(thread *starlark.Thread, name string, f starlark.Callable, args starla
 		return nil, false, x.t, nil
 	}
 	one := func(y starlark.Value) (*engine.Value, error) {
-		if v, ok := y.(*Value); ok {
-			return v.v, nil
+		if v, ok := values.EngineValue(y); ok {
+			return v, nil
 		}
-		f, ok := Number(y)
+		f, ok := values.AsFloat(y)
 		if !ok {
 			return nil, fmt.Errorf("%s: the function must return a Value, a number, a list of them or a tensor; it returned %s", name, y.Type())
 		}

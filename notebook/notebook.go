@@ -5,6 +5,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"gradbook/notebook/kernel"
+	"gradbook/notebook/values"
 )
 
 // NewSession returns an empty Session of the cell language: the kernel's
@@ -13,25 +14,22 @@ import (
 func NewSession() *kernel.Session { return kernel.NewSession(builtins(), newParts) }
 
 func newParts() []kernel.Part {
-	return []kernel.Part{new(valuesPart), new(torchPart), new(randomPart)}
+	return []kernel.Part{values.NewPart(), new(torchPart), new(randomPart)}
 }
 
 // builtins returns the built-ins of a cell.
 func builtins() starlark.StringDict {
-	return starlark.StringDict{
-		"Value":      starlark.NewBuiltin("Value", newValue),
-		"detach":     starlark.NewBuiltin("detach", detach),
+	all := values.Builtins()
+	for name, b := range (starlark.StringDict{
 		"evaluate":   starlark.NewBuiltin("evaluate", evaluateBuiltin),
 		"backward":   starlark.NewBuiltin("backward", backwardBuiltin),
 		"check":      starlark.NewBuiltin("check", checkBuiltin),
 		"grad_check": starlark.NewBuiltin("grad_check", gradCheckBuiltin),
 		"show":       starlark.NewBuiltin("show", showBuiltin),
 		"round":      starlark.NewBuiltin("round", roundBuiltin),
-		"trace":      starlark.NewBuiltin("trace", traceBuiltin),
 		"moons":      starlark.NewBuiltin("moons", moonsBuiltin),
 		"uniform":    starlark.NewBuiltin("uniform", uniformBuiltin),
 		"sum":        starlark.NewBuiltin("sum", sumBuiltin),
-		"max":        starlark.NewBuiltin("max", maxBuiltin),
 		"names":      starlark.NewBuiltin("names", namesBuiltin),
 		"random":     randomModule,
 		"plot":       starlark.NewBuiltin("plot", plotBuiltin),
@@ -44,7 +42,10 @@ func builtins() starlark.StringDict {
 		"cmp":        starlark.NewBuiltin("cmp", cmpBuiltin),
 		"jvp":        starlark.NewBuiltin("jvp", jvpBuiltin),
 		"jacobian":   starlark.NewBuiltin("jacobian", jacobianBuiltin),
+	}) {
+		all[name] = b
 	}
+	return all
 }
 
 // Shadows returns the names that src, a cell, binds at its top level that

@@ -7,6 +7,7 @@ import (
 
 	"gradbook/notebook/kernel"
 	"gradbook/notebook/plot"
+	"gradbook/notebook/values"
 )
 
 // The plot built-ins: each adds a plot under the cell.
@@ -28,7 +29,7 @@ func numbers(what string, x starlark.Value) ([]float64, error) {
 	}
 	out := make([]float64, it.Len())
 	for i := range out {
-		f, ok := Number(it.Index(i))
+		f, ok := values.AsFloat(it.Index(i))
 		if !ok {
 			return nil, fmt.Errorf("%s[%d] is %s, not a number", what, i, it.Index(i).Type())
 		}
@@ -144,14 +145,14 @@ func boundaryBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		return nil, err
 	}
 	at := func(x, y float64) (float64, error) { return callNumber(thread, b.Name(), f, x, y) }
-	if t, ok := f.(*Traced); ok {
-		if t.last.outs != nil {
-			return nil, fmt.Errorf("boundary: %s returns a list; the boundary needs a function that returns one number", t.name)
+	if t, ok := f.(*values.Traced); ok {
+		if t.ReturnsList() {
+			return nil, fmt.Errorf("boundary: %s returns a list; the boundary needs a function that returns one number", t.Name())
 		}
-		if t.width() != 2 {
-			return nil, fmt.Errorf("boundary: %s was traced with %d inputs; trace it with two (x and y), as trace(f, [Value(0.0), Value(0.0)])", t.name, t.width())
+		if t.Inputs() != 2 {
+			return nil, fmt.Errorf("boundary: %s was traced with %d inputs; trace it with two (x and y), as trace(f, [Value(0.0), Value(0.0)])", t.Name(), t.Inputs())
 		}
-		at = func(x, y float64) (float64, error) { return t.at(x, y) }
+		at = func(x, y float64) (float64, error) { return t.Replay(x, y) }
 	}
 	p, err := plot.Boundary(ps, at, steps, o)
 	if err != nil {

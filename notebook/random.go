@@ -10,6 +10,7 @@ import (
 	"go.starlark.net/starlarkstruct"
 
 	"gradbook/notebook/kernel"
+	"gradbook/notebook/values"
 )
 
 // The random module: a seeded generator with the names of Python's
@@ -110,8 +111,8 @@ func randomUniform(thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "a", &lo, "b", &hi); err != nil {
 		return nil, err
 	}
-	a, ok1 := Number(lo)
-	c, ok2 := Number(hi)
+	a, ok1 := values.AsFloat(lo)
+	c, ok2 := values.AsFloat(hi)
 	if !ok1 || !ok2 {
 		return nil, fmt.Errorf("random.uniform: a and b must be numbers")
 	}
@@ -128,8 +129,8 @@ func randomGauss(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "mu?", &muV, "sigma?", &sigmaV); err != nil {
 		return nil, err
 	}
-	mu, ok1 := Number(muV)
-	sigma, ok2 := Number(sigmaV)
+	mu, ok1 := values.AsFloat(muV)
+	sigma, ok2 := values.AsFloat(sigmaV)
 	if !ok1 || !ok2 || math.IsNaN(mu) || math.IsNaN(sigma) {
 		return nil, fmt.Errorf("random.gauss: mu and sigma must be numbers")
 	}
@@ -208,7 +209,7 @@ func randomChoices(thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 	cum := make([]float64, n)
 	total := 0.0
 	for i := range cum {
-		w, ok := Number(ws.Index(i))
+		w, ok := values.AsFloat(ws.Index(i))
 		if !ok || w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
 			return nil, fmt.Errorf("random.choices: weight %d is %s; weights are numbers, at least 0", i, ws.Index(i).String())
 		}

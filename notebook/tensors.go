@@ -21,6 +21,7 @@ import (
 
 	"gradbook/internal/words"
 	"gradbook/notebook/kernel"
+	"gradbook/notebook/values"
 	"gradbook/tensor"
 )
 
@@ -176,7 +177,7 @@ func (x *Tensor) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (
 	case starlark.Int, starlark.Float:
 		f, _ := starlark.AsFloat(y)
 		u = tensor.Scalar(f)
-	case *Value:
+	case *values.Value:
 		return nil, fmt.Errorf("%s between a Tensor and a Value: a tensor's elements are not Values (use v.value for the number, or make the Value's part a tensor)", op)
 	default:
 		return nil, nil
@@ -464,7 +465,7 @@ func nested(what string, v starlark.Value, depth int) (any, error) {
 		return f, nil
 	case *Tensor:
 		return nil, fmt.Errorf("%s: a list of tensors; use torch.cat or torch.stack-free code: build the list of numbers (t.tolist())", what)
-	case *Value:
+	case *values.Value:
 		return nil, fmt.Errorf("%s: a Value in the list; a tensor holds numbers (v.value), not Values", what)
 	case starlark.Iterable:
 		var items []starlark.Value
@@ -636,7 +637,7 @@ func tensorMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 		if err := starlark.UnpackPositionalArgs(name, args, kwargs, 1, &kv); err != nil {
 			return nil, err
 		}
-		k, ok := Number(kv)
+		k, ok := values.AsFloat(kv)
 		if !ok || math.IsNaN(k) || math.IsInf(k, 0) {
 			return nil, fmt.Errorf("pow: the exponent must be a finite number, got %s", kv.String())
 		}
@@ -971,7 +972,7 @@ func torchArange(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		return nil, err
 	}
 	f := func(v starlark.Value) (float64, error) {
-		x, ok := Number(v)
+		x, ok := values.AsFloat(v)
 		if !ok {
 			return 0, fmt.Errorf("%s: want numbers, got %s", b.Name(), v.Type())
 		}
@@ -1238,6 +1239,6 @@ func showTensor(thread *starlark.Thread, cell int, t *tensor.Tensor) error {
 	if name := nameOfTensor(globals, t); name != "" && root.Label == "" {
 		root.Label = name
 	}
-	run.Show(cell, &drawing{p: kernel.PartOf[*valuesPart](thread), root: root})
+	run.Show(cell, values.Graph(thread, root))
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"gradbook/notebook"
 	"gradbook/notebook/draw"
 	"gradbook/notebook/kernel"
+	"gradbook/notebook/values"
 )
 
 // Exercise is code for the learner to complete, with a Check button that
@@ -391,7 +392,7 @@ func snapshot(v starlark.Value) map[string]float64 {
 	if d, ok := v.(*starlark.Dict); ok {
 		for _, it := range d.Items() {
 			name, isStr := starlark.AsString(it[0])
-			if f, ok := notebook.Number(it[1]); ok && isStr {
+			if f, ok := values.AsFloat(it[1]); ok && isStr {
 				m[name] = f
 			}
 		}
@@ -425,7 +426,7 @@ func compareGrads(tc backwardTest, t *engine.Tape, got starlark.Value, want, wro
 		if !found {
 			return 0, false, false
 		}
-		f, ok := notebook.Number(v)
+		f, ok := values.AsFloat(v)
 		return f, true, ok
 	}
 	// The overwrite bug: every number matches what '=' instead of '+='

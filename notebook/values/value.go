@@ -1,4 +1,4 @@
-package notebook
+package values
 
 import (
 	"fmt"
@@ -15,6 +15,29 @@ import (
 	"gradbook/notebook/kernel"
 )
 
+// Builtins returns the built-ins that make and take Values: the tables
+// of this file and of trace.go.
+func Builtins() starlark.StringDict {
+	all := starlark.StringDict{}
+	for _, table := range []starlark.StringDict{valueBuiltins, traceBuiltins} {
+		for name, b := range table {
+			all[name] = b
+		}
+	}
+	return all
+}
+
+// valueBuiltins are the built-ins this file defines.
+var valueBuiltins = starlark.StringDict{
+	"Value":  starlark.NewBuiltin("Value", newValue),
+	"detach": starlark.NewBuiltin("detach", detach),
+	"max":    starlark.NewBuiltin("max", maxBuiltin),
+}
+
+// NewPart returns the part of a new chain of cells that their Values
+// share (part.go): a Session of the cell language makes one for each.
+func NewPart() kernel.Part { return new(part) }
+
 // Value is the Starlark face of an engine.Value: a scalar that records how
 // it was computed. It supports + - * / with Values or numbers on either
 // side, unary -, and the methods and attributes listed in attrs.
@@ -24,8 +47,8 @@ import (
 // every gradient it sets, so no answer depends on what ran before.
 type Value struct {
 	v   *engine.Value
-	p   *valuesPart // the chain of cells that made it, nil outside a run
-	rec *recording  // the trace that was recording when it was made, if any
+	p   *part      // the chain of cells that made it, nil outside a run
+	rec *recording // the trace that was recording when it was made, if any
 }
 
 var (
@@ -47,7 +70,7 @@ func (v *Value) KeptBy() kernel.Part { return v.p }
 func (v *Value) SetField(name string, val starlark.Value) error {
 	switch name {
 	case "value", "data", "grad":
-		f, ok := Number(val)
+		f, ok := AsFloat(val)
 		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
 			return fmt.Errorf(".%s must be set to a finite number, got %s", name, val.String())
 		}
@@ -105,6 +128,29 @@ func (v *Value) reading(what string) {
 func (v *Value) Hash() (uint32, error) {
 	p := uintptr(unsafe.Pointer(v.v))
 	return uint32(p ^ p>>32), nil
+}
+
+// AsFloat reads a number or a Value's data, as starlark.AsFloat reads a
+// number; a bool is not one.
+func AsFloat(x starlark.Value) (float64, bool) {
+	if v, ok := x.(*Value); ok {
+		return v.v.Data, true
+	}
+	if _, ok := x.(starlark.Bool); ok {
+		return 0, false
+	}
+	return starlark.AsFloat(x)
+}
+
+// New returns the leaf Value of x, labelled label, made in the run thread
+// runs, as Value(x, label) makes it: it counts towards the cell's Values.
+func New(thread *starlark.Thread, x float64, label string) (*Value, error) {
+	c := &cellValue{e: engine.Value{Data: x, Label: kernel.ClipLabel(label)}}
+	v, err := kernel.PartOf[*part](thread).made(c, "Value")
+	if err != nil {
+		return nil, err
+	}
+	return v.(*Value), nil
 }
 
 // EngineValue returns the engine Value behind a cell's Value.
@@ -188,7 +234,7 @@ func (v *Value) pow(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &x); err != nil {
 		return nil, err
 	}
-	k, ok := Number(x)
+	k, ok := AsFloat(x)
 	if !ok || math.IsNaN(k) || math.IsInf(k, 0) {
 		return nil, fmt.Errorf("pow: the exponent must be a finite number, got %s", x.String())
 	}
@@ -256,12 +302,12 @@ type cellConst struct {
 
 // node makes the Value of the op called name on a (and b, for a two-input
 // op) with pow's constant k: see made.
-func (p *valuesPart) node(name string, a, b *engine.Value, k float64) (starlark.Value, error) {
+func (p *part) node(name string, a, b *engine.Value, k float64) (starlark.Value, error) {
 	return p.nodeIn(new(cellValue), name, a, b, k)
 }
 
 // nodeIn is node, made in c.
-func (p *valuesPart) nodeIn(c *cellValue, name string, a, b *engine.Value, k float64) (starlark.Value, error) {
+func (p *part) nodeIn(c *cellValue, name string, a, b *engine.Value, k float64) (starlark.Value, error) {
 	if !c.e.Make(name, a, b, k) {
 		return nil, fmt.Errorf("%s: the engine has no such op", name)
 	}
@@ -273,7 +319,7 @@ func (p *valuesPart) nodeIn(c *cellValue, name string, a, b *engine.Value, k flo
 
 // made checks a new Value's data, counts it, records it as the cell's
 // latest graph, and wraps it.
-func (p *valuesPart) made(c *cellValue, op string, in ...*engine.Value) (starlark.Value, error) {
+func (p *part) made(c *cellValue, op string, in ...*engine.Value) (starlark.Value, error) {
 	r := &c.e
 	// The hot path of every Value a cell makes is written out by hand
 	// (one call to the run), so that it does not depend on the compiler
@@ -394,8 +440,11 @@ func newValue(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return nil, fmt.Errorf("Value: want a finite number, got %s", words.Number(f))
 	}
-	c := &cellValue{e: engine.Value{Data: f, Label: kernel.ClipLabel(label)}}
-	return kernel.PartOf[*valuesPart](thread).made(c, "Value")
+	v, err := New(thread, f, label)
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // detach is the built-in detach(v): a stop-gradient.

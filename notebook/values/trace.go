@@ -1,4 +1,4 @@
-package notebook
+package values
 
 import (
 	"cmp"
@@ -12,6 +12,11 @@ import (
 	"gradbook/internal/words"
 	"gradbook/notebook/kernel"
 )
+
+// traceBuiltins are the built-ins this file defines.
+var traceBuiltins = starlark.StringDict{
+	"trace": starlark.NewBuiltin("trace", traceBuiltin),
+}
 
 // Traced is what trace(f, *args) returns: the graph f builds from args,
 // recorded as a tape. Called with new numbers in the same shape, it
@@ -158,7 +163,7 @@ func traceBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 // as a tape for args' shape, and keeps it. Numbers among args become
 // leaves of their own for the recording. who names the caller in errors.
 func (t *Traced) record(thread *starlark.Thread, args starlark.Tuple, who string) (*tape, error) {
-	p := kernel.PartOf[*valuesPart](thread)
+	p := kernel.PartOf[*part](thread)
 	if p != nil && p.rec != nil {
 		return nil, fmt.Errorf("%s: %s is being traced already, by a trace that is recording: trace the outer function only", who, t.name)
 	}
@@ -177,7 +182,7 @@ func (t *Traced) record(thread *starlark.Thread, args starlark.Tuple, who string
 			inputs[v] = true
 		}
 		_, isValue := a.(*Value)
-		_, isNumber := Number(a)
+		_, isNumber := AsFloat(a)
 		shape = append(shape, tracedArg{list: !isValue && !isNumber})
 		leaves = append(leaves, vs)
 	}
@@ -286,7 +291,7 @@ func outputsOf(res starlark.Value, name, who string) (root *engine.Value, outs [
 		case *Value:
 			o = x.v
 		default:
-			f, ok := Number(x)
+			f, ok := AsFloat(x)
 			if !ok {
 				return nil, nil, fmt.Errorf("%s: %s returned a list whose item %d is %s: return Values or numbers", who, name, i, x.Type())
 			}
@@ -310,7 +315,7 @@ func numbersIn(x starlark.Value) bool {
 	if _, ok := x.(*Value); ok {
 		return false
 	}
-	if _, ok := Number(x); ok {
+	if _, ok := AsFloat(x); ok {
 		return true
 	}
 	if it, ok := x.(starlark.Indexable); ok {
@@ -336,12 +341,12 @@ const maxShapeDepth = 16
 // records: its Values as they are, each number as a new leaf Value, and
 // lists (and tuples) of them, nested, as new lists; it appends every
 // leaf to vs, in order.
-func asInputs(x starlark.Value, vs *[]*engine.Value, p *valuesPart, depth int) (starlark.Value, error) {
+func asInputs(x starlark.Value, vs *[]*engine.Value, p *part, depth int) (starlark.Value, error) {
 	if v, ok := x.(*Value); ok {
 		*vs = append(*vs, v.v)
 		return v, nil
 	}
-	if f, ok := Number(x); ok {
+	if f, ok := AsFloat(x); ok {
 		if _, isBool := x.(starlark.Bool); !isBool {
 			e := engine.NewValue(f, "")
 			*vs = append(*vs, e)
@@ -380,7 +385,7 @@ func shapeOf(args starlark.Tuple) (string, error) {
 			b.WriteByte('.')
 			return nil
 		}
-		if _, ok := Number(x); ok {
+		if _, ok := AsFloat(x); ok {
 			b.WriteByte('.')
 			return nil
 		}
@@ -396,7 +401,7 @@ func shapeOf(args starlark.Tuple) (string, error) {
 				flat++
 				continue
 			}
-			if _, ok := Number(y); ok {
+			if _, ok := AsFloat(y); ok {
 				flat++
 				continue
 			}
@@ -431,7 +436,7 @@ func (t *Traced) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 	if len(kwargs) > 0 {
 		return nil, fmt.Errorf("%s: takes no keyword arguments", t.name)
 	}
-	if p := kernel.PartOf[*valuesPart](thread); p != nil && p.rec != nil {
+	if p := kernel.PartOf[*part](thread); p != nil && p.rec != nil {
 		// Its number would enter the graph being recorded as a constant,
 		// with no gradient through it.
 		return nil, fmt.Errorf("%s: a traced function cannot be called while trace records another: trace the outer function only", t.name)
@@ -463,7 +468,7 @@ func (t *Traced) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 				k++
 				return
 			}
-			if f, ok := Number(x); ok {
+			if f, ok := AsFloat(x); ok {
 				if s := in.slots[k]; s >= 0 {
 					tp.vals[s] = f
 				}
@@ -518,9 +523,9 @@ func (t *Traced) tapeFor(key string) *tape {
 	return nil
 }
 
-// width is how many numbers the traced function takes, its inputs
-// flattened.
-func (t *Traced) width() int {
+// Inputs is how many numbers the traced function takes, its inputs
+// flattened, as its last call took them.
+func (t *Traced) Inputs() int {
 	n := 0
 	for _, in := range t.last.inputs {
 		n += len(in.slots)
@@ -528,8 +533,13 @@ func (t *Traced) width() int {
 	return n
 }
 
-// at replays the tape forward only, with the inputs flattened to xs.
-func (t *Traced) at(xs ...float64) (float64, error) {
+// ReturnsList reports whether the traced function returns a list (its
+// replay then gives a list of numbers), as its last call did.
+func (t *Traced) ReturnsList() bool { return t.last.outs != nil }
+
+// Replay replays the tape of the last call forward only, with the inputs
+// flattened to xs (Inputs of them), and returns f's number.
+func (t *Traced) Replay(xs ...float64) (float64, error) {
 	tp := t.last
 	k := 0
 	for _, in := range tp.inputs {

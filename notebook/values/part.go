@@ -1,20 +1,22 @@
-package notebook
+package values
 
 import (
 	"fmt"
 	"maps"
+
+	"go.starlark.net/starlark"
 
 	"gradbook/engine"
 	"gradbook/notebook/draw"
 	"gradbook/notebook/kernel"
 )
 
-// valuesPart is what the Values of one chain of cells share, its
+// part is what the Values of one chain of cells share, their
 // kernel.Part: the run going on now, which Values made in earlier runs
 // report to (a Value's operators are given no thread); the recording that
 // trace makes, if any; the names cells gave Values, for their drawings;
 // and what backward left, for the drawing of its graph.
-type valuesPart struct {
+type part struct {
 	run   *kernel.Run
 	rec   *recording
 	names map[*engine.Value]string // the names cells gave Values
@@ -26,13 +28,13 @@ type valuesPart struct {
 }
 
 // SetRun starts the Values' share of run r (nil once it has ended).
-func (p *valuesPart) SetRun(r *kernel.Run) {
+func (p *part) SetRun(r *kernel.Run) {
 	p.run, p.rec, p.atBackward = r, nil, nil
 }
 
 // CellDone names, for the drawings, the Values that the cell's
 // top-level assignments gave a name and no label.
-func (p *valuesPart) CellDone(_ int, assigned []string) {
+func (p *part) CellDone(_ int, assigned []string) {
 	env := p.run.Globals()
 	for _, n := range assigned {
 		if v, ok := env[n].(*Value); ok && v.v.Label == "" {
@@ -53,7 +55,7 @@ type savedValue struct {
 // Keep records the number, gradient and label of every Value that the
 // held ones were made from (backward reaches them), and the names cells
 // gave Values.
-func (p *valuesPart) Keep(held []kernel.Changeable) (restore func(), cost int) {
+func (p *part) Keep(held []kernel.Changeable) (restore func(), cost int) {
 	roots := make([]*engine.Value, 0, len(held))
 	for _, h := range held {
 		if v, ok := h.(*Value); ok {
@@ -78,7 +80,7 @@ func (p *valuesPart) Keep(held []kernel.Changeable) (restore func(), cost int) {
 
 // keepBackward notes the values and gradients backward from root left,
 // for root's drawing.
-func (p *valuesPart) keepBackward(root *engine.Value) {
+func (p *part) keepBackward(root *engine.Value) {
 	if p.run.Quiet() || engine.SizeAtMost(root, draw.MaxDrawnNodes) > draw.MaxDrawnNodes {
 		return
 	}
@@ -93,9 +95,17 @@ func (p *valuesPart) keepBackward(root *engine.Value) {
 	p.atBackward[root] = saved
 }
 
+// Graph returns the graph behind root to draw, as a cell's run draws the
+// graph behind a Value, with the names its cells gave Values: show(v)
+// asks for it, and show(t) of a one-element tensor for the graph of the
+// scalar Values its computation stands for.
+func Graph(thread *starlark.Thread, root *engine.Value) kernel.Drawable {
+	return &drawing{p: kernel.PartOf[*part](thread), root: root}
+}
+
 // drawing is the graph behind a Value, to draw: a kernel.Drawable.
 type drawing struct {
-	p    *valuesPart
+	p    *part
 	root *engine.Value
 }
 
@@ -108,6 +118,9 @@ type drawing struct {
 // any other, the values it holds now and, said so in the title, the
 // gradients its backward would give.
 func (d *drawing) Draw() (*draw.Drawing, int) {
+	if d.p == nil { // outside a run: nothing draws
+		d.p = new(part)
+	}
 	if n := engine.SizeAtMost(d.root, draw.MaxDrawnNodes); n > draw.MaxDrawnNodes {
 		return nil, engine.Size(d.root)
 	}
