@@ -1,13 +1,14 @@
 package notebook
 
 import (
-	"gradbook/notebook/kernel"
 	"math"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"gradbook/notebook/kernel"
 )
 
 // The benchmark programs (testdata/bench) are what the Playwright speed

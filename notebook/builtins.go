@@ -13,6 +13,7 @@ import (
 	"gradbook/internal/words"
 	"gradbook/notebook/draw"
 	"gradbook/notebook/kernel"
+	"gradbook/notebook/torch"
 	"gradbook/notebook/values"
 )
 
@@ -235,11 +236,11 @@ func compare(actual, expected starlark.Value, tol float64, depth int) (string, e
 	if depth > maxCompareDepth {
 		return "", fmt.Errorf("check: the values are nested more than %d deep (does a list hold itself?)", maxCompareDepth)
 	}
-	if t, ok := actual.(*Tensor); ok { // compared as the nested lists it prints as
-		actual = toList(t.t.Shape(), t.t.Data())
+	if t, ok := torch.TensorOf(actual); ok { // compared as the nested lists it prints as
+		actual = torch.ToList(t)
 	}
-	if t, ok := expected.(*Tensor); ok {
-		expected = toList(t.t.Shape(), t.t.Data())
+	if t, ok := torch.TensorOf(expected); ok {
+		expected = torch.ToList(t)
 	}
 	if e, ok := values.AsFloat(expected); ok {
 		a, ok := values.AsFloat(actual)
@@ -491,8 +492,13 @@ func showBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	run := kernel.RunOf(thread)
 	cell, _, _ := run.Caller(thread)
 	if len(args) == 1 && len(kwargs) == 0 {
-		if t, ok := args[0].(*Tensor); ok {
-			return starlark.None, showTensor(thread, cell, t.t)
+		if t, ok := torch.TensorOf(args[0]); ok {
+			d, err := torch.Graph(thread, t)
+			if err != nil {
+				return nil, err
+			}
+			run.Show(cell, d)
+			return starlark.None, nil
 		}
 		v, ok := values.EngineValue(args[0])
 		if !ok {

@@ -2,9 +2,10 @@ package notebook
 
 import (
 	"fmt"
-	"gradbook/notebook/values"
 	"math"
 	"math/rand/v2"
+
+	"gradbook/notebook/values"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"

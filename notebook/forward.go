@@ -13,6 +13,7 @@ import (
 
 	"gradbook/engine"
 	"gradbook/notebook/kernel"
+	"gradbook/notebook/torch"
 	"gradbook/notebook/values"
 	"gradbook/tensor"
 )
@@ -40,11 +41,12 @@ func (p *primals) arg(x starlark.Value, depth int) (starlark.Value, error) {
 	if depth > 8 {
 		return nil, fmt.Errorf("the inputs are nested more than 8 deep")
 	}
-	switch x := x.(type) {
-	case *Tensor:
-		c, _ := tensor.New(x.t.Data(), x.t.Shape()...) // a copy
+	if t, ok := torch.TensorOf(x); ok {
+		c, _ := tensor.New(t.Data(), t.Shape()...) // a copy
 		p.tensors = append(p.tensors, c)
-		return kernel.PartOf[*torchPart](p.thread).wrap(c), nil
+		return torch.Wrap(p.thread, c), nil
+	}
+	switch x := x.(type) {
 	case *starlark.List, starlark.Tuple:
 		it := x.(starlark.Iterable).Iterate()
 		defer it.Done()
@@ -78,10 +80,11 @@ func flatNumbers(x starlark.Value, out *[]float64, ts *[]*tensor.Tensor, depth i
 	if depth > 8 {
 		return fmt.Errorf("the tangents are nested more than 8 deep")
 	}
-	switch x := x.(type) {
-	case *Tensor:
-		*ts = append(*ts, x.t)
+	if t, ok := torch.TensorOf(x); ok {
+		*ts = append(*ts, t)
 		return nil
+	}
+	switch x := x.(type) {
 	case *starlark.List, starlark.Tuple:
 		it := x.(starlark.Iterable).Iterate()
 		defer it.Done()
@@ -109,8 +112,8 @@ func call(thread *starlark.Thread, name string, f starlark.Callable, args starla
 	if err != nil {
 		return nil, false, nil, err
 	}
-	if x, ok := y.(*Tensor); ok {
-		return nil, false, x.t, nil
+	if t, ok := torch.TensorOf(y); ok {
+		return nil, false, t, nil
 	}
 	one := func(y starlark.Value) (*engine.Value, error) {
 		if v, ok := values.EngineValue(y); ok {
@@ -185,8 +188,7 @@ func jvpBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		if tan == nil {
 			tan = tensor.ZerosLike(t)
 		}
-		tp := kernel.PartOf[*torchPart](thread)
-		return starlark.Tuple{tp.wrap(t.Detach()), tp.wrap(tan)}, nil
+		return starlark.Tuple{torch.Wrap(thread, t.Detach()), torch.Wrap(thread, tan)}, nil
 	}
 	seed := map[*engine.Value]float64{}
 	for i, v := range p.leaves {

@@ -1,8 +1,9 @@
 package notebook
 
 import (
-	"gradbook/notebook/kernel"
 	"testing"
+
+	"gradbook/notebook/kernel"
 )
 
 // Every lesson gives the same results from kept state as from scratch:

@@ -1,9 +1,10 @@
 package notebook
 
 import (
-	"gradbook/notebook/kernel"
 	"strings"
 	"testing"
+
+	"gradbook/notebook/kernel"
 )
 
 func TestCheckWithNaN(t *testing.T) {

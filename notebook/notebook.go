@@ -5,6 +5,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"gradbook/notebook/kernel"
+	"gradbook/notebook/torch"
 	"gradbook/notebook/values"
 )
 
@@ -14,12 +15,15 @@ import (
 func NewSession() *kernel.Session { return kernel.NewSession(builtins(), newParts) }
 
 func newParts() []kernel.Part {
-	return []kernel.Part{values.NewPart(), new(torchPart), new(randomPart)}
+	return []kernel.Part{values.NewPart(), torch.NewPart(), new(randomPart)}
 }
 
 // builtins returns the built-ins of a cell.
 func builtins() starlark.StringDict {
 	all := values.Builtins()
+	for name, b := range torch.Builtins() {
+		all[name] = b
+	}
 	for name, b := range (starlark.StringDict{
 		"evaluate":   starlark.NewBuiltin("evaluate", evaluateBuiltin),
 		"backward":   starlark.NewBuiltin("backward", backwardBuiltin),
@@ -37,9 +41,6 @@ func builtins() starlark.StringDict {
 		"boundary":   starlark.NewBuiltin("boundary", boundaryBuiltin),
 		"heatmap":    starlark.NewBuiltin("heatmap", heatmapBuiltin),
 		"math":       math.Module,
-		"torch":      torchModule,
-		"F":          functionalModule,
-		"cmp":        starlark.NewBuiltin("cmp", cmpBuiltin),
 		"jvp":        starlark.NewBuiltin("jvp", jvpBuiltin),
 		"jacobian":   starlark.NewBuiltin("jacobian", jacobianBuiltin),
 	}) {

@@ -1,9 +1,10 @@
 package notebook
 
 import (
-	"gradbook/notebook/kernel"
 	"strings"
 	"testing"
+
+	"gradbook/notebook/kernel"
 )
 
 // The random module gives the same numbers in every run of the same

@@ -1,8 +1,9 @@
 package notebook
 
 import (
-	"gradbook/notebook/kernel"
 	"testing"
+
+	"gradbook/notebook/kernel"
 )
 
 // The two examples every cell must run as typed.

@@ -2,12 +2,13 @@ package notebook
 
 import (
 	"fmt"
-	"gradbook/notebook/kernel"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"gradbook/notebook/kernel"
 )
 
 // The moons network: one forward and backward built by Starlark, and 100

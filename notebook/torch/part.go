@@ -1,4 +1,4 @@
-package notebook
+package torch
 
 import (
 	"slices"

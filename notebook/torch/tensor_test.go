@@ -1,15 +1,19 @@
-package notebook
+package torch_test
 
 import (
-	"gradbook/notebook/kernel"
 	"strings"
 	"testing"
+
+	"gradbook/notebook"
+	"gradbook/notebook/internal/celltest"
+
+	"gradbook/notebook/kernel"
 )
 
 // A layer in tensors, its gradients by autograd and by hand, as the
 // lesson's cells write them.
 func TestTensorLayer(t *testing.T) {
-	r := runOne(t, `torch.manual_seed(1)
+	r := celltest.One(t, `torch.manual_seed(1)
 x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 W = torch.randn(3, 2, requires_grad=True)
 b = torch.zeros(2, requires_grad=True)
@@ -52,7 +56,7 @@ print(torch.tensor([[1, 2], [3, 4]])[range(2), [1, 0]])`)
 // Setting elements, as the ninja's dC[ix] += demb[k, j] and
 // dlogits[range(n), Yb] -= 1.
 func TestTensorSetItem(t *testing.T) {
-	r := runOne(t, `d = torch.zeros(3, 2)
+	r := celltest.One(t, `d = torch.zeros(3, 2)
 d[1] += torch.tensor([1.0, 2.0])
 d[1] += torch.tensor([1.0, 2.0])
 d[range(3), [0, 1, 0]] -= 1
@@ -71,7 +75,7 @@ p[0] = 1`)
 // show(loss) of a small tensor computation draws its scalar graph: each
 // element of W a leaf named W[i,j], with the gradients autograd gives.
 func TestShowTensorDrawsScalars(t *testing.T) {
-	r := runOne(t, `x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+	r := celltest.One(t, `x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 W = torch.tensor([[0.1, 0.2], [0.3, 0.4], [0.5, 0.6]], requires_grad=True)
 b = torch.tensor([0.0, 1.0], requires_grad=True)
 loss = (x.matmul(W) + b).sum()
@@ -91,7 +95,7 @@ show(loss)`)
 			t.Errorf("%s: grad %v (drawn: %v), want %v", label, g, ok, want)
 		}
 	}
-	big := runOne(t, `show(torch.randn(40, 40, requires_grad=True).matmul(torch.randn(40, 40)).sum())`)
+	big := celltest.One(t, `show(torch.randn(40, 40, requires_grad=True).matmul(torch.randn(40, 40)).sum())`)
 	if big.Err == nil || !strings.Contains(big.Err.Msg, "more than the 2000 a drawing shows") {
 		t.Errorf("a big computation: %v", big.Err)
 	}
@@ -105,11 +109,11 @@ func TestTensorKeptState(t *testing.T) {
 		"loss = X.matmul(W).tanh().sum()\nloss.backward()\nW.data += -0.1 * W.grad\nW.grad = None",
 		"print(W, torch.randn(1))",
 	}
-	fresh := NewSession().Run(kernel.Request{Cells: cells}).Last()
+	fresh := notebook.NewSession().Run(kernel.Request{Cells: cells}).Last()
 	if fresh.Err != nil {
 		t.Fatal(fresh.Err)
 	}
-	s := NewSession()
+	s := notebook.NewSession()
 	first := s.Run(kernel.Request{Cells: cells}).Last().Output
 	again := s.Run(kernel.Request{Cells: cells}).Last().Output
 	s.Run(kernel.Request{Cells: cells[:2]})
@@ -133,7 +137,7 @@ func TestTensorErrors(t *testing.T) {
 		"a = torch.tensor([[1, 2], [3]])":                                                           "",
 		"a = torch.tensor([1, -1.0]).log()":                                                         "log needs positive numbers",
 	} {
-		r := runOne(t, src)
+		r := celltest.One(t, src)
 		if r.Err == nil || !strings.Contains(r.Err.Msg, says) {
 			t.Errorf("%q: error %v, want it to say %q", src, r.Err, says)
 			continue
@@ -147,7 +151,7 @@ func TestTensorErrors(t *testing.T) {
 // multinomial without replacement draws each category at most once, never
 // one whose weight is 0, and says when a row has too few to draw from.
 func TestMultinomialWithoutReplacement(t *testing.T) {
-	r := runOne(t, `torch.manual_seed(3)
+	r := celltest.One(t, `torch.manual_seed(3)
 rows = [sorted(torch.multinomial(torch.tensor([[0.1, 0.0, 0.5, 0.4], [1.0, 1.0, 0.0, 1.0]]), 3, replacement=False).tolist()[r]) for k in range(20) for r in range(2)]
 print(rows[0], rows[1], all([rows[i] == rows[i % 2] for i in range(40)]))`)
 	if r.Err != nil || r.Output != "[0.0, 2.0, 3.0] [0.0, 1.0, 3.0] True\n" {
@@ -158,7 +162,7 @@ print(rows[0], rows[1], all([rows[i] == rows[i % 2] for i in range(40)]))`)
 		"torch.multinomial(torch.tensor([0.5, 0.5]), 3, replacement=False)":       "row 0 has only 2 categories to draw without replacement",
 		"torch.multinomial(torch.tensor([0.5, -1.0, 0.5]), 3, replacement=False)": "weight 1 is -1",
 	} {
-		r := runOne(t, src)
+		r := celltest.One(t, src)
 		if r.Err == nil || !strings.Contains(r.Err.Msg, says) {
 			t.Errorf("%s: error %v, want it to say %q", src, r.Err, says)
 		}
