@@ -1,4 +1,4 @@
-package notebook
+package notebook_test
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"gradbook/notebook"
 
 	"go.starlark.net/starlark"
 
@@ -47,7 +49,7 @@ func TestREADMEListsTheBuiltins(t *testing.T) {
 		}
 	}
 	have := map[string]bool{}
-	for n := range builtins() {
+	for n := range notebook.Builtins() {
 		have[n] = true
 		if !listed[n] {
 			t.Errorf("the README's table of built-ins has no row for %s", n)
@@ -60,7 +62,7 @@ func TestREADMEListsTheBuiltins(t *testing.T) {
 	}
 	// Value's methods, in the Value row.
 	row := regexp.MustCompile("(?m)^\\| `Value\\(x\\)`.*$").FindString(lang)
-	v := NewSession().Run(kernel.Request{Cells: []string{"v = Value(1.0)"}}).Globals["v"].(starlark.HasAttrs)
+	v := notebook.NewSession().Run(kernel.Request{Cells: []string{"v = Value(1.0)"}}).Globals["v"].(starlark.HasAttrs)
 	for _, m := range v.AttrNames() {
 		if method, _ := v.Attr(m); m != "detach" && isBuiltin(method) && !strings.Contains(row, "."+m+"(") {
 			t.Errorf("the README's Value row does not list .%s()", m)

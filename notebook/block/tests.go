@@ -7,6 +7,7 @@ import (
 	"gradbook/internal/words"
 	"gradbook/notebook"
 	"gradbook/notebook/kernel"
+	"gradbook/notebook/library"
 )
 
 // Test is one hidden test of an exercise, written in the cell language: it
@@ -28,7 +29,7 @@ func CheckTests(source string, tests []Test) Report {
 	if why := stopsBefore(source); why != "" {
 		return Report{Why: why}
 	}
-	if names := notebook.Shadows(source); len(names) > 0 {
+	if names := library.Shadows(source); len(names) > 0 {
 		return Report{Why: fmt.Sprintf("Your code defines %s, which %s Gradbook's own: the tests call %s. Give yours %s.",
 			words.List(names), words.Plural(len(names), "is", "are"), words.Plural(len(names), "it", "them"), words.Plural(len(names), "another name", "other names"))}
 	}

@@ -4,16 +4,17 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
-	"gradbook/internal/words"
 	"html/template"
 	"os"
 	"path/filepath"
 	"strings"
 	texttemplate "text/template"
 
-	"gradbook/notebook"
+	"gradbook/internal/words"
+
 	"gradbook/notebook/block"
 	"gradbook/notebook/cellindex"
+	"gradbook/notebook/library"
 )
 
 //go:embed templates/*.html templates/sw.js templates/starter.md
@@ -89,13 +90,13 @@ func writeData(dir string) error {
 	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
 		return err
 	}
-	for _, name := range notebook.DataFiles() {
-		text, _ := notebook.DataFile(name)
+	for _, name := range library.DataFiles() {
+		text, _ := library.DataFile(name)
 		if err := os.WriteFile(filepath.Join(dir, "data", name), []byte(text), 0o644); err != nil {
 			return err
 		}
 	}
-	return os.WriteFile(filepath.Join(dir, "data", "README.txt"), []byte(notebook.DataReadme()), 0o644)
+	return os.WriteFile(filepath.Join(dir, "data", "README.txt"), []byte(library.DataReadme()), 0o644)
 }
 
 // writeCells writes cells.json: every lesson's code cells by id, so that

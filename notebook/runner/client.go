@@ -6,9 +6,9 @@ import (
 	"sync"
 	"time"
 
-	"gradbook/notebook"
 	"gradbook/notebook/block"
 	"gradbook/notebook/kernel"
+	"gradbook/notebook/library"
 )
 
 // This file is the page's side of the runner, in plain Go: the Client
@@ -91,7 +91,7 @@ type Client struct {
 
 // SetDataLoader gives the Client the way to load the site's data files
 // (load("names.txt") fetches data/names.txt): a job whose code reads one
-// (notebook.NeedsData) brings it (a few hundred KB, cloned in a few
+// (library.NeedsData) brings it (a few hundred KB, cloned in a few
 // milliseconds, so every such job does: a runner started after a stop
 // has none). Without a loader, jobs bring none, and a cell that reads one says so.
 func (c *Client) SetDataLoader(load func(name string) (string, error)) {
@@ -105,7 +105,7 @@ func (c *Client) SetDataLoader(load func(name string) (string, error)) {
 // why.
 func (c *Client) withData(job Job) (Job, error) {
 	srcs := append(append(append([]string(nil), job.Cells...), job.Source), testCode(job.Tests)...)
-	need := notebook.NeedsData(srcs...)
+	need := library.NeedsData(srcs...)
 	if len(need) == 0 {
 		return job, nil
 	}

@@ -2,11 +2,12 @@ package runner
 
 import (
 	"errors"
-	"gradbook/notebook/kernel"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"gradbook/notebook/kernel"
 )
 
 // fakeHost starts fakeWorkers, which run jobs with a Runner each, the way

@@ -22,6 +22,7 @@ import (
 	"gradbook/notebook"
 	"gradbook/notebook/block"
 	"gradbook/notebook/kernel"
+	"gradbook/notebook/library"
 )
 
 // Job is one piece of work: run cells, or check an exercise.
@@ -38,9 +39,9 @@ type Job struct {
 	Source string
 	// Budget is how long the cells may run; 0 means kernel.CellBudget.
 	Budget time.Duration
-	// Data are the data files the job's code reads (notebook.NeedsData),
+	// Data are the data files the job's code reads (library.NeedsData),
 	// by name: the Client brings them, the runner keeps them
-	// (notebook.SetDataFile).
+	// (library.SetDataFile).
 	Data map[string]string
 }
 
@@ -66,7 +67,7 @@ func (r *Runner) Do(job Job, hooks kernel.Hooks) Result {
 	for name, text := range job.Data {
 		// A file the Client brought is the site's: a bad one is a bug, and
 		// the cell that reads it says it has none.
-		_ = notebook.SetDataFile(name, text)
+		_ = library.SetDataFile(name, text)
 	}
 	if job.Check != "" || len(job.Tests) > 0 {
 		rep := block.Judge(job.Check, job.Tests, job.Source)

@@ -1,10 +1,11 @@
 package runner
 
 import (
-	"gradbook/notebook/kernel"
 	"slices"
 	"strings"
 	"testing"
+
+	"gradbook/notebook/kernel"
 )
 
 func TestCells(t *testing.T) {

@@ -1,15 +1,17 @@
-package notebook
+package library_test
 
 import (
 	"strings"
 	"testing"
+
+	"gradbook/notebook/internal/celltest"
 )
 
 // jvp on Values and on tensors, checked against the reverse gradient's dot
 // with the tangent and against central differences; jacobian both ways,
 // with its passes.
 func TestJVPAndJacobian(t *testing.T) {
-	r := runOne(t, `def f(x):
+	r := celltest.One(t, `def f(x):
     return x * x + x
 y, dy = jvp(f, [3.0], [1.0])
 print(y, dy)

@@ -1,4 +1,4 @@
-package notebook
+package library
 
 import (
 	"fmt"
@@ -63,6 +63,11 @@ func rngOf(thread *starlark.Thread, name string) (*rand.Rand, error) {
 		p.rng = newRNG(0)
 	}
 	return rand.New(p.rng), nil
+}
+
+// randomBuiltins are the built-ins this file defines.
+var randomBuiltins = starlark.StringDict{
+	"random": randomModule,
 }
 
 var randomModule = &starlarkstruct.Module{

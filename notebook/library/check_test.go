@@ -1,8 +1,10 @@
-package notebook
+package library_test
 
 import (
 	"strings"
 	"testing"
+
+	"gradbook/notebook/internal/celltest"
 )
 
 // Each built-in, as a learner would call it: the cell's output must
@@ -38,7 +40,7 @@ show([["q", "add", ["a", "a"]]], {"a": 1.0}, "q")`, nil, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := runOne(t, tc.src)
+			r := celltest.One(t, tc.src)
 			if tc.err != "" {
 				if r.Err == nil || !strings.Contains(r.Err.Error(), tc.err) {
 					t.Fatalf("error %v, want one containing %q (output %q)", r.Err, tc.err, r.Output)
@@ -57,36 +59,28 @@ show([["q", "add", ["a", "a"]]], {"a": 1.0}, "q")`, nil, ""},
 	}
 }
 
-func TestShowDraws(t *testing.T) {
-	r := runOne(t, `a = Value(1.0, "a")
-show(a * 2)
-show([["q", "add", ["a", "a"]]], {"a": 1.0}, "q")`)
-	if len(r.Drawings) != 2 {
-		t.Fatalf("%d drawings, want 2", len(r.Drawings))
-	}
-	d := r.Drawings[1]
-	if len(d.Edges) != 2 || d.Nodes[d.Out].Label != "q" || d.Nodes[0].Grad != 2 {
-		t.Errorf("x+x drawing: %+v", d)
+func TestCheckWithNaN(t *testing.T) {
+	r := celltest.One(t, `check(1, 1, tol=float("nan"))`+"\n"+`check(float("nan"), float("nan"))`+"\n"+`check(1, 2, tol=float("nan"))`)
+	if len(r.Checks) != 3 || !r.Checks[0].Passed || !r.Checks[1].Passed || r.Checks[2].Passed {
+		t.Errorf("checks %+v", r.Checks)
 	}
 }
 
-// sum adds as Python's sum does, on its fast path (one list) and its
-// general one alike.
-func TestSum(t *testing.T) {
-	for _, c := range []struct{ name, src, out, err string }{
-		{"empty list", "print(sum([]))", "0\n", ""},
-		{"numbers", "print(sum([1, 2.5]), sum((1, 2)), sum([1, 2], 10), sum([1], start=0.5))", "3.5 3 13 1.5\n", ""},
-		{"Values", "a, b = Value(2.0), Value(3.0)\ns = sum([a, b, 1])\ns.backward()\nprint(s.value, a.grad, s.op)", "6.0 1.0 add\n", ""},
-		{"generator-free iterable", "print(sum(range(4)))", "6\n", ""},
-		{"a string in the list", "sum([Value(1.0), \"x\"])", "", "sum: unknown binary op: Value + string"},
-		{"no argument", "sum()", "", "sum: missing argument for xs"},
-	} {
-		r := runOne(t, c.src)
-		switch {
-		case c.err == "" && (r.Err != nil || r.Output != c.out):
-			t.Errorf("%s: output %q, error %v; want %q", c.name, r.Output, r.Err, c.out)
-		case c.err != "" && (r.Err == nil || r.Err.Msg != c.err):
-			t.Errorf("%s: error %v; want %q", c.name, r.Err, c.err)
-		}
+// check compares strings as strings, and lists and dicts of them; a list
+// that holds itself is an error, not an endless comparison.
+func TestCheckStrings(t *testing.T) {
+	r := celltest.One(t, `check("a", "a")
+check(["x"], ["x"])
+check({"k": "v"}, {"k": "v"})
+check("a", "b")`)
+	if r.Err != nil || len(r.Checks) != 4 || !r.Checks[0].Passed || !r.Checks[1].Passed || !r.Checks[2].Passed || r.Checks[3].Passed {
+		t.Fatalf("checks %+v, error %v", r.Checks, r.Err)
+	}
+	if got := r.Checks[3].Text; got != `✗ "a": got "a", expected "b"` {
+		t.Errorf("the failed check reads %q", got)
+	}
+	r = celltest.One(t, "xs = [1]\nxs.append(xs)\ncheck(xs, xs)")
+	if r.Err == nil || !strings.Contains(r.Err.Msg, "nested more than 64 deep") {
+		t.Errorf("a list that holds itself: %v", r.Err)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !(js && wasm)
 
-package notebook
+package library
 
 import _ "embed"
 

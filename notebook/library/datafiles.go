@@ -1,4 +1,4 @@
-package notebook
+package library
 
 import (
 	"fmt"
@@ -18,6 +18,11 @@ import (
 // job's code names (NeedsData), which the runner gives SetDataFile, and
 // native runs (-check, the tests) read the copies embedded in the Go
 // binary (DataFile).
+
+// dataFileBuiltins are the built-ins this file defines.
+var dataFileBuiltins = starlark.StringDict{
+	"names": starlark.NewBuiltin("names", namesBuiltin),
+}
 
 // dataOf maps each built-in that reads a data file to the file.
 var dataOf = map[string]string{"names": "names.txt"}

@@ -1,4 +1,4 @@
-package notebook
+package library
 
 // This file is forward mode in the cell language: jvp pushes a direction
 // through a function with each op's local derivatives, the same table the
@@ -17,6 +17,12 @@ import (
 	"gradbook/notebook/values"
 	"gradbook/tensor"
 )
+
+// forwardBuiltins are the built-ins this file defines.
+var forwardBuiltins = starlark.StringDict{
+	"jvp":      starlark.NewBuiltin("jvp", jvpBuiltin),
+	"jacobian": starlark.NewBuiltin("jacobian", jacobianBuiltin),
+}
 
 // primals turns jvp's or jacobian's inputs into f's arguments: a number
 // becomes a leaf Value, a list of numbers a list of them, a tensor a leaf

@@ -1,9 +1,11 @@
-package notebook
+package library_test
 
 import (
 	"strings"
 	"testing"
 
+	"gradbook/notebook"
+	"gradbook/notebook/internal/celltest"
 	"gradbook/notebook/kernel"
 )
 
@@ -11,26 +13,26 @@ import (
 // cells: from scratch, from a kept state, and after a run that drew more.
 func TestRandomIsTheSameInEveryRun(t *testing.T) {
 	cells := []string{"random.seed(3)\nws = [random.gauss(0, 1) for _ in range(3)]", "print(random.random(), random.randint(1, 6), random.choice(['a', 'b', 'c']))"}
-	fresh := NewSession().Run(kernel.Request{Cells: cells}).Last()
+	fresh := notebook.NewSession().Run(kernel.Request{Cells: cells}).Last()
 	if fresh.Err != nil {
 		t.Fatal(fresh.Err)
 	}
-	s := NewSession()
+	s := notebook.NewSession()
 	first := s.Run(kernel.Request{Cells: cells}).Last().Output
 	again := s.Run(kernel.Request{Cells: cells}).Last().Output // from the first cell's kept state
 	if first != fresh.Output || again != fresh.Output {
 		t.Errorf("runs differ: %q, %q, %q", fresh.Output, first, again)
 	}
 	// Unseeded, a run starts at seed 0.
-	a := runOne(t, "print(random.random())").Output
-	b := runOne(t, "random.seed(0)\nprint(random.random())").Output
+	a := celltest.One(t, "print(random.random())").Output
+	b := celltest.One(t, "random.seed(0)\nprint(random.random())").Output
 	if a != b {
 		t.Errorf("an unseeded run gives %q, seed 0 %q", a, b)
 	}
 }
 
 func TestRandomFunctions(t *testing.T) {
-	r := runOne(t, `random.seed(1)
+	r := celltest.One(t, `random.seed(1)
 xs = list(range(10))
 random.shuffle(xs)
 print(sorted(xs) == list(range(10)), xs != list(range(10)))
@@ -55,7 +57,7 @@ print(min(d), max(d))`)
 		"random.choice([])":                       "the sequence is empty",
 		"xs = [1, 2]":                             "",
 	} {
-		r := runOne(t, src)
+		r := celltest.One(t, src)
 		if says == "" {
 			continue
 		}
@@ -64,32 +66,8 @@ print(min(d), max(d))`)
 		}
 	}
 	// A list a cell above made is frozen: shuffle says to copy it.
-	res := NewSession().Run(kernel.Request{Cells: []string{"xs = [1, 2, 3]", "random.shuffle(xs)"}}).Last()
+	res := notebook.NewSession().Run(kernel.Request{Cells: []string{"xs = [1, 2, 3]", "random.shuffle(xs)"}}).Last()
 	if res.Err == nil || !strings.Contains(res.Err.Msg, "shuffle a copy, xs = list(xs)") {
 		t.Errorf("shuffling a frozen list: %v", res.Err)
-	}
-}
-
-// names() reads the 32,033 names of names.txt; NeedsData finds the cells
-// that need it by their identifiers, not their text.
-func TestNames(t *testing.T) {
-	r := runOne(t, "ns = names()\nprint(len(ns), ns[0], ns[-1])")
-	if r.Err != nil || r.Output != "32033 emma zzyzx\n" {
-		t.Errorf("output %q, error %v", r.Output, r.Err)
-	}
-	for srcs, want := range map[string]string{
-		"ns = names()":                   "names.txt",
-		"f = names\nns = f()":            "names.txt",
-		"# names\nprint('names')":        "",
-		"x = (names":                     "", // does not parse: cannot run
-		"print(1)|||docs = names()[:10]": "names.txt",
-	} {
-		got := strings.Join(NeedsData(strings.Split(srcs, "|||")...), ",")
-		if got != want {
-			t.Errorf("NeedsData(%q) = %q, want %q", srcs, got, want)
-		}
-	}
-	if err := SetDataFile("secrets.txt", "x"); err == nil {
-		t.Error("SetDataFile takes a file that is no data file")
 	}
 }

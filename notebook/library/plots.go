@@ -1,4 +1,4 @@
-package notebook
+package library
 
 import (
 	"fmt"
@@ -15,6 +15,14 @@ import (
 //	plot(losses, title="Loss", ylabel="loss")      # a list, or a dict of them
 //	scatter(X, y, title="The data")                # X: [x, y] pairs; y: classes
 //	boundary(f, X, y, title="Decision boundary")   # f(x, y): its sign, shaded
+
+// plotBuiltins are the built-ins this file defines.
+var plotBuiltins = starlark.StringDict{
+	"plot":     starlark.NewBuiltin("plot", plotBuiltin),
+	"scatter":  starlark.NewBuiltin("scatter", scatterBuiltin),
+	"boundary": starlark.NewBuiltin("boundary", boundaryBuiltin),
+	"heatmap":  starlark.NewBuiltin("heatmap", heatmapBuiltin),
+}
 
 // clipOptions cuts a plot's title and labels, which are drawn, to a
 // readable length.

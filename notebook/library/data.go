@@ -1,4 +1,4 @@
-package notebook
+package library
 
 import (
 	"fmt"
@@ -13,6 +13,13 @@ import (
 
 // Cells have no random module: data sets and starting weights come from
 // these built-ins, seeded, so a lesson gives the same numbers every time.
+
+// dataBuiltins are the built-ins this file defines.
+var dataBuiltins = starlark.StringDict{
+	"moons":   starlark.NewBuiltin("moons", moonsBuiltin),
+	"uniform": starlark.NewBuiltin("uniform", uniformBuiltin),
+	"sum":     starlark.NewBuiltin("sum", sumBuiltin),
+}
 
 // MaxDataPoints caps what moons and uniform make in one call.
 const MaxDataPoints = 100_000

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package notebook
+package library
 
 // DataFile reports that gradbook.wasm holds no data file: the page hands
 // the runner the files its jobs need (Request.Data), keeping the wasm
