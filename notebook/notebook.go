@@ -21,11 +21,5 @@ func newParts() []kernel.Part {
 // Builtins returns every built-in of the cell language: the Value type's
 // (package values), the tensors' (package torch) and the library's.
 func Builtins() starlark.StringDict {
-	all := starlark.StringDict{}
-	for _, table := range []starlark.StringDict{values.Builtins(), torch.Builtins(), library.Builtins()} {
-		for name, b := range table {
-			all[name] = b
-		}
-	}
-	return all
+	return kernel.Builtins(values.Builtins(), torch.Builtins(), library.Builtins())
 }

@@ -69,14 +69,6 @@ func newRun(cells []string, res []CellResult, l Limits) *Run {
 	return r
 }
 
-// Limits returns the limits the run is under.
-func (r *Run) Limits() Limits {
-	if r == nil {
-		return Limits{}.withDefaults()
-	}
-	return r.limits
-}
-
 // Globals returns the globals of the cells, as they are now: the built-ins
 // and every name a cell bound.
 func (r *Run) Globals() starlark.StringDict {

@@ -18,9 +18,9 @@ import (
 )
 
 // checkBuiltins are the built-ins this file defines.
-var checkBuiltins = starlark.StringDict{
-	"check":      starlark.NewBuiltin("check", checkBuiltin),
-	"grad_check": starlark.NewBuiltin("grad_check", gradCheckBuiltin),
+var checkBuiltins = []kernel.Builtin{
+	{Name: "check", Fn: checkBuiltin},
+	{Name: "grad_check", Fn: gradCheckBuiltin},
 }
 
 // check(actual, expected, tol=1e-9, label=None) prints whether actual is

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gradbook/notebook/kernel"
 	"gradbook/notebook/values"
 
 	"go.starlark.net/starlark"
@@ -15,10 +16,10 @@ import (
 // these built-ins, seeded, so a lesson gives the same numbers every time.
 
 // dataBuiltins are the built-ins this file defines.
-var dataBuiltins = starlark.StringDict{
-	"moons":   starlark.NewBuiltin("moons", moonsBuiltin),
-	"uniform": starlark.NewBuiltin("uniform", uniformBuiltin),
-	"sum":     starlark.NewBuiltin("sum", sumBuiltin),
+var dataBuiltins = []kernel.Builtin{
+	{Name: "moons", Fn: moonsBuiltin},
+	{Name: "uniform", Fn: uniformBuiltin},
+	{Name: "sum", Fn: sumBuiltin},
 }
 
 // MaxDataPoints caps what moons and uniform make in one call.

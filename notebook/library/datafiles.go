@@ -20,8 +20,8 @@ import (
 // binary (DataFile).
 
 // dataFileBuiltins are the built-ins this file defines.
-var dataFileBuiltins = starlark.StringDict{
-	"names": starlark.NewBuiltin("names", namesBuiltin),
+var dataFileBuiltins = []kernel.Builtin{
+	{Name: "names", Fn: namesBuiltin},
 }
 
 // dataOf maps each built-in that reads a data file to the file.

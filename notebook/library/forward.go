@@ -19,9 +19,9 @@ import (
 )
 
 // forwardBuiltins are the built-ins this file defines.
-var forwardBuiltins = starlark.StringDict{
-	"jvp":      starlark.NewBuiltin("jvp", jvpBuiltin),
-	"jacobian": starlark.NewBuiltin("jacobian", jacobianBuiltin),
+var forwardBuiltins = []kernel.Builtin{
+	{Name: "jvp", Fn: jvpBuiltin},
+	{Name: "jacobian", Fn: jacobianBuiltin},
 }
 
 // primals turns jvp's or jacobian's inputs into f's arguments: a number

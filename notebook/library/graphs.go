@@ -19,10 +19,10 @@ import (
 )
 
 // graphBuiltins are the built-ins this file defines.
-var graphBuiltins = starlark.StringDict{
-	"evaluate": starlark.NewBuiltin("evaluate", evaluateBuiltin),
-	"backward": starlark.NewBuiltin("backward", backwardBuiltin),
-	"show":     starlark.NewBuiltin("show", showBuiltin),
+var graphBuiltins = []kernel.Builtin{
+	{Name: "evaluate", Fn: evaluateBuiltin},
+	{Name: "backward", Fn: backwardBuiltin},
+	{Name: "show", Fn: showBuiltin},
 }
 
 // tree converts a Starlark value of lists, tuples, dicts, strings and

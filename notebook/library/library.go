@@ -8,12 +8,10 @@ import (
 
 // Builtins returns the built-ins of the library: the table of each of
 // its files.
-func Builtins() starlark.StringDict {
-	all := starlark.StringDict{}
-	for _, table := range []starlark.StringDict{graphBuiltins, checkBuiltins, mathBuiltins, plotBuiltins, dataBuiltins, dataFileBuiltins, randomBuiltins, forwardBuiltins} {
-		for name, b := range table {
-			all[name] = b
-		}
+func Builtins() []kernel.Builtin {
+	var all []kernel.Builtin
+	for _, table := range [][]kernel.Builtin{graphBuiltins, checkBuiltins, mathBuiltins, plotBuiltins, dataBuiltins, dataFileBuiltins, randomBuiltins, forwardBuiltins} {
+		all = append(all, table...)
 	}
 	return all
 }

@@ -12,13 +12,14 @@ import (
 	"go.starlark.net/starlark"
 
 	"gradbook/internal/words"
+	"gradbook/notebook/kernel"
 	"gradbook/notebook/values"
 )
 
 // mathBuiltins are the built-ins this file defines.
-var mathBuiltins = starlark.StringDict{
-	"math":  math.Module,
-	"round": starlark.NewBuiltin("round", roundBuiltin),
+var mathBuiltins = []kernel.Builtin{
+	{Name: "math", Value: math.Module},
+	{Name: "round", Fn: roundBuiltin},
 }
 
 // round(x) rounds to the nearest integer (halves to even, as Python 3);

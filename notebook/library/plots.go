@@ -17,11 +17,11 @@ import (
 //	boundary(f, X, y, title="Decision boundary")   # f(x, y): its sign, shaded
 
 // plotBuiltins are the built-ins this file defines.
-var plotBuiltins = starlark.StringDict{
-	"plot":     starlark.NewBuiltin("plot", plotBuiltin),
-	"scatter":  starlark.NewBuiltin("scatter", scatterBuiltin),
-	"boundary": starlark.NewBuiltin("boundary", boundaryBuiltin),
-	"heatmap":  starlark.NewBuiltin("heatmap", heatmapBuiltin),
+var plotBuiltins = []kernel.Builtin{
+	{Name: "plot", Fn: plotBuiltin},
+	{Name: "scatter", Fn: scatterBuiltin},
+	{Name: "boundary", Fn: boundaryBuiltin},
+	{Name: "heatmap", Fn: heatmapBuiltin},
 }
 
 // clipOptions cuts a plot's title and labels, which are drawn, to a

@@ -7,7 +7,6 @@ import (
 	"sort"
 
 	"go.starlark.net/starlark"
-	"go.starlark.net/starlarkstruct"
 
 	"gradbook/notebook/kernel"
 	"gradbook/notebook/values"
@@ -66,22 +65,20 @@ func rngOf(thread *starlark.Thread, name string) (*rand.Rand, error) {
 }
 
 // randomBuiltins are the built-ins this file defines.
-var randomBuiltins = starlark.StringDict{
-	"random": randomModule,
+var randomBuiltins = []kernel.Builtin{
+	{Name: "random", Members: randomModuleMembers},
 }
 
-var randomModule = &starlarkstruct.Module{
-	Name: "random",
-	Members: starlark.StringDict{
-		"seed":    starlark.NewBuiltin("random.seed", randomSeed),
-		"random":  starlark.NewBuiltin("random.random", randomRandom),
-		"uniform": starlark.NewBuiltin("random.uniform", randomUniform),
-		"gauss":   starlark.NewBuiltin("random.gauss", randomGauss),
-		"randint": starlark.NewBuiltin("random.randint", randomRandint),
-		"choice":  starlark.NewBuiltin("random.choice", randomChoice),
-		"choices": starlark.NewBuiltin("random.choices", randomChoices),
-		"shuffle": starlark.NewBuiltin("random.shuffle", randomShuffle),
-	},
+// randomModuleMembers are the random module's functions.
+var randomModuleMembers = []kernel.Builtin{
+	{Name: "seed", Fn: randomSeed},
+	{Name: "random", Fn: randomRandom},
+	{Name: "uniform", Fn: randomUniform},
+	{Name: "gauss", Fn: randomGauss},
+	{Name: "randint", Fn: randomRandint},
+	{Name: "choice", Fn: randomChoice},
+	{Name: "choices", Fn: randomChoices},
+	{Name: "shuffle", Fn: randomShuffle},
 }
 
 // random.seed(n) starts the generator again from n.

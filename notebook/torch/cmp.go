@@ -14,8 +14,8 @@ import (
 )
 
 // cmpBuiltins are the built-ins this file defines.
-var cmpBuiltins = starlark.StringDict{
-	"cmp": starlark.NewBuiltin("cmp", cmpBuiltin),
+var cmpBuiltins = []kernel.Builtin{
+	{Name: "cmp", Fn: cmpBuiltin},
 }
 
 // cmpBuiltin is cmp(name, mine, t) of "Becoming a backprop ninja": it

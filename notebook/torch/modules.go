@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"go.starlark.net/starlark"
-	"go.starlark.net/starlarkstruct"
 
 	"gradbook/notebook/kernel"
 	"gradbook/notebook/values"
@@ -17,20 +16,14 @@ import (
 
 // Builtins returns the built-ins of tensors: the tables of this file and
 // of cmp.go.
-func Builtins() starlark.StringDict {
-	all := starlark.StringDict{}
-	for _, table := range []starlark.StringDict{moduleBuiltins, cmpBuiltins} {
-		for name, b := range table {
-			all[name] = b
-		}
-	}
-	return all
+func Builtins() []kernel.Builtin {
+	return append(moduleBuiltins[:len(moduleBuiltins):len(moduleBuiltins)], cmpBuiltins...)
 }
 
 // moduleBuiltins are the built-ins this file defines.
-var moduleBuiltins = starlark.StringDict{
-	"torch": torchModule,
-	"F":     functionalModule,
+var moduleBuiltins = []kernel.Builtin{
+	{Name: "torch", Members: torchModuleMembers},
+	{Name: "F", Members: functionalModuleMembers},
 }
 
 // NewPart returns the part of a new chain of cells that their tensors
@@ -42,31 +35,31 @@ func Wrap(thread *starlark.Thread, t *tensor.Tensor) *Tensor {
 	return kernel.PartOf[*torchPart](thread).wrap(t)
 }
 
-// torchModule is the cell language's torch: making tensors, and the
+// torchModuleMembers are the cell language's torch: making tensors, and the
 // functions PyTorch has outside its tensors.
-var torchModule = &starlarkstruct.Module{Name: "torch", Members: starlark.StringDict{
-	"tensor":        starlark.NewBuiltin("torch.tensor", torchTensor),
-	"zeros":         starlark.NewBuiltin("torch.zeros", torchFill),
-	"ones":          starlark.NewBuiltin("torch.ones", torchFill),
-	"randn":         starlark.NewBuiltin("torch.randn", torchFill),
-	"rand":          starlark.NewBuiltin("torch.rand", torchFill),
-	"zeros_like":    starlark.NewBuiltin("torch.zeros_like", torchLike),
-	"ones_like":     starlark.NewBuiltin("torch.ones_like", torchLike),
-	"randint":       starlark.NewBuiltin("torch.randint", torchRandint),
-	"arange":        starlark.NewBuiltin("torch.arange", torchArange),
-	"cat":           starlark.NewBuiltin("torch.cat", torchCat),
-	"matmul":        starlark.NewBuiltin("torch.matmul", torchMatmul),
-	"manual_seed":   starlark.NewBuiltin("torch.manual_seed", torchSeed),
-	"multinomial":   starlark.NewBuiltin("torch.multinomial", torchMultinomial),
-	"one_hot":       starlark.NewBuiltin("torch.one_hot", torchOneHot),
-	"cross_entropy": starlark.NewBuiltin("torch.cross_entropy", torchCrossEntropy),
-}}
+var torchModuleMembers = []kernel.Builtin{
+	{Name: "tensor", Fn: torchTensor},
+	{Name: "zeros", Fn: torchFill},
+	{Name: "ones", Fn: torchFill},
+	{Name: "randn", Fn: torchFill},
+	{Name: "rand", Fn: torchFill},
+	{Name: "zeros_like", Fn: torchLike},
+	{Name: "ones_like", Fn: torchLike},
+	{Name: "randint", Fn: torchRandint},
+	{Name: "arange", Fn: torchArange},
+	{Name: "cat", Fn: torchCat},
+	{Name: "matmul", Fn: torchMatmul},
+	{Name: "manual_seed", Fn: torchSeed},
+	{Name: "multinomial", Fn: torchMultinomial},
+	{Name: "one_hot", Fn: torchOneHot},
+	{Name: "cross_entropy", Fn: torchCrossEntropy},
+}
 
-// functionalModule is F, torch.nn.functional's two functions here.
-var functionalModule = &starlarkstruct.Module{Name: "F", Members: starlark.StringDict{
-	"one_hot":       starlark.NewBuiltin("F.one_hot", torchOneHot),
-	"cross_entropy": starlark.NewBuiltin("F.cross_entropy", torchCrossEntropy),
-}}
+// functionalModuleMembers are F, torch.nn.functional's two functions here.
+var functionalModuleMembers = []kernel.Builtin{
+	{Name: "one_hot", Fn: torchOneHot},
+	{Name: "cross_entropy", Fn: torchCrossEntropy},
+}
 
 // made wraps a new tensor of a torch function, marked as a parameter
 // when requires_grad=True was given.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"unsafe"
 
@@ -15,6 +14,7 @@ import (
 	"go.starlark.net/syntax"
 
 	"gradbook/internal/words"
+	"gradbook/notebook/internal/attrs"
 	"gradbook/notebook/kernel"
 	"gradbook/notebook/values"
 	"gradbook/tensor"
@@ -194,42 +194,36 @@ func (x *Tensor) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (
 	return nil, nil
 }
 
-var tensorAttrs = func() []string {
-	attrs := []string{"T", "data", "grad", "ndim", "requires_grad", "shape"}
-	for name := range tensorMethods {
-		attrs = append(attrs, name)
-	}
-	sort.Strings(attrs)
-	return attrs
-}()
-
-// AttrNames lists a tensor's attributes and methods.
-func (x *Tensor) AttrNames() []string { return tensorAttrs }
-
-// Attr returns an attribute or a method.
-func (x *Tensor) Attr(name string) (starlark.Value, error) {
-	switch name {
-	case "shape":
-		return shapeTuple(x.t.Shape()), nil
-	case "ndim":
-		return starlark.MakeInt(x.t.NDim()), nil
-	case "T":
-		return x.p.wrap(x.t.T()), nil
-	case "data":
-		return x.p.wrap(x.t.Detach()), nil
-	case "grad":
+// tensorAttrs are a tensor's attributes and methods (methods.go): the one
+// table that Attr, AttrNames and SetField read. .label can be set, for
+// the drawings, not read.
+var tensorAttrs = attrs.New([]attrs.Field[*Tensor]{
+	{Name: "data", Get: func(x *Tensor) (starlark.Value, error) { return x.p.wrap(x.t.Detach()), nil }, Set: (*Tensor).setData},
+	{Name: "grad", Get: func(x *Tensor) (starlark.Value, error) {
 		if x.t.Grad == nil {
 			return starlark.None, nil
 		}
 		return x.p.wrap(x.t.Grad), nil
-	case "requires_grad":
-		return starlark.Bool(x.t.RequiresGrad()), nil
-	}
-	if m := tensorMethods[name]; m != nil {
-		return m.BindReceiver(x), nil
-	}
-	return nil, nil
-}
+	}, Set: (*Tensor).setGrad},
+	{Name: "requires_grad", Get: func(x *Tensor) (starlark.Value, error) { return starlark.Bool(x.t.RequiresGrad()), nil }, Set: (*Tensor).setRequiresGrad},
+	{Name: "label", Set: func(x *Tensor, v starlark.Value) error {
+		s, ok := starlark.AsString(v)
+		if !ok {
+			return fmt.Errorf("label must be a string, got %s", v.Type())
+		}
+		x.t.Label = kernel.ClipLabel(s)
+		return nil
+	}},
+	{Name: "T", Get: func(x *Tensor) (starlark.Value, error) { return x.p.wrap(x.t.T()), nil }},
+	{Name: "ndim", Get: func(x *Tensor) (starlark.Value, error) { return starlark.MakeInt(x.t.NDim()), nil }},
+	{Name: "shape", Get: func(x *Tensor) (starlark.Value, error) { return shapeTuple(x.t.Shape()), nil }},
+}, tensorMethods)
+
+// AttrNames lists a tensor's attributes and methods.
+func (x *Tensor) AttrNames() []string { return tensorAttrs.Names() }
+
+// Attr returns an attribute or a method.
+func (x *Tensor) Attr(name string) (starlark.Value, error) { return tensorAttrs.Attr(x, name) }
 
 func shapeTuple(shape []int) starlark.Tuple {
 	t := make(starlark.Tuple, len(shape))
@@ -240,60 +234,57 @@ func shapeTuple(shape []int) starlark.Tuple {
 }
 
 // SetField sets .data (copied into the tensor's own numbers, as
-// p.data += -lr * p.grad does), .grad (None, or a tensor of its shape) and
-// .requires_grad.
+// p.data += -lr * p.grad does), .grad (None, or a tensor of its shape),
+// .requires_grad and .label.
 func (x *Tensor) SetField(name string, v starlark.Value) error {
-	switch name {
-	case "data":
-		u, err := asTensor("data", v)
-		if err != nil {
-			return err
+	return tensorAttrs.SetField(x, name, v)
+}
+
+func (x *Tensor) setData(v starlark.Value) error {
+	u, err := asTensor("data", v)
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(u.Shape(), x.t.Shape()) {
+		if u.Size() != 1 {
+			return fmt.Errorf(".data of a tensor of shape %s set to one of shape %s: the shapes must be the same", tensor.ShapeString(x.t.Shape()), tensor.ShapeString(u.Shape()))
 		}
-		if !slices.Equal(u.Shape(), x.t.Shape()) {
-			if u.Size() != 1 {
-				return fmt.Errorf(".data of a tensor of shape %s set to one of shape %s: the shapes must be the same", tensor.ShapeString(x.t.Shape()), tensor.ShapeString(u.Shape()))
-			}
-			for i := range x.t.Data() {
-				x.t.Data()[i] = u.Data()[0]
-			}
-			return nil
+		for i := range x.t.Data() {
+			x.t.Data()[i] = u.Data()[0]
 		}
-		copy(x.t.Data(), u.Data())
-		return nil
-	case "grad":
-		if v == starlark.None {
-			x.t.Grad = nil
-			return nil
-		}
-		u, err := asTensor("grad", v)
-		if err != nil {
-			return err
-		}
-		if !slices.Equal(u.Shape(), x.t.Shape()) {
-			return fmt.Errorf(".grad of a tensor of shape %s set to one of shape %s: a gradient has its tensor's shape", tensor.ShapeString(x.t.Shape()), tensor.ShapeString(u.Shape()))
-		}
-		g, _ := tensor.New(u.Data(), u.Shape()...)
-		x.t.Grad = g
-		return nil
-	case "requires_grad":
-		on, ok := v.(starlark.Bool)
-		if !ok {
-			return fmt.Errorf(".requires_grad must be set to True or False, got %s", v.Type())
-		}
-		if !x.t.IsLeaf() {
-			return fmt.Errorf(".requires_grad can be set only on a tensor made from data, not on one made by an op (%s): use .detach() to cut it from its graph", x.t.Op())
-		}
-		x.t.SetRequiresGrad(bool(on))
-		return nil
-	case "label":
-		s, ok := starlark.AsString(v)
-		if !ok {
-			return fmt.Errorf("label must be a string, got %s", v.Type())
-		}
-		x.t.Label = kernel.ClipLabel(s)
 		return nil
 	}
-	return starlark.NoSuchAttrError(fmt.Sprintf("Tensor has no settable field .%s (.data, .grad, .requires_grad and .label can be set)", name))
+	copy(x.t.Data(), u.Data())
+	return nil
+}
+
+func (x *Tensor) setGrad(v starlark.Value) error {
+	if v == starlark.None {
+		x.t.Grad = nil
+		return nil
+	}
+	u, err := asTensor("grad", v)
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(u.Shape(), x.t.Shape()) {
+		return fmt.Errorf(".grad of a tensor of shape %s set to one of shape %s: a gradient has its tensor's shape", tensor.ShapeString(x.t.Shape()), tensor.ShapeString(u.Shape()))
+	}
+	g, _ := tensor.New(u.Data(), u.Shape()...)
+	x.t.Grad = g
+	return nil
+}
+
+func (x *Tensor) setRequiresGrad(v starlark.Value) error {
+	on, ok := v.(starlark.Bool)
+	if !ok {
+		return fmt.Errorf(".requires_grad must be set to True or False, got %s", v.Type())
+	}
+	if !x.t.IsLeaf() {
+		return fmt.Errorf(".requires_grad can be set only on a tensor made from data, not on one made by an op (%s): use .detach() to cut it from its graph", x.t.Op())
+	}
+	x.t.SetRequiresGrad(bool(on))
+	return nil
 }
 
 // Get implements t[i], t[i, j], t[idx] (integer-array indexing: C[Xb]) and
@@ -548,16 +539,15 @@ func (m *maxPair) Index(i int) starlark.Value {
 func (m *maxPair) Iterate() starlark.Iterator {
 	return starlark.Tuple{m.values, m.indices}.Iterate()
 }
-func (m *maxPair) AttrNames() []string { return []string{"indices", "values"} }
-func (m *maxPair) Attr(name string) (starlark.Value, error) {
-	switch name {
-	case "values":
-		return m.values, nil
-	case "indices":
-		return m.indices, nil
-	}
-	return nil, nil
-}
+
+// maxPairAttrs are .values and .indices.
+var maxPairAttrs = attrs.New([]attrs.Field[*maxPair]{
+	{Name: "values", Get: func(m *maxPair) (starlark.Value, error) { return m.values, nil }},
+	{Name: "indices", Get: func(m *maxPair) (starlark.Value, error) { return m.indices, nil }},
+}, nil)
+
+func (m *maxPair) AttrNames() []string                      { return maxPairAttrs.Names() }
+func (m *maxPair) Attr(name string) (starlark.Value, error) { return maxPairAttrs.Attr(m, name) }
 
 // TensorOf returns the tensor behind a cell's tensor.
 func TensorOf(x starlark.Value) (*tensor.Tensor, bool) {

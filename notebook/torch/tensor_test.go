@@ -168,3 +168,21 @@ print(rows[0], rows[1], all([rows[i] == rows[i % 2] for i in range(40)]))`)
 		}
 	}
 }
+
+// A tensor's attributes come from one table: every name dir() lists can
+// be read, methods are bound to their tensor, and a field that cannot be
+// set says which can.
+func TestTensorAttributes(t *testing.T) {
+	r := celltest.One(t, `x = torch.tensor([[1.0, -2.0]])
+names = dir(x)
+print(len(names), [n for n in names if type(getattr(x, n)) != "builtin_function_or_method"])
+print(x.relu(), x.sum(1), x.view(2, 1).shape, x.size(1), x.float() == x)
+x.shape = 3`)
+	want := "28 [\"T\", \"data\", \"grad\", \"ndim\", \"requires_grad\", \"shape\"]\ntensor([[1, 0]]) tensor([-1]) (2, 1) 2 True\n"
+	if r.Output != want {
+		t.Errorf("output %q, want %q", r.Output, want)
+	}
+	if r.Err == nil || r.Err.Msg != "Tensor has no settable field .shape (.data, .grad, .requires_grad and .label can be set)" {
+		t.Errorf("error %v", r.Err)
+	}
+}

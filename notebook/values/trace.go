@@ -10,12 +10,13 @@ import (
 
 	"gradbook/engine"
 	"gradbook/internal/words"
+	"gradbook/notebook/internal/attrs"
 	"gradbook/notebook/kernel"
 )
 
 // traceBuiltins are the built-ins this file defines.
-var traceBuiltins = starlark.StringDict{
-	"trace": starlark.NewBuiltin("trace", traceBuiltin),
+var traceBuiltins = []kernel.Builtin{
+	{Name: "trace", Fn: traceBuiltin},
 }
 
 // Traced is what trace(f, *args) returns: the graph f builds from args,
@@ -82,19 +83,15 @@ func (t *Traced) nodes() int {
 	return len(t.last.vals)
 }
 
-// Attr is .nodes, how many values the tape of the last call has; .tapes,
-// how many tapes it keeps (one per shape of its inputs); .sizes, the size
-// of each, in the order they were recorded; and .grads, the last call's
-// gradients.
-func (t *Traced) Attr(name string) (starlark.Value, error) {
-	switch name {
-	case "nodes":
-		return starlark.MakeInt(t.nodes()), nil
-	case "tapes":
-		return starlark.MakeInt(len(t.tapes)), nil
-	case "grads":
-		return t.grads()
-	case "sizes":
+// tracedAttrs are .nodes, how many values the tape of the last call has;
+// .tapes, how many tapes it keeps (one per shape of its inputs); .sizes,
+// the size of each, in the order they were recorded; and .grads, the
+// last call's gradients.
+var tracedAttrs = attrs.New([]attrs.Field[*Traced]{
+	{Name: "nodes", Get: func(t *Traced) (starlark.Value, error) { return starlark.MakeInt(t.nodes()), nil }},
+	{Name: "tapes", Get: func(t *Traced) (starlark.Value, error) { return starlark.MakeInt(len(t.tapes)), nil }},
+	{Name: "grads", Get: (*Traced).grads},
+	{Name: "sizes", Get: func(t *Traced) (starlark.Value, error) {
 		byAge := slices.Clone(t.tapes)
 		slices.SortFunc(byAge, func(a, b *tape) int { return cmp.Compare(a.seq, b.seq) })
 		sizes := make([]starlark.Value, len(byAge))
@@ -102,12 +99,14 @@ func (t *Traced) Attr(name string) (starlark.Value, error) {
 			sizes[i] = starlark.MakeInt(len(tp.vals))
 		}
 		return starlark.NewList(sizes), nil
-	}
-	return nil, nil
-}
+	}},
+}, nil)
+
+// Attr returns .nodes, .tapes, .sizes or .grads (tracedAttrs).
+func (t *Traced) Attr(name string) (starlark.Value, error) { return tracedAttrs.Attr(t, name) }
 
 // AttrNames lists Attr's names.
-func (t *Traced) AttrNames() []string { return []string{"grads", "nodes", "sizes", "tapes"} }
+func (t *Traced) AttrNames() []string { return tracedAttrs.Names() }
 
 // grads is .grads: after a call of a function that returns a Value, the
 // gradient of its result with respect to each input, one item per

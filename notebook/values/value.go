@@ -3,7 +3,6 @@ package values
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 	"unsafe"
 
@@ -12,26 +11,21 @@ import (
 
 	"gradbook/engine"
 	"gradbook/internal/words"
+	"gradbook/notebook/internal/attrs"
 	"gradbook/notebook/kernel"
 )
 
 // Builtins returns the built-ins that make and take Values: the tables
 // of this file and of trace.go.
-func Builtins() starlark.StringDict {
-	all := starlark.StringDict{}
-	for _, table := range []starlark.StringDict{valueBuiltins, traceBuiltins} {
-		for name, b := range table {
-			all[name] = b
-		}
-	}
-	return all
+func Builtins() []kernel.Builtin {
+	return append(valueBuiltins[:len(valueBuiltins):len(valueBuiltins)], traceBuiltins...)
 }
 
 // valueBuiltins are the built-ins this file defines.
-var valueBuiltins = starlark.StringDict{
-	"Value":  starlark.NewBuiltin("Value", newValue),
-	"detach": starlark.NewBuiltin("detach", detach),
-	"max":    starlark.NewBuiltin("max", maxBuiltin),
+var valueBuiltins = []kernel.Builtin{
+	{Name: "Value", Fn: newValue},
+	{Name: "detach", Fn: detach},
+	{Name: "max", Fn: maxBuiltin},
 }
 
 // NewPart returns the part of a new chain of cells that their Values
@@ -68,28 +62,7 @@ func (v *Value) KeptBy() kernel.Part { return v.p }
 // and set its gradient (p.grad = 0 after the update: backward starts at
 // 0 only the gradients it reaches).
 func (v *Value) SetField(name string, val starlark.Value) error {
-	switch name {
-	case "value", "data", "grad":
-		f, ok := AsFloat(val)
-		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
-			return fmt.Errorf(".%s must be set to a finite number, got %s", name, val.String())
-		}
-		if name == "grad" {
-			v.v.Grad = f // p.grad = 0 after an update, as micrograd's zero_grad
-		} else {
-			v.v.Data = f
-		}
-		return nil
-	case "label":
-	default:
-		return starlark.NoSuchAttrError(fmt.Sprintf("Value has no settable field .%s (.value, .data, .grad and .label can be set)", name))
-	}
-	s, ok := starlark.AsString(val)
-	if !ok {
-		return fmt.Errorf("label must be a string, got %s", val.Type())
-	}
-	v.v.Label = kernel.ClipLabel(s)
-	return nil
+	return valueAttrs.SetField(v, name, val)
 }
 
 // String returns the Value as Python's micrograd prints it.
@@ -166,60 +139,57 @@ func EngineValue(x starlark.Value) (*engine.Value, bool) {
 // methods: v.relu(), v.tanh(), … Each is engine.Value.Apply.
 var unaryMethods = []string{"relu", "tanh", "exp", "log", "sigmoid", "detach"}
 
-var valueAttrs = func() []string {
-	attrs := append([]string{"backward", "data", "grad", "label", "op", "pow", "value"}, unaryMethods...)
-	sort.Strings(attrs)
-	return attrs
-}()
-
-// AttrNames lists the attributes and methods of a Value.
-func (v *Value) AttrNames() []string { return valueAttrs }
-
-// Attr returns .value (or .data), .grad, .label, .op, or a method.
-func (v *Value) Attr(name string) (starlark.Value, error) {
-	switch name {
-	case "value":
+// valueAttrs are a Value's attributes and methods: the one table that
+// Attr, AttrNames and SetField read. A method is a function of this
+// file; each of unaryMethods is unaryMethod.
+var valueAttrs = attrs.New([]attrs.Field[*Value]{
+	{Name: "value", Get: func(v *Value) (starlark.Value, error) {
 		v.reading(".value")
 		return starlark.Float(v.v.Data), nil
-	case "data":
+	}, Set: func(v *Value, x starlark.Value) error { return setNumber(".value", x, &v.v.Data) }},
+	{Name: "data", Get: func(v *Value) (starlark.Value, error) {
 		v.reading(".data")
 		return starlark.Float(v.v.Data), nil
-	case "grad":
-		return starlark.Float(v.v.Grad), nil
-	case "label":
-		return starlark.String(v.v.Label), nil
-	case "op":
-		return starlark.String(v.v.Op()), nil
-	}
-	if m := methods[name]; m != nil {
-		return m.BindReceiver(v), nil
-	}
-	return nil, nil
-}
-
-// methods are a Value's methods, each a built-in bound to the Value when
-// a cell reads it (one heap object, not a closure and a built-in).
-var methods = func() map[string]*starlark.Builtin {
-	m := map[string]*starlark.Builtin{}
-	for _, name := range append([]string{"pow", "backward"}, unaryMethods...) {
-		m[name] = starlark.NewBuiltin(name, method)
+	}, Set: func(v *Value, x starlark.Value) error { return setNumber(".data", x, &v.v.Data) }},
+	// p.grad = 0 after an update, as micrograd's zero_grad.
+	{Name: "grad", Get: func(v *Value) (starlark.Value, error) { return starlark.Float(v.v.Grad), nil },
+		Set: func(v *Value, x starlark.Value) error { return setNumber(".grad", x, &v.v.Grad) }},
+	{Name: "label", Get: func(v *Value) (starlark.Value, error) { return starlark.String(v.v.Label), nil },
+		Set: func(v *Value, val starlark.Value) error {
+			s, ok := starlark.AsString(val)
+			if !ok {
+				return fmt.Errorf("label must be a string, got %s", val.Type())
+			}
+			v.v.Label = kernel.ClipLabel(s)
+			return nil
+		}},
+	{Name: "op", Get: func(v *Value) (starlark.Value, error) { return starlark.String(v.v.Op()), nil }},
+}, func() []attrs.Method[*Value] {
+	m := []attrs.Method[*Value]{{Name: "pow", Call: (*Value).pow}, {Name: "backward", Call: (*Value).backward}}
+	for _, name := range unaryMethods {
+		m = append(m, attrs.Method[*Value]{Name: name, Call: (*Value).unaryMethod})
 	}
 	return m
-}()
+}())
 
-// method calls the method of the Value the built-in b is bound to.
-func method(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	v := b.Receiver().(*Value)
-	switch b.Name() {
-	case "pow":
-		return v.pow(thread, b, args, kwargs)
-	case "backward":
-		return v.backward(thread, b, args, kwargs)
+// setNumber sets *to, the number of a Value's field (.value, .data or
+// .grad), to x, a finite number.
+func setNumber(field string, x starlark.Value, to *float64) error {
+	f, ok := AsFloat(x)
+	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+		return fmt.Errorf("%s must be set to a finite number, got %s", field, x.String())
 	}
-	return v.unaryMethod(thread, b, args, kwargs)
+	*to = f
+	return nil
 }
 
-func (v *Value) unaryMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+// AttrNames lists the attributes and methods of a Value.
+func (v *Value) AttrNames() []string { return valueAttrs.Names() }
+
+// Attr returns .value (or .data), .grad, .label, .op, or a method.
+func (v *Value) Attr(name string) (starlark.Value, error) { return valueAttrs.Attr(v, name) }
+
+func (v *Value) unaryMethod(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
 		return nil, err
 	}

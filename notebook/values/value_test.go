@@ -327,3 +327,27 @@ func TestTooManyValues(t *testing.T) {
 		t.Errorf("the next run: %q %v", r.Output, r.Err)
 	}
 }
+
+// A Value's attributes come from one table: every name dir() lists can be
+// read, and a field that cannot be set says which can.
+func TestValueAttributes(t *testing.T) {
+	r := celltest.One(t, `v = Value(0.5, "v")
+print(dir(v))
+print([n for n in dir(v) if type(getattr(v, n)) != "builtin_function_or_method"], v.op, v.label)
+v.op = "add"`)
+	want := `["backward", "data", "detach", "exp", "grad", "label", "log", "op", "pow", "relu", "sigmoid", "tanh", "value"]` + "\n" + `["data", "grad", "label", "op", "value"]  v` + "\n"
+	if r.Output != want {
+		t.Errorf("output %q, want %q", r.Output, want)
+	}
+	if r.Err == nil || r.Err.Msg != "Value has no settable field .op (.value, .data, .grad and .label can be set)" {
+		t.Errorf("error %v", r.Err)
+	}
+}
+
+// A misspelt field is answered with the nearest name.
+func TestValueMisspeltField(t *testing.T) {
+	r := celltest.One(t, "v = Value(1.0)\nv.valeu = 2")
+	if r.Err == nil || !strings.Contains(r.Err.Msg, "Value has no settable field .valeu (.value, .data, .grad and .label can be set) (did you mean .value?)") {
+		t.Errorf("error %v", r.Err)
+	}
+}

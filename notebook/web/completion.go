@@ -4,9 +4,10 @@ package web
 
 import (
 	"fmt"
-	"gradbook/notebook/block"
 	"html"
 	"strings"
+
+	"gradbook/notebook/block"
 )
 
 func escape(s string) string { return html.EscapeString(s) }

@@ -4,9 +4,10 @@ package web
 
 import (
 	"fmt"
-	"gradbook/notebook/block"
 	"runtime/debug"
 	"syscall/js"
+
+	"gradbook/notebook/block"
 )
 
 // A panic in any goroutine would stop the wasm, and every cell with it.
