@@ -9,7 +9,6 @@ import (
 
 	"gradbook/notebook"
 	"gradbook/notebook/internal/celltest"
-
 	"gradbook/notebook/kernel"
 )
 

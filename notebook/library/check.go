@@ -48,9 +48,9 @@ func checkBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 		problem += fmt.Sprintf(" (the whole: got %s, expected %s)", kernel.Clip(actual.String()), kernel.Clip(expected.String()))
 	}
 	label = kernel.Clip(label)
-	r := kernel.CheckResult{Label: label, Passed: problem == "", Line: line, Expected: kernel.Clip(show(expected)), Actual: kernel.Clip(show(actual))}
+	r := kernel.CheckResult{Label: label, Passed: problem == "", Line: line, Expected: kernel.Clip(checked(expected)), Actual: kernel.Clip(checked(actual))}
 	if r.Passed {
-		r.Text = kernel.CapMessage(fmt.Sprintf("✓ %s = %s", label, kernel.Clip(show(actual))))
+		r.Text = kernel.CapMessage(fmt.Sprintf("✓ %s = %s", label, kernel.Clip(checked(actual))))
 	} else {
 		r.Text = kernel.CapMessage(fmt.Sprintf("✗ %s: %s", label, problem))
 	}
@@ -58,7 +58,9 @@ func checkBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	return starlark.Bool(r.Passed), nil
 }
 
-func show(x starlark.Value) string {
+// checked writes a value as check shows it: a number (or a Value's) as
+// words.Number writes it, anything else as Starlark prints it.
+func checked(x starlark.Value) string {
 	if f, ok := values.AsFloat(x); ok {
 		return words.Number(f)
 	}
@@ -223,18 +225,12 @@ func gradCheckBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlar
 		return nil, err
 	}
 	var which []string
-	iter := starlark.Iterate(names)
-	if iter == nil {
-		return nil, fmt.Errorf("grad_check: names must be a list of leaf names, got %s", names.Type())
-	}
-	defer iter.Done()
-	var x starlark.Value
-	for iter.Next(&x) {
+	if err := each(names, "names", "leaf names", "strings", func(x starlark.Value) bool {
 		s, ok := starlark.AsString(x)
-		if !ok {
-			return nil, fmt.Errorf("grad_check: names must be strings, got %s", x.Type())
-		}
 		which = append(which, s)
+		return ok
+	}); err != nil {
+		return nil, err
 	}
 	l := make(map[string]float64, len(in.names))
 	for i, name := range in.names {
@@ -256,21 +252,30 @@ func stepList(steps starlark.Value) ([]float64, error) {
 	if steps == nil || steps == starlark.None {
 		return nil, nil
 	}
-	iter := starlark.Iterate(steps)
+	var hs []float64
+	err := each(steps, "steps", "numbers", "numbers", func(x starlark.Value) bool {
+		h, ok := starlark.AsFloat(x)
+		hs = append(hs, h)
+		return ok
+	})
+	return hs, err
+}
+
+// each calls add with each item of x, grad_check's argument arg, which
+// must be a list of what; add reports whether the item is one of items.
+func each(x starlark.Value, arg, what, items string, add func(starlark.Value) bool) error {
+	iter := starlark.Iterate(x)
 	if iter == nil {
-		return nil, fmt.Errorf("grad_check: steps must be a list of numbers, got %s", steps.Type())
+		return fmt.Errorf("grad_check: %s must be a list of %s, got %s", arg, what, x.Type())
 	}
 	defer iter.Done()
-	var hs []float64
-	var x starlark.Value
-	for iter.Next(&x) {
-		h, ok := starlark.AsFloat(x)
-		if !ok {
-			return nil, fmt.Errorf("grad_check: steps must be numbers, got %s", x.Type())
+	var y starlark.Value
+	for iter.Next(&y) {
+		if !add(y) {
+			return fmt.Errorf("grad_check: %s must be %s, got %s", arg, items, y.Type())
 		}
-		hs = append(hs, h)
 	}
-	return hs, nil
+	return nil
 }
 
 func checkDict(c engine.GradientCheck) *starlark.Dict {
@@ -306,7 +311,7 @@ func table(c engine.GradientCheck) string {
 		fmt.Fprintf(&b, " %12s %12s", "abs error", "rel error")
 	}
 	for _, r := range c.Rows {
-		fmt.Fprintf(&b, "\n%-8s %14s %14s %14s", strconv.FormatFloat(r.Step, 'g', -1, 64), short(r.Left), short(r.Right), short(r.Central))
+		fmt.Fprintf(&b, "\n%-8s %14s %14s %14s", strconv.FormatFloat(r.Step, 'g', -1, 64), tableNumber(r.Left), tableNumber(r.Right), tableNumber(r.Central))
 		if hasAnalytic {
 			fmt.Fprintf(&b, " %12.3g %12.3g", r.AbsErr, r.RelErr)
 		}
@@ -317,12 +322,14 @@ func table(c engine.GradientCheck) string {
 	if c.Kink {
 		last := c.Rows[len(c.Rows)-1]
 		fmt.Fprintf(&b, "\nkink: the left and right differences tend to %s and %s, so there is no derivative here; the central difference (%s) is neither one-sided limit.",
-			short(last.Left), short(last.Right), short(last.Central))
+			tableNumber(last.Left), tableNumber(last.Right), tableNumber(last.Central))
 	}
 	return b.String()
 }
 
-func short(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
+// tableNumber writes a number as grad_check's table does: ten significant
+// digits, so that the differences at small steps show where they part.
+func tableNumber(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
 
 // callNumber calls a cell's function f with numbers, quietly, and returns
 // the number (or Value) it returns; builtin names the built-in calling

@@ -3,7 +3,7 @@
 package library
 
 // DataFile reports that gradbook.wasm holds no data file: the page hands
-// the runner the files its jobs need (Request.Data), keeping the wasm
+// the runner the files its jobs need (runner.Job.Data), keeping the wasm
 // small.
 func DataFile(name string) (text string, ok bool) { return "", false }
 

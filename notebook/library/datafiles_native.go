@@ -17,7 +17,7 @@ func DataReadme() string { return dataReadme }
 // DataFile returns the embedded copy of the data file name (names.txt),
 // which native runs read and the site build writes beside the pages; ok
 // is false for a name that is no data file. Under WebAssembly there are
-// none: the page hands the runner the files (Request.Data).
+// none: the page hands the runner the files (runner.Job.Data).
 func DataFile(name string) (text string, ok bool) {
 	if name == "names.txt" {
 		return namesTxt, true

@@ -129,6 +129,17 @@ func (g *graphDrawing) Draw() (*draw.Drawing, int) {
 	return d, len(d.Nodes)
 }
 
+// loaded reads a graph and its named values as graphArgs does, and loads
+// the values into the tape's slots: the leaves only, or every slot.
+func loaded(graph, values starlark.Value, what string, leaves bool) (*engine.Tape, named, []float64, error) {
+	t, _, in, err := graphArgs(graph, values, what)
+	if err != nil {
+		return nil, in, nil, err
+	}
+	vals, err := t.Load(in.Values, leaves)
+	return t, in, vals, err
+}
+
 // named is values as a cell gave them, in order, and bound to a tape.
 type named struct {
 	engine.Values
@@ -142,11 +153,7 @@ func evaluateBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 2, &graph, &leaves); err != nil {
 		return nil, err
 	}
-	t, _, in, err := graphArgs(graph, leaves, "leaves")
-	if err != nil {
-		return nil, err
-	}
-	vals, err := t.Load(in.Values, true)
+	t, in, vals, err := loaded(graph, leaves, "leaves", true)
 	if err != nil {
 		return nil, err
 	}
@@ -172,11 +179,7 @@ func backwardBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 3, &graph, &values, &out); err != nil {
 		return nil, err
 	}
-	t, _, in, err := graphArgs(graph, values, "values")
-	if err != nil {
-		return nil, err
-	}
-	vals, err := t.Load(in.Values, false)
+	t, in, vals, err := loaded(graph, values, "values", false)
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,17 @@ var plotBuiltins = []kernel.Builtin{
 	{Name: "heatmap", Fn: heatmapBuiltin},
 }
 
+// addPlot returns a built-in's answer when it has made a plot, or an
+// error that says which built-in could not: the plot goes under the cell.
+func addPlot(thread *starlark.Thread, name string) func(p *plot.Plot, err error) (starlark.Value, error) {
+	return func(p *plot.Plot, err error) (starlark.Value, error) {
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		return starlark.None, kernel.RunOf(thread).Plot(p)
+	}
+}
+
 // clipOptions cuts a plot's title and labels, which are drawn, to a
 // readable length.
 func clipOptions(o *plot.Options) {
@@ -79,14 +90,7 @@ func plotBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		}
 		ss = []plot.Series{{Name: name, Ys: ys}}
 	}
-	p, err := plot.Line(ss, o)
-	if err != nil {
-		return nil, fmt.Errorf("plot: %v", err)
-	}
-	if err := kernel.RunOf(thread).Plot(p); err != nil {
-		return nil, err
-	}
-	return starlark.None, nil
+	return addPlot(thread, b.Name())(plot.Line(ss, o))
 }
 
 // pointsOf reads points ([x, y] pairs) and their classes.
@@ -123,14 +127,7 @@ func scatterBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	if err != nil {
 		return nil, err
 	}
-	p, err := plot.Scatter(ps, o)
-	if err != nil {
-		return nil, fmt.Errorf("scatter: %v", err)
-	}
-	if err := kernel.RunOf(thread).Plot(p); err != nil {
-		return nil, err
-	}
-	return starlark.None, nil
+	return addPlot(thread, b.Name())(plot.Scatter(ps, o))
 }
 
 // boundary(f, points, classes, title="", steps=50, xlabel="x", ylabel="y"):
@@ -162,14 +159,7 @@ func boundaryBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		}
 		at = func(x, y float64) (float64, error) { return t.Replay(x, y) }
 	}
-	p, err := plot.Boundary(ps, at, steps, o)
-	if err != nil {
-		return nil, fmt.Errorf("boundary: %v", err)
-	}
-	if err := kernel.RunOf(thread).Plot(p); err != nil {
-		return nil, err
-	}
-	return starlark.None, nil
+	return addPlot(thread, b.Name())(plot.Boundary(ps, at, steps, o))
 }
 
 // heatmap(values, rows=None, cols=None, title=""): a grid of numbers
@@ -222,12 +212,5 @@ func heatmapBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	if err != nil {
 		return nil, err
 	}
-	p, err := plot.Heatmap(grid, rows, cols, o)
-	if err != nil {
-		return nil, fmt.Errorf("heatmap: %v", err)
-	}
-	if err := kernel.RunOf(thread).Plot(p); err != nil {
-		return nil, err
-	}
-	return starlark.None, nil
+	return addPlot(thread, b.Name())(plot.Heatmap(grid, rows, cols, o))
 }

@@ -14,67 +14,44 @@ import (
 // A Value, as a learner would use one: the cell's output must contain
 // every line of want (or its error must contain err).
 func TestValues(t *testing.T) {
-	tests := []struct {
-		name, src string
-		want      []string
-		err       string
-	}{
-		{"numbers on either side", `x = Value(3.0, "x")
+	celltest.Cases(t, []celltest.Case{
+		{Name: "numbers on either side", Src: `x = Value(3.0, "x")
 y = 2 * x + 1 - x / 3 + (1 - x) * 0.5
-print(y.value)`, []string{"5.0"}, ""},
-		{"unary minus and data alias", `x = Value(2.0)
+print(y.value)`, Want: []string{"5.0"}},
+		{Name: "unary minus and data alias", Src: `x = Value(2.0)
 y = -x
-print(y.data, y.value)`, []string{"-2.0 -2.0"}, ""},
-		{"methods", `x = Value(0.5, "x")
+print(y.data, y.value)`, Want: []string{"-2.0 -2.0"}},
+		{Name: "methods", Src: `x = Value(0.5, "x")
 for name, v in [("relu", x.relu()), ("tanh", x.tanh()), ("exp", x.exp()), ("log", x.log()), ("sigmoid", x.sigmoid()), ("pow", x.pow(3))]:
-    print(name, round(v.value, 6))`, []string{"relu 0.5", "tanh 0.462117", "exp 1.648721", "log -0.693147", "sigmoid 0.622459", "pow 0.125"}, ""},
-		{"relu at exactly 0 has derivative 0", `x = Value(0.0)
+    print(name, round(v.value, 6))`, Want: []string{"relu 0.5", "tanh 0.462117", "exp 1.648721", "log -0.693147", "sigmoid 0.622459", "pow 0.125"}},
+		{Name: "relu at exactly 0 has derivative 0", Src: `x = Value(0.0)
 y = x.relu()
 y.backward()
-print(x.grad)`, []string{"0.0"}, ""},
-		{"backward clears, so twice is the same", `x = Value(3.0)
+print(x.grad)`, Want: []string{"0.0"}},
+		{Name: "backward clears, so twice is the same", Src: `x = Value(3.0)
 y = x * x
 y.backward()
 y.backward()
-print(x.grad)`, []string{"6.0"}, ""},
-		{"the overwrite bug on request", `x = Value(3.0)
+print(x.grad)`, Want: []string{"6.0"}},
+		{Name: "the overwrite bug on request", Src: `x = Value(3.0)
 y = x * x
 y.backward(overwrite=True)
-print(x.grad)`, []string{"3.0"}, ""},
-		{"detach", `w = Value(1.0)
+print(x.grad)`, Want: []string{"3.0"}},
+		{Name: "detach", Src: `w = Value(1.0)
 p = w * 2
 y = p + detach(p)
 y.backward()
-print(w.grad, p.grad)`, []string{"2.0 1.0"}, ""},
-		{"division by zero", `x = Value(1.0)
-y = x / (x - 1)`, nil, "division by zero"},
-		{"log of a non-positive number", `Value(-1.0).log()`, nil, "log of a non-positive number"},
-		{"Value wants a number", `Value("3")`, nil, "Value: want a number, got string"},
-		{"a graph too big to draw says so", `x = Value(0.5)
+print(w.grad, p.grad)`, Want: []string{"2.0 1.0"}},
+		{Name: "division by zero", Src: `x = Value(1.0)
+y = x / (x - 1)`, Err: "division by zero"},
+		{Name: "log of a non-positive number", Src: `Value(-1.0).log()`, Err: "log of a non-positive number"},
+		{Name: "Value wants a number", Src: `Value("3")`, Err: "Value: want a number, got string"},
+		{Name: "a graph too big to draw says so", Src: `x = Value(0.5)
 y = x
 for i in range(200):
     y = y.tanh()
-y.backward()`, []string{"(The graph has 201 values, too many to draw: drawings show up to 150.)"}, ""},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			r := celltest.One(t, tc.src)
-			if tc.err != "" {
-				if r.Err == nil || !strings.Contains(r.Err.Error(), tc.err) {
-					t.Fatalf("error %v, want one containing %q (output %q)", r.Err, tc.err, r.Output)
-				}
-				return
-			}
-			if r.Err != nil {
-				t.Fatalf("error: %v", r.Err)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(r.Output, w) {
-					t.Errorf("output %q lacks %q", r.Output, w)
-				}
-			}
-		})
-	}
+y.backward()`, Want: []string{"(The graph has 201 values, too many to draw: drawings show up to 150.)"}},
+	})
 }
 
 func TestRunDrawsOnlyItsCell(t *testing.T) {

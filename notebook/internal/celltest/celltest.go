@@ -6,6 +6,7 @@ package celltest
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,4 +42,36 @@ func Program(tb testing.TB, name string) string {
 	}
 	tb.Fatalf("no program %s in notebook/testdata", name)
 	return ""
+}
+
+// Case is a cell, as a learner would write one, and what it must give:
+// every line of Want in its output, or, if Err is set, an error that
+// contains it.
+type Case struct {
+	Name, Src string
+	Want      []string
+	Err       string
+}
+
+// Cases runs each case in a Session of its own, as a subtest of t.
+func Cases(t *testing.T, cases []Case) {
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			r := One(t, tc.Src)
+			if tc.Err != "" {
+				if r.Err == nil || !strings.Contains(r.Err.Error(), tc.Err) {
+					t.Fatalf("error %v, want one containing %q (output %q)", r.Err, tc.Err, r.Output)
+				}
+				return
+			}
+			if r.Err != nil {
+				t.Fatalf("error: %v", r.Err)
+			}
+			for _, w := range tc.Want {
+				if !strings.Contains(r.Output, w) {
+					t.Errorf("output %q lacks %q", r.Output, w)
+				}
+			}
+		})
+	}
 }
