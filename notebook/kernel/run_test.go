@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"go.starlark.net/starlark"
 )
 
 // The kernel's own tests run plain Starlark (and, in parts_test.go, a
@@ -143,5 +145,23 @@ func TestCellsShareOneEnvironment(t *testing.T) {
 		if !strings.Contains(got, tc.want) {
 			t.Errorf("%q: got %q, want %q", tc.cells, got, tc.want)
 		}
+	}
+}
+
+// A bug in a built-in (a panic) is the error of the cell that called it,
+// and the cells below it do not run; the next run works.
+func TestPanicIsTheRunningCellsError(t *testing.T) {
+	s := NewSession(starlark.StringDict{"boom": starlark.NewBuiltin("boom", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+		panic("a bug")
+	})}, nil)
+	res := s.Run(Request{Cells: []string{"x = 1", "boom()", "print(x)"}, All: true}).Cells
+	if e := res[1].Err; e == nil || e.Cell != 1 || !strings.HasPrefix(e.Msg, "internal error in Gradbook: a bug") {
+		t.Errorf("cell 2's error: %+v", e)
+	}
+	if res[0].Err != nil || res[2].Err == nil || !res[2].Err.Above || res[2].Ran {
+		t.Errorf("cells 1 and 3: %+v, %+v", res[0].Err, res[2])
+	}
+	if r := s.Run(Request{Cells: []string{"print(2)"}}).Last(); r.Err != nil || r.Output != "2\n" {
+		t.Errorf("the next run: %q %v", r.Output, r.Err)
 	}
 }
