@@ -7,9 +7,9 @@
 //	W = torch.randn(3, 2, requires_grad=True)
 //	out = x.matmul(W) + torch.zeros(2)
 //	out.retain_grad()
-//	loss = F.cross_entropy(out, torch.tensor([1]))
+//	loss = out.tanh().sum()
 //	loss.backward()
-//	cmp("dW", x.T.matmul(dout), W)   # a gradient by hand against autograd's
+//	cmp("dW", x.T.matmul(out.grad), W)   # a gradient by hand against autograd's
 //
 // The Tensor type is tensor.go, its methods methods.go, the modules torch
 // and F modules.go, cmp cmp.go, and show(loss) of a one-element tensor,
