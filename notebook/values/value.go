@@ -380,7 +380,11 @@ func (v *Value) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 	default:
 		return nil, nil
 	}
-	return v.p.nodeIn(c, name, a, b, 0)
+	// nodeIn, by hand: this is most of the Values a cell makes.
+	if !c.e.Make(name, a, b, 0) {
+		return nil, fmt.Errorf("%s: the engine has no such op", name)
+	}
+	return v.p.made(c, name, a, b)
 }
 
 func describe(v *engine.Value) string {
