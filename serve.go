@@ -51,6 +51,7 @@ import (
 
 	"gradbook/internal/precompress"
 	"gradbook/internal/preview"
+	"gradbook/internal/words"
 	"gradbook/notebook/lesson"
 	"gradbook/notebook/lms"
 )
@@ -132,7 +133,7 @@ func main() {
 		for _, p := range problems {
 			fmt.Println(p)
 		}
-		fmt.Printf("Checked %s in %.1f s: %s.\n", plural(n, "lesson"), time.Since(start).Seconds(), plural(len(problems), "problem"))
+		fmt.Printf("Checked %s in %.1f s: %s.\n", words.Count(n, "lesson"), time.Since(start).Seconds(), words.Count(len(problems), "problem"))
 		if len(problems) > 0 {
 			os.Exit(1)
 		}
@@ -152,7 +153,7 @@ func main() {
 		fmt.Println(p)
 	}
 	if len(problems) > 0 && !live {
-		log.Fatalf("serve: %s: fix them first", plural(len(problems), "lesson problem"))
+		log.Fatalf("serve: %s: fix them first", words.Count(len(problems), "lesson problem"))
 	}
 	if !live {
 		b.compress()
@@ -235,7 +236,7 @@ func writePackages(dir string, dirs []string, files map[lms.Version]string, id, 
 		fmt.Println(p)
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("%s: fix them first; no package was written", plural(len(problems), "lesson problem"))
+		return fmt.Errorf("%s: fix them first; no package was written", words.Count(len(problems), "lesson problem"))
 	}
 	// The packages' gradbook.wasm reports to the LMS (web/lms.go); the
 	// site's has no need to.
@@ -251,7 +252,7 @@ func writePackages(dir string, dirs []string, files map[lms.Version]string, id, 
 		if err != nil {
 			return fmt.Errorf("writing %s: %v", files[v], err)
 		}
-		fmt.Printf("Wrote %s: a %s package of %s, %.1f MB. Upload it to your LMS as a SCORM package.\n", w.File, v, plural(w.Lessons, "lesson"), float64(w.Bytes)/1e6)
+		fmt.Printf("Wrote %s: a %s package of %s, %s. Upload it to your LMS as a SCORM package.\n", w.File, v, words.Count(w.Lessons, "lesson"), words.Bytes(w.Bytes))
 	}
 	return nil
 }
@@ -319,7 +320,7 @@ func (b *builder) compress() {
 		return
 	}
 	if n > 0 {
-		fmt.Printf("Wrote %s (brotli and gzip) in %.1f s.\n", plural(n, "compressed file"), time.Since(start).Seconds())
+		fmt.Printf("Wrote %s (brotli and gzip) in %.1f s.\n", words.Count(n, "compressed file"), time.Since(start).Seconds())
 	}
 }
 
@@ -336,7 +337,7 @@ func (b *builder) watch(ctx context.Context, w *preview.Watcher) {
 		for _, p := range problems {
 			fmt.Println(p)
 		}
-		fmt.Printf("Rebuilt for %s in %d ms; told %s.\n", strings.Join(slugs, ", "), time.Since(start).Milliseconds(), plural(b.preview.Listeners(), "open page"))
+		fmt.Printf("Rebuilt for %s in %d ms; told %s.\n", strings.Join(slugs, ", "), time.Since(start).Milliseconds(), words.Count(b.preview.Listeners(), "open page"))
 		b.preview.Publish(slugs)
 		go b.compress()
 	})
@@ -408,7 +409,7 @@ func (b *builder) pages(gen int) ([]*lesson.Error, error) {
 	if err := lesson.Build(b.dir, lessons, gen); err != nil {
 		return problems, err
 	}
-	fmt.Printf("Built %s.\n", plural(len(lessons), "lesson"))
+	fmt.Printf("Built %s.\n", words.Count(len(lessons), "lesson"))
 	if b.fixtures != "" {
 		if _, err := lesson.BuildFixtures(b.dir, b.fixtures); err != nil {
 			return problems, err
@@ -416,13 +417,6 @@ func (b *builder) pages(gen int) ([]*lesson.Error, error) {
 	}
 	_, err := lesson.WriteServiceWorker(b.dir)
 	return problems, err
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func copyFile(dst, src string) error {

@@ -1,12 +1,15 @@
-package notebook
+package notebook_test
 
 import (
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"gradbook/notebook"
+	"gradbook/notebook/internal/celltest"
+	"gradbook/notebook/kernel"
 )
 
 // The benchmark programs (testdata/bench) are what the Playwright speed
@@ -15,20 +18,16 @@ import (
 
 func benchProgram(tb testing.TB, name string) string {
 	tb.Helper()
-	src, err := os.ReadFile("testdata/bench/" + name + ".star")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return string(src)
+	return celltest.Program(tb, "bench/"+name)
 }
 
 // runCells runs cells in s and fails on an error; it returns the last
 // cell's output. It is the one place these tests call the run API; a
-// benchmark that runs in one Session keeps its program's cell, as a
+// benchmark that runs in one kernel.Session keeps its program's cell, as a
 // learner's page does.
-func runCells(tb testing.TB, s *Session, cells ...string) string {
+func runCells(tb testing.TB, s *kernel.Session, cells ...string) string {
 	tb.Helper()
-	res := s.Run(Request{Cells: cells, Limits: Limits{Time: 10 * time.Minute, Values: 100_000_000}}).Cells
+	res := s.Run(kernel.Request{Cells: cells, Limits: celltest.Long}).Cells
 	for _, r := range res {
 		if r.Err != nil {
 			tb.Fatal(r.Err)
@@ -53,7 +52,7 @@ func floats(tb testing.TB, out string) []float64 {
 // Both programs train: their loss falls over a few steps, from where a
 // model that knows nothing starts.
 func TestBenchProgramsTrain(t *testing.T) {
-	s := NewSession()
+	s := notebook.NewSession()
 	gpt := floats(t, runCells(t, s, benchProgram(t, "gpt"), `
 print(len(params), vocab_size)
 m = [0.0] * len(params)
@@ -82,7 +81,7 @@ for k in range(5):
 
 // graphSize returns how many Values the loss expr builds, from the note
 // a cell prints under a graph too large to draw.
-func graphSize(tb testing.TB, s *Session, prog, expr string) int {
+func graphSize(tb testing.TB, s *kernel.Session, prog, expr string) int {
 	tb.Helper()
 	out := runCells(tb, s, prog, "L = "+expr)
 	_, note, _ := strings.Cut(out, "(The graph has ")
@@ -99,7 +98,7 @@ func graphSize(tb testing.TB, s *Session, prog, expr string) int {
 func BenchmarkStep(b *testing.B) {
 	for _, name := range []string{"moons", "gpt"} {
 		b.Run(name, func(b *testing.B) {
-			s := NewSession()
+			s := notebook.NewSession()
 			prog := benchProgram(b, name)
 			n := graphSize(b, s, prog, map[string]string{"moons": "loss_of(params)", "gpt": "loss_of(docs[0])"}[name])
 			runCells(b, s, prog, "L = train(1)")
@@ -113,7 +112,7 @@ func BenchmarkStep(b *testing.B) {
 	// Recording the moons step's graph with trace, which should cost no
 	// more than a plain step.
 	b.Run("moons-record", func(b *testing.B) {
-		s := NewSession()
+		s := notebook.NewSession()
 		prog := benchProgram(b, "moons")
 		runCells(b, s, prog, "step = trace(loss_of, params)")
 		for b.Loop() {
@@ -132,11 +131,44 @@ func BenchmarkCellEnd(b *testing.B) {
 	keeps := "L = loss_of(params)\nL.backward()"
 	for _, c := range []struct{ name, cell string }{{"keeps", keeps}, {"drops", keeps + "\nL = None"}} {
 		b.Run(c.name, func(b *testing.B) {
-			s := NewSession()
+			s := notebook.NewSession()
 			runCells(b, s, prog, c.cell)
 			for b.Loop() {
 				runCells(b, s, prog, c.cell)
 			}
 		})
 	}
+}
+
+// The moons network: one forward and backward built by Starlark, and 100
+// traced steps, with the time per Value op and per replayed node.
+func BenchmarkMoons(b *testing.B) {
+	model := celltest.Program(b, "moons")
+	run := func(src string) kernel.CellResult {
+		r := notebook.NewSession().Run(kernel.Request{Cells: []string{model + src}, Limits: kernel.Limits{Time: 10 * time.Minute}}).Cells[0]
+		if r.Err != nil {
+			b.Fatal(r.Err)
+		}
+		return r
+	}
+	b.Run("starlark-step", func(b *testing.B) {
+		n, _ := strconv.ParseFloat(strings.Fields(run("print(trace(loss_of, params).nodes)").Output)[0], 64)
+		for b.Loop() {
+			run("L = loss_of(params)\nL.backward()")
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/op-value")
+	})
+	b.Run("traced-100-steps", func(b *testing.B) {
+		var n float64
+		for b.Loop() {
+			r := run(`step = trace(loss_of, params)
+for k in range(100):
+    step(params)
+    for p in params:
+        p.value -= rate(k) * p.grad
+print(step.nodes)`)
+			n, _ = strconv.ParseFloat(strings.Fields(r.Output)[0], 64)
+		}
+		b.ReportMetric(n, "nodes")
+	})
 }

@@ -1,14 +1,21 @@
-// Package notebook runs the cells of a Gradbook notebook: the Starlark
-// runtime, the built-ins over the engine, and the Value type. It is pure
-// Go, tested natively. Around it:
+// Package notebook is the cell language of a Gradbook notebook,
+// assembled: NewSession is the runtime (package kernel) with every
+// built-in and, in each chain of cells, the parts of the packages that
+// keep state from run to run. It is pure Go, tested natively. Its
+// packages:
 //
-//	notebook/draw      the drawings: layout, SVG, steps and paths
-//	notebook/block     the block kinds (quiz, explore, exercise) and all
-//	                   cell markup
-//	notebook/lesson    lesson files to pages, at build time only
-//	notebook/progress  the learner's progress behind a two-method Store
-//	notebook/web       the page in the browser (js/wasm only): it wires
-//	                   the rendered markup to these packages
+//	notebook/kernel     the runtime: Session, Request, results, limits,
+//	                    stop reasons, kept states, messages and hints
+//	notebook/values     the Value type and trace
+//	notebook/torch      tensors, with PyTorch's names
+//	notebook/library    the other built-ins, a file for each kind
+//	notebook/cellindex  cells.json, the index of the lessons' cells
+//
+// and around them: notebook/draw (the drawings), notebook/block (the block
+// kinds and all cell markup), notebook/lesson (lesson files to pages, at
+// build time only), notebook/progress (the learner's progress),
+// notebook/runner (the worker that runs cells) and notebook/web (the page
+// in the browser, js/wasm only).
 //
 // Data crosses each boundary once: a built-in hands the engine a Graph
 // (never text), a drawing keeps the compiled tape and its values, and a
@@ -18,25 +25,22 @@
 //
 // A cell is Starlark, a small Python-like language with no file, network
 // or page access, with while loops, top-level if and for, reassigned
-// globals and recursion allowed. A Session runs cells (session.go): its
-// Run takes a Request, the cells up to the one to run with its limits and
-// hooks, and runs the cells above that cell and the cell itself, in
-// order: a cell sees the globals that the cells above it leave, as they
-// are written now, and nothing else.
+// globals and recursion allowed. A Session runs cells: its Run takes a
+// Request, the cells up to the one to run with its limits and hooks, and
+// runs the cells above that cell and the cell itself, in order: a cell
+// sees the globals that the cells above it leave, as they are written
+// now, and nothing else.
 //
 //	s := notebook.NewSession()
-//	res := s.Run(notebook.Request{Cells: []string{"x = 6", "print(x * 7)"}})
+//	res := s.Run(kernel.Request{Cells: []string{"x = 6", "print(x * 7)"}})
 //	fmt.Print(res.Last().Output) // 42
 //
-// Each cell is its own Starlark file over one shared environment, so
-// that a function reads a global's latest value as in Python (env.go).
-// The Session keeps the state after each cell, keyed by the sources up to
-// it, and a run starts from the longest unchanged stretch above
-// (kept.go): frozen lists and dicts and restored Values make that
-// invisible. A run is bounded by Limits (limits.go); a limit that fires
-// stops the run with a reason that errors.Is recognises (stop.go), and
-// the error names the cell and line. The few Starlark messages Gradbook
-// must recognise are read in one file (messages.go).
+// The Session keeps the state after each cell, keyed by the sources up
+// to it, and a run starts from the longest unchanged stretch above:
+// frozen lists and dicts and restored Values and tensors make that
+// invisible. A run is bounded by Limits; a limit that fires stops the run
+// with a reason that errors.Is recognises, and the error names the cell
+// and line (package kernel).
 //
 // # Built-ins
 //
@@ -80,7 +84,7 @@
 //
 // trace records the graph a function builds, once, and replays its tape
 // with new numbers, forward and backward, without running Starlark again
-// (trace.go); it refuses a function that reads a Value's number while it
+// (package values); it refuses a function that reads a Value's number while it
 // builds the graph:
 //
 //	step = trace(loss_of, params)
@@ -89,9 +93,9 @@
 //	    for p in params:
 //	        p.value -= 0.1 * p.grad
 //
-// plot, scatter and boundary draw plots under the cell (plots.go, package
-// plot); moons, uniform and sum make seeded data and starting weights and
-// add Values (data.go):
+// plot, scatter and boundary draw plots under the cell (package plot);
+// moons, uniform and sum make seeded data and starting weights and add
+// Values:
 //
 //	X, y = moons(100, noise=0.1, seed=1)
 //	plot(losses, title="Loss")
@@ -105,8 +109,11 @@
 //
 // # Adding a built-in
 //
-// Write it in builtins.go as a starlark.Builtin, add it to builtins() in
-// run.go, document it here and in the README's table, and test it in
-// builtins_test.go. A new op of the engine needs one more name in
-// unaryMethods (value.go) to become a Value method.
+// Write it in the file of its kind (package library's doc lists them, or
+// values and torch) with its line in that file's table of built-ins,
+// document it here and in the README's two tables (a test fails until
+// both have it and the README names the file), and test it in the
+// _test.go beside the file. A new op of the engine needs one more name in
+// unaryMethods (values/value.go) to become a Value method, and a line in
+// tensorMethods (torch/methods.go) to become a tensor's.
 package notebook

@@ -1,14 +1,16 @@
-package notebook
+package notebook_test
 
 import (
 	"testing"
 	"time"
+
+	"gradbook/notebook"
 )
 
 // The ninja program's backward pass by hand gives autograd's gradients,
 // and its training takes the held-out loss below the bigram model's.
 func TestNinjaProgram(t *testing.T) {
-	s := NewSession()
+	s := notebook.NewSession()
 	prog := benchProgram(t, "ninja")
 	start := time.Now()
 	out := runCells(t, s, prog, `

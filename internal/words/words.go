@@ -117,9 +117,10 @@ func Plural(n int, one, many string) string {
 }
 
 // Bytes writes a size in the decimal units browsers and operating
-// systems show: "512 bytes", "42 kB", "1.5 MB", "2.1 GB" (1 MB is
-// 1,000,000 bytes).
-func Bytes(n float64) string {
+// systems show, as every limit is set: "512 bytes", "42 kB", "1.5 MB",
+// "2.1 GB" (1 MB is 1,000,000 bytes).
+func Bytes[N int | int64 | uint64 | float64](size N) string {
+	n := float64(size)
 	switch {
 	case n >= 1e9:
 		return strconv.FormatFloat(n/1e9, 'f', 1, 64) + " GB"

@@ -13,6 +13,8 @@ import (
 	"gradbook/internal/words"
 	"gradbook/notebook"
 	"gradbook/notebook/draw"
+	"gradbook/notebook/kernel"
+	"gradbook/notebook/values"
 )
 
 // Exercise is code for the learner to complete, with a Check button that
@@ -149,9 +151,9 @@ func Judge(check string, tests []Test, source string) Report {
 
 // capped cuts the report's texts as every text of a run is cut.
 func (r Report) capped() Report {
-	r.Why = notebook.CapMessage(r.Why)
+	r.Why = kernel.CapMessage(r.Why)
 	for i, l := range r.Lines {
-		r.Lines[i] = notebook.CapMessage(l)
+		r.Lines[i] = kernel.CapMessage(l)
 	}
 	return r
 }
@@ -279,9 +281,9 @@ func stopsBefore(source string) string {
 }
 
 // onBehalf runs cells on the learner's behalf: quietly, from scratch,
-// within notebook.CheckBudget. Checkers read the globals they leave.
-func onBehalf(cells ...string) notebook.Result {
-	return notebook.NewSession().Run(notebook.Request{Cells: cells, Fresh: true, Quiet: true, Limits: notebook.Limits{Time: notebook.CheckBudget}})
+// within kernel.CheckBudget. Checkers read the globals they leave.
+func onBehalf(cells ...string) kernel.Result {
+	return notebook.NewSession().Run(kernel.Request{Cells: cells, Fresh: true, Quiet: true, Limits: kernel.Limits{Time: kernel.CheckBudget}})
 }
 
 // judge runs hidden tests in order, each giving its name and why it
@@ -317,7 +319,7 @@ func checkOne(fn *starlark.Function, tc backwardTest) (string, *draw.Drawing) {
 	want, _ := tape.Backward(vals, out, engine.Accumulate)
 	wrong, _ := tape.Backward(vals, out, engine.OverwriteBug)
 	call := func() (starlark.Value, string) {
-		thread := notebook.NewThread("check", notebook.CheckBudget, "it ran too long (an endless loop?)")
+		thread := kernel.NewThread("check", kernel.CheckBudget, "it ran too long (an endless loop?)")
 		v, err := starlark.Call(thread, fn, starlark.Tuple{graphValue(tc.graph), valuesDict(tape, tc.leaves, vals), starlark.String(out)}, nil)
 		if err != nil {
 			msg := err.Error()
@@ -401,7 +403,7 @@ func snapshot(v starlark.Value) map[string]float64 {
 	if d, ok := v.(*starlark.Dict); ok {
 		for _, it := range d.Items() {
 			name, isStr := starlark.AsString(it[0])
-			if f, ok := notebook.Number(it[1]); ok && isStr {
+			if f, ok := values.AsFloat(it[1]); ok && isStr {
 				m[name] = f
 			}
 		}
@@ -435,7 +437,7 @@ func compareGrads(tc backwardTest, t *engine.Tape, got starlark.Value, want, wro
 		if !found {
 			return 0, false, false
 		}
-		f, ok := notebook.Number(v)
+		f, ok := values.AsFloat(v)
 		return f, true, ok
 	}
 	// The overwrite bug: every number matches what '=' instead of '+='

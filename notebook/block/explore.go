@@ -13,8 +13,8 @@ import (
 	"gradbook/engine"
 	"gradbook/internal/jsontext"
 	"gradbook/internal/words"
-	"gradbook/notebook"
 	"gradbook/notebook/draw"
+	"gradbook/notebook/kernel"
 )
 
 // Explore is a graph to play with: a slider and a number field per leaf,
@@ -160,7 +160,7 @@ func (e *Explore) State(leaves map[string]float64) (vals, grads map[string]float
 		d.SetKey(starlark.String(k), starlark.Float(grads[k]))
 	}
 	env["d"] = d
-	thread := notebook.NewThread("task", notebook.TaskBudget, "the task's condition ran too long")
+	thread := kernel.NewThread("task", kernel.TaskBudget, "the task's condition ran too long")
 	for i, x := range e.conds {
 		v, err := starlark.EvalExprOptions(&syntax.FileOptions{}, thread, x, env)
 		if err != nil {

@@ -10,7 +10,7 @@ import (
 
 	"gradbook/engine"
 	"gradbook/internal/words"
-	"gradbook/notebook"
+	"gradbook/notebook/values"
 )
 
 // layerTest is one hidden test of a learner's layer(neurons, x): each
@@ -91,7 +91,7 @@ func checkLayerOne(source string, tc layerTest) string {
 	}
 	var outs []*engine.Value
 	for j := range out.Len() {
-		v, ok := notebook.EngineValue(out.Index(j))
+		v, ok := values.EngineValue(out.Index(j))
 		if !ok {
 			return fmt.Sprintf("On %s, output %d is %s, not a Value: build it from the Values with + * and .tanh() (math.tanh and .value give plain numbers, and no gradient can flow back through a number).", tc.name, j, out.Index(j).Type())
 		}
@@ -127,7 +127,7 @@ func checkLayerOne(source string, tc layerTest) string {
 			if i < len(n)-1 {
 				want, what = d*tc.x[i], fmt.Sprintf("neuron %d's weight %d", j, i)
 			}
-			w, _ := notebook.EngineValue(ws.Index(i))
+			w, _ := values.EngineValue(ws.Index(i))
 			if math.Abs(w.Grad-want) > 1e-9 {
 				return fmt.Sprintf("On %s, the gradient of %s is %.6g; want %.6g. Each output must be tanh of the whole sum w·x + b, built from these very Values.", tc.name, what, w.Grad, want)
 			}
@@ -140,7 +140,7 @@ func checkLayerOne(source string, tc layerTest) string {
 			for j, n := range tc.neurons {
 				want += (1 - ts[j]*ts[j]) * n[i]
 			}
-			x, _ := notebook.EngineValue(xs.Index(i))
+			x, _ := values.EngineValue(xs.Index(i))
 			if math.Abs(x.Grad-want) > 1e-9 {
 				return fmt.Sprintf("On %s, the gradient of input %d is %.6g; want %.6g: it collects a share from every neuron.", tc.name, i, x.Grad, want)
 			}

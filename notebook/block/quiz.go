@@ -13,7 +13,8 @@ import (
 
 	"gradbook/internal/jsontext"
 	"gradbook/internal/words"
-	"gradbook/notebook"
+	"gradbook/notebook/kernel"
+	"gradbook/notebook/values"
 )
 
 // Quiz is a question with feedback. Its lead is the question; its
@@ -178,7 +179,7 @@ func (q *Quiz) Expected() ([]float64, error) {
 		if err != nil {
 			return nil, fmt.Errorf("answer %s: %v", a.Label, err)
 		}
-		f, ok := notebook.Number(v)
+		f, ok := values.AsFloat(v)
 		if !ok {
 			return nil, fmt.Errorf("answer %s: %s is a %s, not a number", a.Label, a.Expr, v.Type())
 		}
@@ -189,7 +190,7 @@ func (q *Quiz) Expected() ([]float64, error) {
 
 // evalExpr evaluates a Starlark expression with env as its globals.
 func evalExpr(expr string, env starlark.StringDict) (starlark.Value, error) {
-	thread := notebook.NewThread("expr", notebook.CheckBudget, "the answer's expression ran too long (an endless loop?)")
+	thread := kernel.NewThread("expr", kernel.CheckBudget, "the answer's expression ran too long (an endless loop?)")
 	return starlark.EvalOptions(&syntax.FileOptions{}, thread, "answer", expr, env)
 }
 

@@ -6,6 +6,8 @@ import (
 
 	"gradbook/internal/words"
 	"gradbook/notebook"
+	"gradbook/notebook/kernel"
+	"gradbook/notebook/library"
 )
 
 // Test is one hidden test of an exercise, written in the cell language: it
@@ -27,7 +29,7 @@ func CheckTests(source string, tests []Test) Report {
 	if why := stopsBefore(source); why != "" {
 		return Report{Why: why}
 	}
-	if names := notebook.Shadows(source); len(names) > 0 {
+	if names := library.Shadows(source); len(names) > 0 {
 		return Report{Why: fmt.Sprintf("Your code defines %s, which %s Gradbook's own: the tests call %s. Give yours %s.",
 			words.List(names), words.Plural(len(names), "is", "are"), words.Plural(len(names), "it", "them"), words.Plural(len(names), "another name", "other names"))}
 	}
@@ -63,7 +65,7 @@ func CheckTests(source string, tests []Test) Report {
 // or "" if it passed; authored is whether the why is the test's own
 // fail() message.
 func runTest(source string, t Test) (why string, authored bool) {
-	r := notebook.NewSession().Run(notebook.Request{Cells: []string{source, t.Code}, Fresh: true, Limits: notebook.Limits{Time: notebook.CheckBudget}}).Cells[1]
+	r := notebook.NewSession().Run(kernel.Request{Cells: []string{source, t.Code}, Fresh: true, Limits: kernel.Limits{Time: kernel.CheckBudget}}).Cells[1]
 	switch e := r.Err; {
 	case e == nil:
 	case e.Where != "" || e.Cell == 0:

@@ -9,13 +9,14 @@ import (
 	"gradbook/notebook"
 	"gradbook/notebook/block"
 	"gradbook/notebook/draw"
+	"gradbook/notebook/kernel"
 	"gradbook/notebook/lesson"
 )
 
 // runCells runs cells as one program, as Run all does, and returns each
 // cell's result with its drawings.
-func runCells(cells []string) []notebook.CellResult {
-	return notebook.NewSession().Run(notebook.Request{Cells: cells, All: true}).Cells
+func runCells(cells []string) []kernel.CellResult {
+	return notebook.NewSession().Run(kernel.Request{Cells: cells, All: true}).Cells
 }
 
 // lessonDrawing is one graph that a lesson draws.

@@ -7,6 +7,7 @@ import (
 
 	"gradbook/notebook"
 	"gradbook/notebook/block"
+	"gradbook/notebook/kernel"
 )
 
 // gridLimit is how many points an explore block's sliders may span for
@@ -34,7 +35,7 @@ func Check(l *Lesson) []*Error {
 		}
 	}
 	if len(srcs) > 0 {
-		for i, r := range notebook.NewSession().Run(notebook.Request{Cells: srcs, Fresh: true}).Cells {
+		for i, r := range notebook.NewSession().Run(kernel.Request{Cells: srcs, Fresh: true}).Cells {
 			c := code[i]
 			if e := r.Err; e != nil && !e.Above {
 				line := c.Line

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gradbook/notebook"
+	"gradbook/notebook/kernel"
 )
 
 // The GPT lesson's traced step gives the plain step's loss and every one
@@ -46,7 +47,7 @@ for rounds in range(2):
         print(n, doc, repr(worst))
 print("tapes", step.tapes)
 `
-	res := notebook.NewSession().Run(notebook.Request{Cells: []string{cell("model"), cell("traced"), compare}, Limits: notebook.Limits{Time: 5 * time.Minute}})
+	res := notebook.NewSession().Run(kernel.Request{Cells: []string{cell("model"), cell("traced"), compare}, Limits: kernel.Limits{Time: 5 * time.Minute}})
 	for _, r := range res.Cells {
 		if r.Err != nil {
 			t.Fatal(r.Err)

@@ -11,6 +11,8 @@ import (
 
 	"gradbook/notebook"
 	"gradbook/notebook/block"
+	"gradbook/notebook/cellindex"
+	"gradbook/notebook/kernel"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -154,7 +156,7 @@ func TestLessonsRun(t *testing.T) {
 					exercises++
 				}
 			}
-			for _, r := range notebook.NewSession().Run(notebook.Request{Cells: srcs, All: true}).Cells {
+			for _, r := range notebook.NewSession().Run(kernel.Request{Cells: srcs, All: true}).Cells {
 				checks += len(r.Checks)
 			}
 			if checks == 0 {
@@ -258,7 +260,7 @@ func TestRenamedLesson(t *testing.T) {
 		}
 	}
 	b, _ := os.ReadFile(filepath.Join(out, "cells.json"))
-	sc, err := notebook.ParseSiteCells(b)
+	sc, err := cellindex.Parse(b)
 	if err != nil {
 		t.Fatal(err)
 	}

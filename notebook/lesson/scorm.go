@@ -21,7 +21,7 @@ import (
 	texttemplate "text/template"
 	"time"
 
-	"gradbook/notebook"
+	"gradbook/notebook/library"
 	"gradbook/notebook/lms"
 )
 
@@ -57,7 +57,7 @@ var SCORMFiles = append([]string{
 // dataFiles are the data files' paths in a built site (Build's writeData).
 func dataFiles() []string {
 	var out []string
-	for _, name := range notebook.DataFiles() {
+	for _, name := range library.DataFiles() {
 		out = append(out, "data/"+name)
 	}
 	return out
@@ -193,15 +193,15 @@ func WriteSCORM(file, dir string, lessons []*Lesson, p Package) (*Written, error
 }
 
 // packageFile reads one of SCORMFiles: a data file from the copy the
-// program embeds (notebook.DataFile), as Build writes it, since a
+// program embeds (library.DataFile), as Build writes it, since a
 // package is made without the site's pages; the others from the built
 // site in dir.
 func packageFile(dir, f string) ([]byte, error) {
 	if f == "data/README.txt" {
-		return []byte(notebook.DataReadme()), nil
+		return []byte(library.DataReadme()), nil
 	}
 	if name, ok := strings.CutPrefix(f, "data/"); ok {
-		if text, ok := notebook.DataFile(name); ok {
+		if text, ok := library.DataFile(name); ok {
 			return []byte(text), nil
 		}
 	}

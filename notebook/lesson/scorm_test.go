@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"gradbook/notebook"
+	"gradbook/notebook/library"
 	"gradbook/notebook/lms"
 )
 
@@ -176,8 +176,8 @@ func TestSCORMManifest(t *testing.T) {
 				t.Errorf("Written %+v for %d files", w, len(files))
 			}
 			// The data files cells read are whole, as the site serves them.
-			names, _ := notebook.DataFile("names.txt")
-			if string(files["data/names.txt"]) != names || len(names) < 200_000 || string(files["data/README.txt"]) != notebook.DataReadme() {
+			names, _ := library.DataFile("names.txt")
+			if string(files["data/names.txt"]) != names || len(names) < 200_000 || string(files["data/README.txt"]) != library.DataReadme() {
 				t.Errorf("data/names.txt has %d bytes (want the %d of names()), data/README.txt %d", len(files["data/names.txt"]), len(names), len(files["data/README.txt"]))
 			}
 			m := parseXML(t, files[Manifest])
@@ -340,7 +340,7 @@ func TestSCORMFilesHaveWhatScriptsFetch(t *testing.T) {
 		switch {
 		case m[1] == "data/${name}": // one of the data files
 			data = true
-			for _, name := range notebook.DataFiles() {
+			for _, name := range library.DataFiles() {
 				if !slices.Contains(SCORMFiles, "data/"+name) {
 					t.Errorf("gradbook.js fetches the data file data/%s, which SCORMFiles lacks", name)
 				}

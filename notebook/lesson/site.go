@@ -4,15 +4,17 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
-	"gradbook/internal/words"
 	"html/template"
 	"os"
 	"path/filepath"
 	"strings"
 	texttemplate "text/template"
 
-	"gradbook/notebook"
+	"gradbook/internal/words"
+
 	"gradbook/notebook/block"
+	"gradbook/notebook/cellindex"
+	"gradbook/notebook/library"
 )
 
 //go:embed templates/*.html templates/sw.js templates/starter.md
@@ -88,24 +90,24 @@ func writeData(dir string) error {
 	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
 		return err
 	}
-	for _, name := range notebook.DataFiles() {
-		text, _ := notebook.DataFile(name)
+	for _, name := range library.DataFiles() {
+		text, _ := library.DataFile(name)
 		if err := os.WriteFile(filepath.Join(dir, "data", name), []byte(text), 0o644); err != nil {
 			return err
 		}
 	}
-	return os.WriteFile(filepath.Join(dir, "data", "README.txt"), []byte(notebook.DataReadme()), 0o644)
+	return os.WriteFile(filepath.Join(dir, "data", "README.txt"), []byte(library.DataReadme()), 0o644)
 }
 
 // writeCells writes cells.json: every lesson's code cells by id, so that
 // a course page can embed a lesson's cell by reference.
 func writeCells(dir string, lessons []*Lesson) error {
-	sc := &notebook.SiteCells{Lessons: map[string]notebook.LessonCells{}, Renamed: map[string]string{}}
+	sc := &cellindex.Index{Lessons: map[string]cellindex.Lesson{}, Renamed: map[string]string{}}
 	for _, l := range lessons {
 		if l.Problem != nil {
 			continue
 		}
-		lc := notebook.LessonCells{Title: l.Title, Cells: map[string]string{}}
+		lc := cellindex.Lesson{Title: l.Title, Cells: map[string]string{}}
 		for _, c := range l.Cells {
 			if c.Kind == "python" {
 				lc.Cells[c.ID] = c.Source

@@ -260,6 +260,10 @@ func TestLinkWithout(t *testing.T) {
 	if pg.status != "Not reported to your LMS." || len(pg.notices) != 1 || !strings.Contains(pg.notices[0], "did not start this lesson's session") {
 		t.Errorf("status %q, notices %q", pg.status, pg.notices)
 	}
+	l.Changed()
+	if len(f.set) != 0 {
+		t.Errorf("a session the LMS did not start was written to: %v", f.set)
+	}
 
 	f = newLMS(map[string]string{"cmi.mode": "review", "cmi.suspend_data": "not Gradbook's"})
 	pg = &page{}

@@ -30,7 +30,7 @@ const CommitEvery = 30 * time.Second
 
 // MaxRead is the most characters read from any element the LMS holds:
 // more than any LMS keeps in suspend data, little enough for the tab.
-const MaxRead = 1 << 20
+const MaxRead = 1_000_000
 
 // Refused is an error: the LMS refused a call.
 type Refused struct {

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"gradbook/notebook"
 	"gradbook/notebook/block"
+	"gradbook/notebook/kernel"
 	"gradbook/notebook/runner"
 )
 
@@ -109,9 +109,9 @@ func (p *Page) members() []Member {
 // do runs a job on the runner, without the page's lock while it runs.
 // Its events come back as work of the page, in the order they were sent,
 // and all of them are shown before do returns.
-func (p *Page) do(job runner.Job, ev runner.Events) (res runner.Result, err error) {
+func (p *Page) do(job runner.Job, ev kernel.Hooks) (res runner.Result, err error) {
 	var in inbox
-	locked := runner.Events{}
+	locked := kernel.Hooks{}
 	if ev.Line != nil {
 		locked.Line = func(cell int, text string) { in.post(p, func() { ev.Line(cell, text) }) }
 	}
@@ -182,7 +182,7 @@ func (p *Page) Run(c *Cell) {
 	srcs, _ := Chain(p.members(), i)
 	last := len(srcs) - 1
 	c.startRun()
-	res, err := p.do(runner.Job{Cells: srcs}, runner.Events{Line: func(cell int, text string) {
+	res, err := p.do(runner.Job{Cells: srcs}, kernel.Hooks{Line: func(cell int, text string) {
 		if cell == last && c.running {
 			c.stream(text)
 		}
@@ -291,7 +291,7 @@ func (p *Page) RunAll() {
 			break
 		}
 	}
-	results := map[*Cell]*notebook.CellResult{}
+	results := map[*Cell]*kernel.CellResult{}
 	for _, job := range PlanRunAll(members) {
 		if err := p.runBatch(job, results); err != nil {
 			break // stopped, or the runner died: the cells below wait
@@ -332,7 +332,7 @@ func (p *Page) RunAll() {
 
 // runBatch runs one batch of Run all: its cells wait their turn, each counts
 // its own time, and each gets its result in results.
-func (p *Page) runBatch(job Batch, results map[*Cell]*notebook.CellResult) error {
+func (p *Page) runBatch(job Batch, results map[*Cell]*kernel.CellResult) error {
 	cells := make([]*Cell, len(job.Members))
 	for j, k := range job.Members {
 		cells[j] = p.cells[k]
@@ -346,7 +346,7 @@ func (p *Page) runBatch(job Batch, results map[*Cell]*notebook.CellResult) error
 		return nil
 	}
 	var current *Cell
-	res, err := p.do(runner.Job{Cells: job.Srcs, All: true}, runner.Events{
+	res, err := p.do(runner.Job{Cells: job.Srcs, All: true}, kernel.Hooks{
 		Line: func(cell int, text string) {
 			if c := at(cell); c != nil && c.running {
 				c.stream(text)
@@ -405,7 +405,7 @@ func (c *Cell) Reset() {
 
 // show displays a cell's result: its output, its error, and its drawings;
 // cell is the cell's index in its run (-1: the error's own).
-func (c *Cell) show(r *notebook.CellResult, cell int) {
+func (c *Cell) show(r *kernel.CellResult, cell int) {
 	if cell < 0 && r.Err != nil {
 		cell = r.Err.Cell
 	}
@@ -420,7 +420,7 @@ func (c *Cell) show(r *notebook.CellResult, cell int) {
 // showResult shows a run's result in a cell or an exercise (id): the
 // text Show gives, the error's line marked in the editor, and the plots
 // and drawings. It is the one place a result reaches the page.
-func (p *Page) showResult(r *notebook.CellResult, s Shown, id string, out, drawings Node, drawn *handlers, editor *codeEditor) {
+func (p *Page) showResult(r *kernel.CellResult, s Shown, id string, out, drawings Node, drawn *handlers, editor *codeEditor) {
 	p.setOutput(out, s.Text)
 	if s.State == Error {
 		out.AddClass(classError)

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"gradbook/notebook"
 	"gradbook/notebook/block"
+	"gradbook/notebook/cellindex"
 )
 
 // Cells in other pages: a course page's .gradbook-cell elements (embed.js)
@@ -21,13 +21,13 @@ type placement struct {
 }
 
 // fetchCells reads cells.json from the Gradbook site at base.
-func (p *Page) fetchCells(base string) (sc *notebook.SiteCells, err error) {
+func (p *Page) fetchCells(base string) (sc *cellindex.Index, err error) {
 	var b []byte
 	p.unlocked(func() { b, err = p.browser.Fetch(base + "cells.json") })
 	if err != nil {
 		return nil, err
 	}
-	return notebook.ParseSiteCells(b)
+	return cellindex.Parse(b)
 }
 
 // embed turns the .gradbook-cell elements of a course page into live
@@ -40,7 +40,7 @@ func (p *Page) embed(base string) {
 	if p.keep != nil {
 		p.keep.lesson = lessonOfPage
 	}
-	var sc *notebook.SiteCells
+	var sc *cellindex.Index
 	var scErr error
 	inline := 0
 	for _, el := range p.doc.QueryAll(block.Of(block.ClassEmbedCell)) {

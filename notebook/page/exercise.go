@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"gradbook/notebook/block"
+	"gradbook/notebook/kernel"
 	"gradbook/notebook/progress"
 	"gradbook/notebook/runner"
 )
@@ -80,7 +81,7 @@ func (x *exercise) restore() {
 
 // job runs a job for the exercise, with its buttons off meanwhile, and
 // says how long it ran.
-func (x *exercise) job(j runner.Job, ev runner.Events) (runner.Result, float64, error) {
+func (x *exercise) job(j runner.Job, ev kernel.Hooks) (runner.Result, float64, error) {
 	x.run.SetDisabled(true)
 	x.checkB.SetDisabled(true)
 	x.el.SetAttr("aria-busy", "true")
@@ -98,7 +99,7 @@ func (x *exercise) job(j runner.Job, ev runner.Events) (runner.Result, float64, 
 func (x *exercise) runIt() {
 	var streamed strings.Builder
 	x.out.SetText("Running…")
-	res, ms, err := x.job(runner.Job{Cells: []string{x.editor.Value()}}, runner.Events{Line: func(_ int, text string) {
+	res, ms, err := x.job(runner.Job{Cells: []string{x.editor.Value()}}, kernel.Hooks{Line: func(_ int, text string) {
 		if streamed.Len() == 0 {
 			x.out.SetText("")
 		}
@@ -115,7 +116,7 @@ func (x *exercise) runIt() {
 // the engine's; it replaces what the box showed, and a pass clears it.
 func (x *exercise) checkIt() {
 	x.report.SetText("Checking…")
-	res, ms, err := x.job(runner.Job{Check: x.check, Tests: x.tests, Source: x.editor.Value()}, runner.Events{})
+	res, ms, err := x.job(runner.Job{Check: x.check, Tests: x.tests, Source: x.editor.Value()}, kernel.Hooks{})
 	if err != nil || res.Report == nil {
 		x.report.SetText("The check did not finish: " + Why(err, ms) + ".")
 		return

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"gradbook/notebook/kernel"
 	"gradbook/notebook/lesson"
 	"gradbook/notebook/page"
 	"gradbook/notebook/page/fakedom"
@@ -334,7 +335,7 @@ func (w *worker) Post(id int, job runner.Job) {
 			w.died("fatal error: out of memory", true)
 			return
 		}
-		res := w.r.Do(job, runner.Hooks{
+		res := w.r.Do(job, kernel.Hooks{
 			Line: func(cell int, line string) {
 				w.send(runner.Message{ID: id, Lines: []runner.Line{{Cell: cell, Text: line}}})
 			},

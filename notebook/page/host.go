@@ -1,6 +1,7 @@
 package page
 
 import (
+	"gradbook/notebook/kernel"
 	"gradbook/notebook/progress"
 	"gradbook/notebook/runner"
 )
@@ -11,7 +12,7 @@ import (
 
 // Runner runs cells and checks, off the page's thread: runner.Client.
 type Runner interface {
-	Do(job runner.Job, ev runner.Events) (runner.Result, error)
+	Do(job runner.Job, ev kernel.Hooks) (runner.Result, error)
 	Stop()
 	Busy() bool
 }

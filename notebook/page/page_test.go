@@ -11,24 +11,25 @@ import (
 	"time"
 
 	"gradbook/notebook"
+	"gradbook/notebook/kernel"
 	"gradbook/notebook/runner"
 )
 
 func TestShow(t *testing.T) {
 	tests := []struct {
 		name string
-		r    notebook.CellResult
+		r    kernel.CellResult
 		cell int
 		want Shown
 	}{
-		{"clean", notebook.CellResult{Ran: true, Output: "42\n"}, 0, Shown{"42\n", Passed, 0}},
-		{"nothing printed", notebook.CellResult{Ran: true}, 0, Shown{"(ran; nothing printed)", Passed, 0}},
-		{"failed check", notebook.CellResult{Ran: true, Output: "✗ x: got 1, expected 2\n", Checks: []notebook.CheckResult{{Passed: false}}}, 0, Shown{"✗ x: got 1, expected 2\n", Failed, 0}},
-		{"error after output without a newline", notebook.CellResult{Ran: true, Output: "partial", Err: &notebook.CellError{Cell: 0, Line: 2, Msg: "boom"}}, 0,
+		{"clean", kernel.CellResult{Ran: true, Output: "42\n"}, 0, Shown{"42\n", Passed, 0}},
+		{"nothing printed", kernel.CellResult{Ran: true}, 0, Shown{"(ran; nothing printed)", Passed, 0}},
+		{"failed check", kernel.CellResult{Ran: true, Output: "✗ x: got 1, expected 2\n", Checks: []kernel.CheckResult{{Passed: false}}}, 0, Shown{"✗ x: got 1, expected 2\n", Failed, 0}},
+		{"error after output without a newline", kernel.CellResult{Ran: true, Output: "partial", Err: &kernel.CellError{Cell: 0, Line: 2, Msg: "boom"}}, 0,
 			Shown{"partial\ncell 1, line 2\nError: boom", Error, 2}},
-		{"error in a function defined above", notebook.CellResult{Ran: true, Err: &notebook.CellError{Cell: 1, Line: 3, Msg: "boom", Where: "in f, defined in cell 1"}}, 1,
+		{"error in a function defined above", kernel.CellResult{Ran: true, Err: &kernel.CellError{Cell: 1, Line: 3, Msg: "boom", Where: "in f, defined in cell 1"}}, 1,
 			Shown{"cell 2, line 3 (in f, defined in cell 1)\nError: boom", Error, 0}},
-		{"error above", notebook.CellResult{Err: &notebook.CellError{Cell: 0, Above: true}}, 1,
+		{"error above", kernel.CellResult{Err: &kernel.CellError{Cell: 0, Above: true}}, 1,
 			Shown{"not run: cell 1 above has an error; fix it first", Error, 0}},
 	}
 	for _, tc := range tests {
@@ -43,7 +44,7 @@ func TestShow(t *testing.T) {
 // A lesson's cell the learner changed shows a check that no longer holds
 // as the result of their experiment.
 func TestShowEdited(t *testing.T) {
-	r := notebook.NewSession().Run(notebook.Request{Cells: []string{"L = -2.0\nprint('L is', L)\ncheck(L, -8)"}}).Last()
+	r := notebook.NewSession().Run(kernel.Request{Cells: []string{"L = -2.0\nprint('L is', L)\ncheck(L, -8)"}}).Last()
 	got := ShowEdited(r, 0)
 	if got.State != Changed || got.Text != "L is -2.0\n• L: the lesson expects -8; yours gives -2\n" {
 		t.Errorf("ShowEdited = %+v", got)
@@ -54,7 +55,7 @@ func TestShowEdited(t *testing.T) {
 }
 
 func TestOutcomeAndWhy(t *testing.T) {
-	res := runner.Result{Cells: []notebook.CellResult{{Ran: true, Output: "a\n"}, {Ran: true, Output: "b\n"}}}
+	res := runner.Result{Cells: []kernel.CellResult{{Ran: true, Output: "a\n"}, {Ran: true, Output: "b\n"}}}
 	if got := Outcome(res, 1, 1, nil, "", 10); got.Output != "b\n" {
 		t.Errorf("the second cell's result: %q", got.Output)
 	}

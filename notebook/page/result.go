@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"gradbook/notebook"
+	"gradbook/notebook/kernel"
 	"gradbook/notebook/runner"
 )
 
@@ -29,7 +29,7 @@ const (
 // Show is how a lesson cell, a scratch cell or an exercise shows r; cell
 // is the cell's index in its run, so that an error in another cell's
 // code (a function defined above) marks no line here.
-func Show(r *notebook.CellResult, cell int) Shown {
+func Show(r *kernel.CellResult, cell int) Shown {
 	return show(r, cell, false)
 }
 
@@ -37,11 +37,11 @@ func Show(r *notebook.CellResult, cell int) Shown {
 // its checks are the lesson's, about the lesson's code, so one that no
 // longer holds is an experiment's result, not a mistake: "the lesson
 // expects −8; yours gives −2".
-func ShowEdited(r *notebook.CellResult, cell int) Shown {
+func ShowEdited(r *kernel.CellResult, cell int) Shown {
 	return show(r, cell, true)
 }
 
-func show(r *notebook.CellResult, cell int, edited bool) Shown {
+func show(r *kernel.CellResult, cell int, edited bool) Shown {
 	s := Shown{Text: r.Output, State: Passed}
 	switch {
 	case r.Err != nil:
@@ -70,7 +70,7 @@ func show(r *notebook.CellResult, cell int, edited bool) Shown {
 }
 
 // Verdict says how a run went, for the page's status line.
-func Verdict(r *notebook.CellResult) string {
+func Verdict(r *kernel.CellResult) string {
 	switch {
 	case r.Err != nil:
 		return "stopped with an error"
@@ -83,11 +83,11 @@ func Verdict(r *notebook.CellResult) string {
 // Outcome is the result of cell k of a job (cell is its index among the
 // job's cells), or what to show if the job ended without one: what it
 // printed (streamed) and why it ended, after ms.
-func Outcome(res runner.Result, k, cell int, err error, streamed string, ms float64) *notebook.CellResult {
+func Outcome(res runner.Result, k, cell int, err error, streamed string, ms float64) *kernel.CellResult {
 	if err == nil && k < len(res.Cells) {
 		return &res.Cells[k]
 	}
-	return &notebook.CellResult{Ran: true, Output: streamed, Err: &notebook.CellError{Cell: cell, Msg: Why(err, ms)}}
+	return &kernel.CellResult{Ran: true, Output: streamed, Err: &kernel.CellError{Cell: cell, Msg: Why(err, ms)}}
 }
 
 // Why says why a job that ran for ms gave no result: the learner stopped

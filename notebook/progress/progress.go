@@ -626,7 +626,7 @@ func (p *Progress) Read(data []byte) (*File, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(data) > MaxImport {
-		return nil, fmt.Errorf("%w: it is %s, and at most %s can be imported", ErrBadImport, words.Bytes(float64(len(data))), words.Bytes(MaxImport))
+		return nil, fmt.Errorf("%w: it is %s, and at most %s can be imported", ErrBadImport, words.Bytes(len(data)), words.Bytes(MaxImport))
 	}
 	v, err := jsontext.Decode(data)
 	if err != nil {

@@ -6,8 +6,9 @@ import (
 	"sync"
 	"time"
 
-	"gradbook/notebook"
 	"gradbook/notebook/block"
+	"gradbook/notebook/kernel"
+	"gradbook/notebook/library"
 )
 
 // This file is the page's side of the runner, in plain Go: the Client
@@ -62,12 +63,6 @@ type Message struct {
 	Err    string
 }
 
-// Events are what the page is told while a job runs; each may be nil.
-type Events struct {
-	Line  func(cell int, text string)
-	Start func(cell int)
-}
-
 // Line is a line a cell printed: cell indexes the job's cells. A Line
 // with start set says that the cell begins to run.
 type Line struct {
@@ -96,7 +91,7 @@ type Client struct {
 
 // SetDataLoader gives the Client the way to load the site's data files
 // (load("names.txt") fetches data/names.txt): a job whose code reads one
-// (notebook.NeedsData) brings it (a few hundred KB, cloned in a few
+// (library.NeedsData) brings it (a few hundred KB, cloned in a few
 // milliseconds, so every such job does: a runner started after a stop
 // has none). Without a loader, jobs bring none, and a cell that reads one says so.
 func (c *Client) SetDataLoader(load func(name string) (string, error)) {
@@ -110,7 +105,7 @@ func (c *Client) SetDataLoader(load func(name string) (string, error)) {
 // why.
 func (c *Client) withData(job Job) (Job, error) {
 	srcs := append(append(append([]string(nil), job.Cells...), job.Source), testCode(job.Tests)...)
-	need := notebook.NeedsData(srcs...)
+	need := library.NeedsData(srcs...)
 	if len(need) == 0 {
 		return job, nil
 	}
@@ -266,17 +261,19 @@ func (c *Client) message(m Message) {
 	}
 }
 
-// Do runs job on the runner and returns its result; lines is given each
-// line the cells print as they print it. It blocks until the job ends:
+// Do runs job on the runner and returns its result, telling hooks as it
+// goes: Line is given each line the cells print as they print it, Start
+// is told when each cell begins (Flush is the worker's own, and not
+// called here). It blocks until the job ends:
 // call it from a goroutine of its own. A job sent to a runner that dies
 // before it starts never ran: it goes to the next runner.
-func (c *Client) Do(job Job, ev Events) (Result, error) {
+func (c *Client) Do(job Job, hooks kernel.Hooks) (Result, error) {
 	job, err := c.withData(job)
 	if err != nil {
 		return Result{}, err
 	}
 	for {
-		r, err := c.try(job, ev)
+		r, err := c.try(job, hooks)
 		if err != errNotStarted {
 			return r, err
 		}
@@ -300,7 +297,7 @@ func send(w Worker, id int, job Job) (err error) {
 var errNotStarted = errors.New("the runner died before it started")
 
 // try sends job to the current runner, once it is ready.
-func (c *Client) try(job Job, ev Events) (Result, error) {
+func (c *Client) try(job Job, hooks kernel.Hooks) (Result, error) {
 	// Wait for the runner; if it was replaced meanwhile, for the next.
 	c.mu.Lock()
 	for ready := c.ready; ; ready = c.ready {
@@ -316,7 +313,7 @@ func (c *Client) try(job Job, ev Events) (Result, error) {
 		c.mu.Unlock()
 		// On the page's own thread a run holds the page up: keep it short.
 		job.Budget = InPageBudget
-		return local.Do(job, Hooks{Line: ev.Line, Start: ev.Start}), nil
+		return local.Do(job, kernel.Hooks{Line: hooks.Line, Start: hooks.Start}), nil
 	}
 	c.next++
 	id := c.next
@@ -339,10 +336,10 @@ func (c *Client) try(job Job, ev Events) (Result, error) {
 		k.mu.Unlock()
 		for _, l := range got {
 			switch {
-			case l.start && ev.Start != nil:
-				ev.Start(l.Cell)
-			case !l.start && ev.Line != nil:
-				ev.Line(l.Cell, l.Text)
+			case l.start && hooks.Start != nil:
+				hooks.Start(l.Cell)
+			case !l.start && hooks.Line != nil:
+				hooks.Line(l.Cell, l.Text)
 			}
 		}
 		if done != nil {

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"gradbook/notebook/kernel"
 )
 
 // fakeHost starts fakeWorkers, which run jobs with a Runner each, the way
@@ -74,7 +76,7 @@ func (w *fakeWorker) Post(id int, job Job) {
 			w.died("fatal error: out of memory", true)
 			return
 		}
-		r := w.runner.Do(job, Hooks{
+		r := w.runner.Do(job, kernel.Hooks{
 			Line:  func(cell int, line string) { w.send(Message{ID: id, Lines: []Line{{Cell: cell, Text: line}}}) },
 			Start: func(cell int) { w.send(Message{ID: id, Begins: true, Cell: cell}) },
 		})
@@ -129,7 +131,7 @@ func TestClientRunsJobsAndStreamsLines(t *testing.T) {
 	c := NewClient(&fakeHost{}, nil)
 	var lines []string
 	var started []int
-	r, err := c.Do(Job{Cells: []string{"x = 6", "print(x * 7)\nprint('done')"}}, Events{
+	r, err := c.Do(Job{Cells: []string{"x = 6", "print(x * 7)\nprint('done')"}}, kernel.Hooks{
 		Line: func(cell int, text string) {
 			if cell == 1 {
 				lines = append(lines, text)
@@ -159,7 +161,7 @@ func TestClientStopStartsAFreshRunner(t *testing.T) {
 	c := NewClient(h, nil)
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.Do(Job{Cells: []string{"forever()"}}, Events{})
+		_, err := c.Do(Job{Cells: []string{"forever()"}}, kernel.Hooks{})
 		done <- err
 	}()
 	waitFor(t, c.Busy)
@@ -167,7 +169,7 @@ func TestClientStopStartsAFreshRunner(t *testing.T) {
 	if err := <-done; !errors.Is(err, ErrStopped) {
 		t.Fatalf("a stopped job ends with %v, want ErrStopped", err)
 	}
-	r, err := c.Do(Job{Cells: []string{"print(1 + 1)"}}, Events{})
+	r, err := c.Do(Job{Cells: []string{"print(1 + 1)"}}, kernel.Hooks{})
 	if got := output(t, r, err); got != "2\n" {
 		t.Errorf("after Stop: %q", got)
 	}
@@ -184,13 +186,13 @@ func TestClientReplacesARunnerThatDies(t *testing.T) {
 	var n notices
 	c := NewClient(h, n.add)
 	for i := range 5 {
-		_, err := c.Do(Job{Cells: []string{"die()"}}, Events{})
+		_, err := c.Do(Job{Cells: []string{"die()"}}, kernel.Hooks{})
 		var died *DiedError
 		if !errors.As(err, &died) || died.Why != "fatal error: out of memory" {
 			t.Fatalf("death %d: %v", i+1, err)
 		}
 	}
-	r, err := c.Do(Job{Cells: []string{"print('alive')"}}, Events{})
+	r, err := c.Do(Job{Cells: []string{"print('alive')"}}, kernel.Hooks{})
 	if got := output(t, r, err); got != "alive\n" {
 		t.Errorf("after five deaths: %q", got)
 	}
@@ -205,7 +207,7 @@ func TestClientFallsBackToThePage(t *testing.T) {
 	h := &fakeHost{dieEarly: MaxEarlyDeaths + 1}
 	var n notices
 	c := NewClient(h, n.add)
-	r, err := c.Do(Job{Cells: []string{"print('here')"}}, Events{})
+	r, err := c.Do(Job{Cells: []string{"print('here')"}}, kernel.Hooks{})
 	if got := output(t, r, err); got != "here\n" {
 		t.Errorf("on the page: %q", got)
 	}
@@ -216,7 +218,7 @@ func TestClientFallsBackToThePage(t *testing.T) {
 	if len(said) != 1 || !strings.Contains(said[0], "the runner could not start") || !strings.Contains(said[0], "cells run on the page itself") {
 		t.Errorf("notices %q", said)
 	}
-	r, _ = c.Do(Job{Cells: []string{"while True:\n    pass"}}, Events{})
+	r, _ = c.Do(Job{Cells: []string{"while True:\n    pass"}}, kernel.Hooks{})
 	if e := r.Cells[0].Err; e == nil || !strings.Contains(e.Msg, "stopped after 2 s") {
 		t.Errorf("a runaway loop on the page: %v", e)
 	}
@@ -225,7 +227,7 @@ func TestClientFallsBackToThePage(t *testing.T) {
 func TestClientWithoutWorkers(t *testing.T) {
 	var n notices
 	c := NewClient(&fakeHost{failStart: errors.New("Worker is not defined")}, n.add)
-	r, err := c.Do(Job{Cells: []string{"print(3)"}}, Events{})
+	r, err := c.Do(Job{Cells: []string{"print(3)"}}, kernel.Hooks{})
 	if got := output(t, r, err); got != "3\n" {
 		t.Errorf("output %q", got)
 	}
@@ -245,7 +247,7 @@ func TestClientStopWhileStarting(t *testing.T) {
 	for range 3 {
 		c.Stop()
 	}
-	r, err := c.Do(Job{Cells: []string{"print('ok')"}}, Events{})
+	r, err := c.Do(Job{Cells: []string{"print('ok')"}}, kernel.Hooks{})
 	if got := output(t, r, err); got != "ok\n" {
 		t.Errorf("output %q", got)
 	}
@@ -256,7 +258,7 @@ func TestClientStopWhileStarting(t *testing.T) {
 func TestClientIgnoresAStaleRunner(t *testing.T) {
 	h := &fakeHost{}
 	c := NewClient(h, nil)
-	go c.Do(Job{Cells: []string{"forever()"}}, Events{})
+	go c.Do(Job{Cells: []string{"forever()"}}, kernel.Hooks{})
 	waitFor(t, c.Busy)
 	c.Stop()
 	h.mu.Lock()
@@ -264,7 +266,7 @@ func TestClientIgnoresAStaleRunner(t *testing.T) {
 	h.mu.Unlock()
 	old.message(Message{ID: 1, Result: &Result{}}) // a late answer from the ended runner
 	old.died("late", true)
-	r, err := c.Do(Job{Cells: []string{"print(5)"}}, Events{})
+	r, err := c.Do(Job{Cells: []string{"print(5)"}}, kernel.Hooks{})
 	if got := output(t, r, err); got != "5\n" {
 		t.Errorf("output %q", got)
 	}
@@ -295,17 +297,17 @@ func TestClientBringsDataFiles(t *testing.T) {
 		return "ann\nbob\ncy", nil
 	})
 	for range 2 {
-		r, err := c.Do(Job{Cells: []string{"ns = names()", "print(len(ns), ns[-1])"}}, Events{})
+		r, err := c.Do(Job{Cells: []string{"ns = names()", "print(len(ns), ns[-1])"}}, kernel.Hooks{})
 		if got := output(t, r, err); got != "3 cy\n" {
 			t.Errorf("output %q", got)
 		}
 	}
-	if r, err := c.Do(Job{Cells: []string{"print('# names')"}}, Events{}); output(t, r, err) != "# names\n" || loads != 1 {
+	if r, err := c.Do(Job{Cells: []string{"print('# names')"}}, kernel.Hooks{}); output(t, r, err) != "# names\n" || loads != 1 {
 		t.Errorf("loaded %d times", loads)
 	}
 	c = NewClient(&fakeHost{}, nil)
 	c.SetDataLoader(func(string) (string, error) { return "", errors.New("404 Not Found") })
-	if _, err := c.Do(Job{Cells: []string{"print(names()[0])"}}, Events{}); err == nil || !strings.Contains(err.Error(), "data/names.txt could not be loaded for the cell that reads it: 404 Not Found") {
+	if _, err := c.Do(Job{Cells: []string{"print(names()[0])"}}, kernel.Hooks{}); err == nil || !strings.Contains(err.Error(), "data/names.txt could not be loaded for the cell that reads it: 404 Not Found") {
 		t.Errorf("a file that cannot load: %v", err)
 	}
 }
@@ -314,10 +316,10 @@ func TestClientBringsDataFiles(t *testing.T) {
 // waiting for ever; the runner takes the next job.
 func TestClientJobThatCannotBeSent(t *testing.T) {
 	c := NewClient(&fakeHost{}, nil)
-	if _, err := c.Do(Job{Cells: []string{"unsendable()"}}, Events{}); err == nil || !strings.Contains(err.Error(), "could not be sent to the runner: jsvalue: cannot send a chan int") {
+	if _, err := c.Do(Job{Cells: []string{"unsendable()"}}, kernel.Hooks{}); err == nil || !strings.Contains(err.Error(), "could not be sent to the runner: jsvalue: cannot send a chan int") {
 		t.Errorf("error %v", err)
 	}
-	r, err := c.Do(Job{Cells: []string{"print(1)"}}, Events{})
+	r, err := c.Do(Job{Cells: []string{"print(1)"}}, kernel.Hooks{})
 	if got := output(t, r, err); got != "1\n" {
 		t.Errorf("the next job: %q", got)
 	}

@@ -11,7 +11,7 @@
 // a runner that dies (out of memory) takes only the worker with it.
 //
 // Explore blocks stay on the page: their graphs are the lesson's own,
-// small and fixed, their task conditions run under notebook.TaskBudget,
+// small and fixed, their task conditions run under kernel.TaskBudget,
 // and a slider move must redraw within a frame, which a round trip to the
 // worker would only slow down.
 package runner
@@ -21,6 +21,8 @@ import (
 
 	"gradbook/notebook"
 	"gradbook/notebook/block"
+	"gradbook/notebook/kernel"
+	"gradbook/notebook/library"
 )
 
 // Job is one piece of work: run cells, or check an exercise.
@@ -35,47 +37,37 @@ type Job struct {
 	Check  string
 	Tests  []block.Test
 	Source string
-	// Budget is how long the cells may run; 0 means notebook.CellBudget.
+	// Budget is how long the cells may run; 0 means kernel.CellBudget.
 	Budget time.Duration
-	// Data are the data files the job's code reads (notebook.NeedsData),
+	// Data are the data files the job's code reads (library.NeedsData),
 	// by name: the Client brings them, the runner keeps them
-	// (notebook.SetDataFile).
+	// (library.SetDataFile).
 	Data map[string]string
 }
 
 // Result is what a job gave: a result per cell, or a check's report.
 type Result struct {
-	Cells  []notebook.CellResult
+	Cells  []kernel.CellResult
 	Report *block.Report
 }
 
-// Runner does jobs, one at a time, in one notebook.Session: the state
-// kept after cells carries over from one job to the next.
+// Runner does jobs, one at a time, in one Session of the cell language
+// (notebook.NewSession): the state kept after cells carries over from one
+// job to the next.
 type Runner struct {
-	session *notebook.Session
+	session *kernel.Session
 }
 
 // New returns a Runner with an empty Session.
 func New() *Runner { return &Runner{session: notebook.NewSession()} }
 
-// Hooks see a job as it goes; each may be nil.
-type Hooks struct {
-	// Line is given each line a cell prints as it is printed (cell
-	// indexes the job's Cells).
-	Line func(cell int, line string)
-	// Start is told when each cell begins to run.
-	Start func(cell int)
-	// Flush is called every 1,000 steps while the cells run
-	// (notebook.Request.Flush).
-	Flush func()
-}
-
-// Do does job, telling hooks as it goes.
-func (r *Runner) Do(job Job, hooks Hooks) Result {
+// Do does job, telling hooks as it goes (a check's job tells them
+// nothing).
+func (r *Runner) Do(job Job, hooks kernel.Hooks) Result {
 	for name, text := range job.Data {
 		// A file the Client brought is the site's: a bad one is a bug, and
 		// the cell that reads it says it has none.
-		_ = notebook.SetDataFile(name, text)
+		_ = library.SetDataFile(name, text)
 	}
 	if job.Check != "" || len(job.Tests) > 0 {
 		rep := block.Judge(job.Check, job.Tests, job.Source)
@@ -84,7 +76,7 @@ func (r *Runner) Do(job Job, hooks Hooks) Result {
 	if len(job.Cells) == 0 {
 		return Result{}
 	}
-	res := r.session.Run(notebook.Request{Cells: job.Cells, All: job.All, Limits: notebook.Limits{Time: job.Budget}, Print: hooks.Line, Start: hooks.Start, Flush: hooks.Flush}).Cells
+	res := r.session.Run(kernel.Request{Cells: job.Cells, All: job.All, Limits: kernel.Limits{Time: job.Budget}, Hooks: hooks}).Cells
 	if !job.All {
 		res = res[len(res)-1:]
 	}

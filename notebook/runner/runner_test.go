@@ -4,11 +4,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"gradbook/notebook/kernel"
 )
 
 func TestCells(t *testing.T) {
 	var lines []string
-	r := New().Do(Job{Cells: []string{"x = 6", "print(x * 7)"}}, Hooks{Line: func(cell int, line string) {
+	r := New().Do(Job{Cells: []string{"x = 6", "print(x * 7)"}}, kernel.Hooks{Line: func(cell int, line string) {
 		lines = append(lines, line)
 	}})
 	if len(r.Cells) != 1 || r.Cells[0].Output != "42\n" || r.Cells[0].Err != nil {
@@ -17,7 +19,7 @@ func TestCells(t *testing.T) {
 	if len(lines) != 1 || lines[0] != "42" {
 		t.Errorf("streamed %q", lines)
 	}
-	if r := New().Do(Job{Cells: []string{"x = 6", "print(x * 7)"}, All: true}, Hooks{}); len(r.Cells) != 2 {
+	if r := New().Do(Job{Cells: []string{"x = 6", "print(x * 7)"}, All: true}, kernel.Hooks{}); len(r.Cells) != 2 {
 		t.Errorf("Run all gave %d results", len(r.Cells))
 	}
 }
@@ -26,7 +28,7 @@ func TestCells(t *testing.T) {
 // all along the computation, so that the line can be sent on meanwhile.
 func TestFlushWhileComputing(t *testing.T) {
 	var events []string
-	New().Do(Job{Cells: []string{"print('started')\nn = 0\nfor i in range(100000):\n    n += 1\nprint('done')"}}, Hooks{
+	New().Do(Job{Cells: []string{"print('started')\nn = 0\nfor i in range(100000):\n    n += 1\nprint('done')"}}, kernel.Hooks{
 		Line:  func(_ int, line string) { events = append(events, line) },
 		Flush: func() { events = append(events, "flush") },
 	})
@@ -51,11 +53,11 @@ func TestFlushWhileComputing(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
-	r := New().Do(Job{Check: "backward", Source: "def backward(graph, values, out):\n    return {}"}, Hooks{})
+	r := New().Do(Job{Check: "backward", Source: "def backward(graph, values, out):\n    return {}"}, kernel.Hooks{})
 	if r.Report == nil || r.Report.Passed || r.Report.Why == "" {
 		t.Fatalf("report %+v", r.Report)
 	}
-	r = New().Do(Job{Check: "nope"}, Hooks{})
+	r = New().Do(Job{Check: "nope"}, kernel.Hooks{})
 	if r.Report == nil || !strings.Contains(r.Report.Why, `no checker called "nope"`) {
 		t.Errorf("report %+v", r.Report)
 	}

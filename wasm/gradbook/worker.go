@@ -9,6 +9,7 @@ import (
 
 	"gradbook/internal/jsvalue"
 	"gradbook/internal/protocol"
+	"gradbook/notebook/kernel"
 	"gradbook/notebook/runner"
 )
 
@@ -78,7 +79,7 @@ func serveOne(r *runner.Runner, msg js.Value) {
 			flush()
 		}
 	}
-	res := r.Do(job, runner.Hooks{
+	res := r.Do(job, kernel.Hooks{
 		Line: func(cell int, line string) {
 			lines = append(lines, []any{cell, line})
 			due()

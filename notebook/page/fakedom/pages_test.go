@@ -2,6 +2,7 @@ package fakedom_test
 
 import (
 	"encoding/json"
+	"gradbook/internal/words"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -190,8 +191,8 @@ func TestDrawing(t *testing.T) {
 	if fakedom.VisibleText(svg) == "" || strings.Contains(fakedom.VisibleText(svg), svg.Query("desc").Text()) {
 		t.Error("the drawing shows no text, or shows its description")
 	}
-	if n := svg.Query(`g[data-name="a"]`); n == nil || !strings.Contains(n.Text(), draw.Number(a.Grad)) {
-		t.Errorf("a's box does not show its gradient %s", draw.Number(a.Grad))
+	if n := svg.Query(`g[data-name="a"]`); n == nil || !strings.Contains(n.Text(), words.Rounded(a.Grad)) {
+		t.Errorf("a's box does not show its gradient %s", words.Rounded(a.Grad))
 	}
 	if !fakedom.Find(t, drawings, block.Of(draw.ClassStepBack)).HasAttr("disabled") {
 		t.Error("Step back is enabled at the start")

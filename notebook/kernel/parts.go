@@ -1,0 +1,57 @@
+package kernel
+
+import "go.starlark.net/starlark"
+
+// A chain of cells (the cells that run one after another from a fresh
+// start, and every run that starts from a state one of them left) shares
+// one environment (env.go) and one Part of each package that keeps
+// state of its own from run to run: the Values' numbers and the names
+// cells gave them (package values), the tensors' numbers and torch's
+// generator (package torch), the random module's generator (package
+// library). The kernel knows none of them: it tells each part which run
+// is going on and which cell ended, and asks each for what to keep with
+// a cell's state, and to put it back.
+
+// Part is one package's state in a chain of cells. A Session makes the
+// parts of each new chain with the function given to NewSession.
+type Part interface {
+	// SetRun gives the part the run going on now on its chain: r when it
+	// starts, nil when it has ended.
+	SetRun(r *Run)
+	// CellDone tells the part that cell has ended, having assigned the
+	// names assigned with = at its top level (a Value's name in
+	// drawings).
+	CellDone(cell int, assigned []string)
+	// Keep records what the part must put back for a run that starts
+	// from the state after the cell that just ended: held are the values
+	// of this part that the cell's globals reach (Changeable), which stay
+	// changeable although the globals are frozen. It returns the function
+	// that puts the part back as it is now, and how many numbers that
+	// holds: a Session keeps at most maxSaved over all its kept states.
+	Keep(held []Changeable) (restore func(), cost int)
+}
+
+// Changeable is a value that stays changeable after the cell that made it
+// ends, which freezing the globals does not stop: a Value's number and
+// gradient (a training step sets .value, backward sets .grad), a
+// tensor's numbers. When a cell's state is kept, the walk of its
+// globals hands each one it reaches to the part it belongs to.
+type Changeable interface {
+	starlark.Value
+	// KeptBy returns the part that records the value's state.
+	KeptBy() Part
+}
+
+// PartOf returns the part of type P of the chain whose run thread runs,
+// or P's zero value outside a run.
+func PartOf[P Part](thread *starlark.Thread) P {
+	if r := RunOf(thread); r != nil {
+		for _, p := range r.lin.parts {
+			if q, ok := p.(P); ok {
+				return q
+			}
+		}
+	}
+	var zero P
+	return zero
+}

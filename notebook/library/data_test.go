@@ -1,0 +1,66 @@
+package library_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"gradbook/notebook/internal/celltest"
+	"gradbook/notebook/library"
+)
+
+// sum adds as Python's sum does, on its fast path (one list) and its
+// general one alike.
+func TestSum(t *testing.T) {
+	for _, c := range []struct{ name, src, out, err string }{
+		{"empty list", "print(sum([]))", "0\n", ""},
+		{"numbers", "print(sum([1, 2.5]), sum((1, 2)), sum([1, 2], 10), sum([1], start=0.5))", "3.5 3 13 1.5\n", ""},
+		{"Values", "a, b = Value(2.0), Value(3.0)\ns = sum([a, b, 1])\ns.backward()\nprint(s.value, a.grad, s.op)", "6.0 1.0 add\n", ""},
+		{"generator-free iterable", "print(sum(range(4)))", "6\n", ""},
+		{"a string in the list", "sum([Value(1.0), \"x\"])", "", "sum: unknown binary op: Value + string"},
+		{"no argument", "sum()", "", "sum: missing argument for xs"},
+	} {
+		r := celltest.One(t, c.src)
+		switch {
+		case c.err == "" && (r.Err != nil || r.Output != c.out):
+			t.Errorf("%s: output %q, error %v; want %q", c.name, r.Output, r.Err, c.out)
+		case c.err != "" && (r.Err == nil || r.Err.Msg != c.err):
+			t.Errorf("%s: error %v; want %q", c.name, r.Err, c.err)
+		}
+	}
+}
+
+// names() reads the 32,033 names of names.txt; NeedsData finds the cells
+// that need it by their identifiers, not their text.
+func TestNames(t *testing.T) {
+	if _, ok := library.DataFile("names.txt"); !ok {
+		// Under WebAssembly the data set is not in the binary: the test
+		// brings it, as the page brings it to the runner.
+		text, err := os.ReadFile("data/names.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := library.SetDataFile("names.txt", string(text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := celltest.One(t, "ns = names()\nprint(len(ns), ns[0], ns[-1])")
+	if r.Err != nil || r.Output != "32033 emma zzyzx\n" {
+		t.Errorf("output %q, error %v", r.Output, r.Err)
+	}
+	for srcs, want := range map[string]string{
+		"ns = names()":                   "names.txt",
+		"f = names\nns = f()":            "names.txt",
+		"# names\nprint('names')":        "",
+		"x = (names":                     "", // does not parse: cannot run
+		"print(1)|||docs = names()[:10]": "names.txt",
+	} {
+		got := strings.Join(library.NeedsData(strings.Split(srcs, "|||")...), ",")
+		if got != want {
+			t.Errorf("library.NeedsData(%q) = %q, want %q", srcs, got, want)
+		}
+	}
+	if err := library.SetDataFile("secrets.txt", "x"); err == nil {
+		t.Error("SetDataFile takes a file that is no data file")
+	}
+}

@@ -1,0 +1,118 @@
+package library
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+
+	"gradbook/notebook/kernel"
+)
+
+// Data files are the data sets cells read through built-ins: names()
+// reads names.txt. They are not part of gradbook.wasm: the site serves
+// them beside the pages (data/), the page hands the runner the ones a
+// job's code names (NeedsData), which the runner gives SetDataFile, and
+// native runs (-check, the tests) read the copies embedded in the Go
+// binary (DataFile).
+
+// dataFileBuiltins are the built-ins this file defines.
+var dataFileBuiltins = []kernel.Builtin{
+	{Name: "names", Fn: namesBuiltin},
+}
+
+// dataOf maps each built-in that reads a data file to the file.
+var dataOf = map[string]string{"names": "names.txt"}
+
+// MaxDataFile caps the size of a data file handed to a run.
+const MaxDataFile = 4_000_000
+
+// NeedsData returns the data files that code which names one of the
+// built-ins reading them needs, once each, in sources' order. It reads
+// identifiers, not text: a comment or a string that says "names" needs
+// nothing. Sources that do not parse need nothing either: they cannot run.
+// A source that says "names" is parsed to find out.
+func NeedsData(sources ...string) []string {
+	var files []string
+	for _, src := range sources {
+		if !strings.Contains(src, "names") { // the only one, for now: cheap
+			continue
+		}
+		f, err := kernel.Parse("cell", src)
+		if err != nil {
+			continue
+		}
+		syntax.Walk(f, func(n syntax.Node) bool {
+			if id, ok := n.(*syntax.Ident); ok {
+				if file, ok := dataOf[id.Name]; ok && !slices.Contains(files, file) {
+					files = append(files, file)
+				}
+			}
+			return true
+		})
+	}
+	return files
+}
+
+var given struct {
+	sync.Mutex
+	files map[string]string
+}
+
+// SetDataFile gives this process's runs the data file name, as the site
+// serves it: the runner calls it with the files a job brings. It refuses
+// a name that is no data file, and a file over MaxDataFile.
+func SetDataFile(name, text string) error {
+	if !slices.Contains(DataFiles(), name) {
+		return fmt.Errorf("%s is not one of the data files (%s)", name, strings.Join(DataFiles(), ", "))
+	}
+	if len(text) > MaxDataFile {
+		return fmt.Errorf("data/%s is %d bytes, over the %d a run takes", name, len(text), MaxDataFile)
+	}
+	given.Lock()
+	defer given.Unlock()
+	if given.files == nil {
+		given.files = map[string]string{}
+	}
+	given.files[name] = text
+	return nil
+}
+
+// dataFile returns the contents of a data file: the one SetDataFile
+// gave, or natively the embedded copy.
+func dataFile(name string) (string, error) {
+	given.Lock()
+	text, ok := given.files[name]
+	given.Unlock()
+	if ok {
+		return text, nil
+	}
+	if text, ok := DataFile(name); ok {
+		return text, nil
+	}
+	return "", fmt.Errorf("data/%s has not reached the runner: the page could not load it", name)
+}
+
+// namesBuiltin is names(): the 32,033 first names of names.txt, in lower
+// case, as a list of strings in the file's order: the data set the GPT
+// lessons train on.
+func namesBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
+		return nil, err
+	}
+	text, err := dataFile("names.txt")
+	if err != nil {
+		return nil, fmt.Errorf("names: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n")), "\n")
+	out := make([]starlark.Value, 0, len(lines))
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, starlark.String(l))
+		}
+	}
+	return starlark.NewList(out), nil
+}

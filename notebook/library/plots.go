@@ -1,0 +1,216 @@
+package library
+
+import (
+	"fmt"
+
+	"go.starlark.net/starlark"
+
+	"gradbook/notebook/kernel"
+	"gradbook/notebook/plot"
+	"gradbook/notebook/values"
+)
+
+// The plot built-ins: each adds a plot under the cell.
+//
+//	plot(losses, title="Loss", ylabel="loss")      # a list, or a dict of them
+//	scatter(X, y, title="The data")                # X: [x, y] pairs; y: classes
+//	boundary(f, X, y, title="Decision boundary")   # f(x, y): its sign, shaded
+
+// plotBuiltins are the built-ins this file defines.
+var plotBuiltins = []kernel.Builtin{
+	{Name: "plot", Fn: plotBuiltin},
+	{Name: "scatter", Fn: scatterBuiltin},
+	{Name: "boundary", Fn: boundaryBuiltin},
+	{Name: "heatmap", Fn: heatmapBuiltin},
+}
+
+// addPlot returns a built-in's answer when it has made a plot, or an
+// error that says which built-in could not: the plot goes under the cell.
+func addPlot(thread *starlark.Thread, name string) func(p *plot.Plot, err error) (starlark.Value, error) {
+	return func(p *plot.Plot, err error) (starlark.Value, error) {
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		return starlark.None, kernel.RunOf(thread).Plot(p)
+	}
+}
+
+// clipOptions cuts a plot's title and labels, which are drawn, to a
+// readable length.
+func clipOptions(o *plot.Options) {
+	o.Title, o.XLabel, o.YLabel = kernel.Clip(o.Title), kernel.Clip(o.XLabel), kernel.Clip(o.YLabel)
+}
+
+func numbers(what string, x starlark.Value) ([]float64, error) {
+	it, ok := x.(starlark.Indexable)
+	if !ok {
+		return nil, fmt.Errorf("%s must be a list of numbers, got %s", what, x.Type())
+	}
+	out := make([]float64, it.Len())
+	for i := range out {
+		f, ok := values.AsFloat(it.Index(i))
+		if !ok {
+			return nil, fmt.Errorf("%s[%d] is %s, not a number", what, i, it.Index(i).Type())
+		}
+		out[i] = f
+	}
+	return out, nil
+}
+
+// plot(series, title="", xlabel="step", ylabel=""): a line plot of a list
+// of numbers against its index, or of each list in a dict, named by its key.
+func plotBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var series starlark.Value
+	o := plot.Options{XLabel: "step"}
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "series", &series, "title?", &o.Title, "xlabel?", &o.XLabel, "ylabel?", &o.YLabel); err != nil {
+		return nil, err
+	}
+	clipOptions(&o)
+	var ss []plot.Series
+	if d, ok := series.(*starlark.Dict); ok {
+		for _, item := range d.Items() {
+			name, ok := starlark.AsString(item[0])
+			if !ok {
+				name = item[0].String()
+			}
+			ys, err := numbers("plot: series "+name, item[1])
+			if err != nil {
+				return nil, err
+			}
+			ss = append(ss, plot.Series{Name: kernel.Clip(name), Ys: ys})
+		}
+	} else {
+		ys, err := numbers("plot: series", series)
+		if err != nil {
+			return nil, err
+		}
+		name := o.YLabel
+		if name == "" {
+			name = "y"
+		}
+		ss = []plot.Series{{Name: name, Ys: ys}}
+	}
+	return addPlot(thread, b.Name())(plot.Line(ss, o))
+}
+
+// pointsOf reads points ([x, y] pairs) and their classes.
+func pointsOf(name string, pts, classes starlark.Value) (plot.Points, error) {
+	var ps plot.Points
+	it, ok := pts.(starlark.Indexable)
+	if !ok {
+		return ps, fmt.Errorf("%s: the points must be a list of [x, y] pairs, got %s", name, pts.Type())
+	}
+	for i := range it.Len() {
+		xy, err := numbers(fmt.Sprintf("%s: point %d", name, i), it.Index(i))
+		if err != nil || len(xy) != 2 {
+			return ps, fmt.Errorf("%s: point %d must be an [x, y] pair of numbers", name, i)
+		}
+		ps.X, ps.Y = append(ps.X, xy[0]), append(ps.Y, xy[1])
+	}
+	cs, err := numbers(name+": classes", classes)
+	if err != nil {
+		return ps, err
+	}
+	ps.Classes = cs
+	return ps, nil
+}
+
+// scatter(points, classes, title="", xlabel="x", ylabel="y").
+func scatterBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var pts, classes starlark.Value
+	o := plot.Options{XLabel: "x", YLabel: "y"}
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "points", &pts, "classes", &classes, "title?", &o.Title, "xlabel?", &o.XLabel, "ylabel?", &o.YLabel); err != nil {
+		return nil, err
+	}
+	clipOptions(&o)
+	ps, err := pointsOf(b.Name(), pts, classes)
+	if err != nil {
+		return nil, err
+	}
+	return addPlot(thread, b.Name())(plot.Scatter(ps, o))
+}
+
+// boundary(f, points, classes, title="", steps=50, xlabel="x", ylabel="y"):
+// f(x, y) evaluated on a steps × steps grid, its sign shaded under the
+// points. A traced f replays its tape at each point, without Starlark.
+func boundaryBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var f starlark.Callable
+	var pts, classes starlark.Value
+	steps := 50
+	o := plot.Options{XLabel: "x", YLabel: "y"}
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "f", &f, "points", &pts, "classes", &classes, "title?", &o.Title, "steps?", &steps, "xlabel?", &o.XLabel, "ylabel?", &o.YLabel); err != nil {
+		return nil, err
+	}
+	clipOptions(&o)
+	if steps < 2 || steps > 200 {
+		return nil, fmt.Errorf("boundary: steps must be between 2 and 200, got %d", steps)
+	}
+	ps, err := pointsOf(b.Name(), pts, classes)
+	if err != nil {
+		return nil, err
+	}
+	at := func(x, y float64) (float64, error) { return callNumber(thread, b.Name(), f, x, y) }
+	if t, ok := f.(*values.Traced); ok {
+		if t.ReturnsList() {
+			return nil, fmt.Errorf("boundary: %s returns a list; the boundary needs a function that returns one number", t.Name())
+		}
+		if t.Inputs() != 2 {
+			return nil, fmt.Errorf("boundary: %s was traced with %d inputs; trace it with two (x and y), as trace(f, [Value(0.0), Value(0.0)])", t.Name(), t.Inputs())
+		}
+		at = func(x, y float64) (float64, error) { return t.Replay(x, y) }
+	}
+	return addPlot(thread, b.Name())(plot.Boundary(ps, at, steps, o))
+}
+
+// heatmap(values, rows=None, cols=None, title=""): a grid of numbers
+// shaded darker for larger, a list of rows (lists of numbers or Values),
+// with labels for the rows and the columns: an attention head's weights,
+// each query's row over the keys.
+func heatmapBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var values starlark.Value
+	var rowsV, colsV starlark.Value = starlark.None, starlark.None
+	var o plot.Options
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "values", &values, "rows?", &rowsV, "cols?", &colsV, "title?", &o.Title); err != nil {
+		return nil, err
+	}
+	clipOptions(&o)
+	it, ok := values.(starlark.Indexable)
+	if !ok {
+		return nil, fmt.Errorf("heatmap: values must be a list of rows, got %s", values.Type())
+	}
+	grid := make([][]float64, it.Len())
+	for i := range grid {
+		row, err := numbers(fmt.Sprintf("heatmap: row %d", i), it.Index(i))
+		if err != nil {
+			return nil, err
+		}
+		grid[i] = row
+	}
+	labels := func(what string, x starlark.Value) ([]string, error) {
+		if x == starlark.None {
+			return nil, nil
+		}
+		it, ok := x.(starlark.Indexable)
+		if !ok {
+			return nil, fmt.Errorf("heatmap: %s must be a list of labels, got %s", what, x.Type())
+		}
+		out := make([]string, it.Len())
+		for i := range out {
+			s, ok := starlark.AsString(it.Index(i))
+			if !ok {
+				s = it.Index(i).String()
+			}
+			out[i] = kernel.Clip(s)
+		}
+		return out, nil
+	}
+	rows, err := labels("rows", rowsV)
+	if err != nil {
+		return nil, err
+	}
+	cols, err := labels("cols", colsV)
+	if err != nil {
+		return nil, err
+	}
+	return addPlot(thread, b.Name())(plot.Heatmap(grid, rows, cols, o))
+}
