@@ -24,27 +24,26 @@ func (p *Page) showPlot(box Node, pl *plot.Plot) {
 	sum.AddClass(classPlotSummary)
 	sum.SetText(pl.Summary)
 	fig.Append(sum)
-	if len(pl.Table) > 1 {
-		details := doc.Create("details")
-		summary := doc.Create("summary")
-		summary.SetText("The plot as a table")
-		details.Append(summary)
-		table := doc.Create("table")
-		for i, row := range pl.Table {
-			tr := doc.Create("tr")
-			for _, text := range row {
-				tag := "td"
-				if i == 0 {
-					tag = "th"
-				}
-				td := doc.Create(tag)
-				td.SetText(text)
-				tr.Append(td)
+	// Every plot has a table: package plot refuses to plot nothing.
+	details := doc.Create("details")
+	summary := doc.Create("summary")
+	summary.SetText("The plot as a table")
+	details.Append(summary)
+	table := doc.Create("table")
+	for i, row := range pl.Table {
+		tr := doc.Create("tr")
+		for _, text := range row {
+			tag := "td"
+			if i == 0 {
+				tag = "th"
 			}
-			table.Append(tr)
+			td := doc.Create(tag)
+			td.SetText(text)
+			tr.Append(td)
 		}
-		details.Append(table)
-		fig.Append(details)
+		table.Append(tr)
 	}
+	details.Append(table)
+	fig.Append(details)
 	box.Append(fig)
 }
