@@ -29,14 +29,22 @@ type drawingView struct {
 	from      Node
 	groups    Node // select.group-open, in a drawing that folds
 	foldAll   Node
-	practice  Node // the "you do the backward pass" checkbox
-	blanks    Node // where the learner types the step's contributions
+	practice  Node    // the "you do the backward pass" checkbox
+	blanks    Node    // where the learner types the step's contributions
+	asked     []blank // the fields there, one per contribution
 	step      int
 	bug       draw.Bug // the classic bug shown beside the right gradients
 	path      []int
 	expanded  []string
 	vertical  bool
 	doing     bool // the learner does the backward pass
+}
+
+// blank is a field where the learner types what a step sends along an
+// edge, and where the drawing says what it makes of it.
+type blank struct {
+	in, verdict Node
+	edge        int
 }
 
 // bugs are the toggles of the classic bugs, each with its class.
@@ -360,6 +368,7 @@ func (v *drawingView) setDoing(on bool) {
 	v.doing = on
 	if !on {
 		v.blanks.SetText("")
+		v.asked = nil
 		v.setStep(0)
 		return
 	}
@@ -373,6 +382,7 @@ func (v *drawingView) setDoing(on bool) {
 func (v *drawingView) askBlanks() {
 	doc := v.p.doc
 	v.blanks.SetText("")
+	v.asked = nil
 	k := v.step + 1
 	if k > len(v.d.Steps) {
 		done := doc.Create("p")
@@ -394,7 +404,7 @@ func (v *drawingView) askBlanks() {
 		label.SetAttr("for", id)
 		label.SetText(from.Label + ".grad += ")
 		in := doc.Create("input")
-		for _, a := range [][2]string{{"type", "text"}, {"inputmode", "decimal"}, {"autocomplete", "off"}, {"id", id}, {attrEdge, strconv.Itoa(e)}} {
+		for _, a := range [][2]string{{"type", "text"}, {"inputmode", "decimal"}, {"autocomplete", "off"}, {"id", id}} {
 			in.SetAttr(a[0], a[1])
 		}
 		in.AddClass(classBlankInput)
@@ -406,6 +416,7 @@ func (v *drawingView) askBlanks() {
 		row.Append(doc.CreateText(" "))
 		row.Append(verdict)
 		v.blanks.Append(row)
+		v.asked = append(v.asked, blank{in: in, verdict: verdict, edge: e})
 		if first == nil {
 			first = in
 		}
@@ -421,21 +432,16 @@ func (v *drawingView) askBlanks() {
 func (v *drawingView) checkStep() {
 	k := v.step + 1
 	right := true
-	for _, in := range v.blanks.QueryAll(block.Of(classBlankInput)) {
-		e, err := strconv.Atoi(in.Attr(attrEdge))
-		verdict := in.Parent().Query(block.Of(classBlankVerdict))
-		typed, ok := block.ParseNumber(in.Value())
-		switch {
-		case err != nil:
-			continue
-		case !ok:
+	for _, b := range v.asked {
+		typed, ok := block.ParseNumber(b.in.Value())
+		if !ok {
 			right = false
-			verdict.SetText("Type a number.")
-		default:
-			j := v.d.Judge(k, e, typed)
-			right = right && j.Right
-			verdict.SetText(j.Why)
+			b.verdict.SetText("Type a number.")
+			continue
 		}
+		j := v.d.Judge(k, b.edge, typed)
+		right = right && j.Right
+		b.verdict.SetText(j.Why)
 	}
 	if right {
 		v.step = k
