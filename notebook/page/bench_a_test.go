@@ -120,3 +120,16 @@ func (b *bench) resize(px float64) {
 	b.clock.Advance(150 * time.Millisecond)
 	b.p.Settle()
 }
+
+// escape presses Escape while what runs in root (a cell, an exercise)
+// runs, until it stops: the key stops the runner only once the job has
+// reached it, a moment after the page says it runs.
+func (b *bench) escape(root page.Node) {
+	b.t.Helper()
+	waitFor(b.t, func() bool { return root.Attr("aria-busy") == "true" })
+	waitFor(b.t, func() bool {
+		fakedom.Key(b.doc.Body(), "Escape")
+		return !root.HasAttr("aria-busy")
+	})
+	b.p.Settle()
+}

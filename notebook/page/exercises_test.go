@@ -81,8 +81,7 @@ func TestAnExerciseThatDoesNotFinish(t *testing.T) {
 	if got := out(t, x); got != "Running…" || !run.HasAttr("disabled") || !check.HasAttr("disabled") {
 		t.Errorf("while it runs the exercise shows %q, its buttons on", got)
 	}
-	fakedom.Key(b.doc.Body(), "Escape")
-	b.p.Settle()
+	b.escape(x)
 	if got := out(t, x); !strings.Contains(got, "as you asked") || run.HasAttr("disabled") || x.HasAttr("aria-busy") {
 		t.Errorf("after Escape the exercise shows %q, busy %q", got, x.Attr("aria-busy"))
 	}
@@ -92,8 +91,7 @@ func TestAnExerciseThatDoesNotFinish(t *testing.T) {
 		t.Errorf("while it is checked the exercise says %q, its buttons on", got)
 	}
 	b.clock.Advance(500 * time.Millisecond)
-	fakedom.Key(b.doc.Body(), "Escape")
-	b.p.Settle()
+	b.escape(x)
 	if got := b.text("#exercise-ex .report"); got != "The check did not finish: stopped after 500 ms, as you asked." || check.HasAttr("disabled") {
 		t.Errorf("after Escape the report says %q", got)
 	}
