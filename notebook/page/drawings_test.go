@@ -489,3 +489,20 @@ func TestDrawingsOfTwoCells(t *testing.T) {
 		t.Errorf("the toggles' ids are %q and %q", a, m)
 	}
 }
+
+// Reset of a cell whose code is the lesson's asks nothing: its output,
+// its state and its drawings go.
+func TestResetTakesAwayDrawings(t *testing.T) {
+	b := open(t, drawings)
+	c := b.run("reuse")
+	b.clickIn(c, "button.reset")
+	if c.Query(".confirm") != nil {
+		t.Error("Reset of the lesson's own code asks first")
+	}
+	if out(t, c) != "" || c.HasAttr("data-state") || c.Query("figure.drawing") != nil {
+		t.Errorf("after Reset the cell shows %q, state %q, drawings %d", out(t, c), c.Attr("data-state"), len(c.QueryAll("figure.drawing")))
+	}
+	if got := b.status(); got != "The cell is back to its original code." {
+		t.Errorf("the status says %q", got)
+	}
+}

@@ -137,3 +137,18 @@ func TestRunAllWithAnError(t *testing.T) {
 		t.Errorf("the next Run all shows %q", got)
 	}
 }
+
+// Run all on a scratch notebook without cells does nothing, and says
+// nothing.
+func TestRunAllWithoutCells(t *testing.T) {
+	b := open(t, "scratch.html")
+	b.click("#cells button.delete") // empty: deleted without a question
+	if n := len(b.doc.QueryAll("section.code-cell")); n != 0 {
+		t.Fatalf("%d cells left", n)
+	}
+	before := b.status()
+	b.click("#run-all")
+	if got := b.status(); got != before || len(b.notices()) > 0 {
+		t.Errorf("Run all without cells: status %q, notices %q", got, b.notices())
+	}
+}
