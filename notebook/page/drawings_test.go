@@ -137,6 +137,11 @@ func TestNoRecursiveToggleWhereItChangesNothing(t *testing.T) {
 	if fig.Query("input.recursive") != nil || fig.Query("input.overwrite") == nil {
 		t.Error("the toggles are not the two that change something")
 	}
+	b.clickIn(fig, "input.overwrite")
+	b.clickIn(fig, "input.twice")
+	if b.within(fig, "input.overwrite").Checked() || !strings.Contains(b.picture(fig), "2nd call") {
+		t.Errorf("with two toggles, twice on: overwrite checked %v, %q", b.within(fig, "input.overwrite").Checked(), b.picture(fig))
+	}
 }
 
 // The Paths from menu lists every path from a value to the output with
@@ -504,5 +509,28 @@ func TestResetTakesAwayDrawings(t *testing.T) {
 	}
 	if got := b.status(); got != "The cell is back to its original code." {
 		t.Errorf("the status says %q", got)
+	}
+}
+
+// A drawing whose column is hidden (a course page's other tab) keeps its
+// layout and its scroll when the window resizes meanwhile: it has no
+// width to fit.
+func TestHiddenDrawingKeepsItsPlace(t *testing.T) {
+	b := open(t, drawings)
+	fig := b.drawing("mlp")
+	box := b.within(fig, ".svg-box")
+	fakedom.SetClientWidth(box, 200)
+	b.clickIn(fig, "button.step")
+	left := fakedom.ScrollLeft(box)
+	if left <= 0 {
+		t.Fatalf("the box did not scroll sideways: %v", left)
+	}
+	fakedom.SetClientWidth(box, 0)
+	b.resize(0)
+	if got := b.within(fig, "svg.graph").Attr("data-layout"); got != "horizontal" {
+		t.Errorf("hidden, the drawing was laid out %s", got)
+	}
+	if got := fakedom.ScrollLeft(box); got != left || fig.HasAttr("data-scrolls") {
+		t.Errorf("hidden, the box scrolled from %v to %v, scrolls %q", left, got, fig.Attr("data-scrolls"))
 	}
 }

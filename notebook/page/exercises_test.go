@@ -164,6 +164,20 @@ func TestExerciseCodeIsKept(t *testing.T) {
 	}
 }
 
+// An exercise whose code the learner deleted whole starts from its
+// starter code again after a reload.
+func TestExerciseCodeDeletedWhole(t *testing.T) {
+	b := open(t, blocks)
+	x := b.exercise("ex")
+	starter := b.code(x)
+	b.typeCode(x, "")
+	b.settle()
+	b.reload()
+	if got := b.code(b.exercise("ex")); got != starter {
+		t.Errorf("after a reload the exercise holds %q", got)
+	}
+}
+
 // Reset asks before it puts the starter code back, and only when there
 // is code of the learner's to lose; once reset, nothing of it is kept.
 func TestResetAnExercise(t *testing.T) {

@@ -84,8 +84,14 @@ func TestAFoldOpenedFitsItsDrawings(t *testing.T) {
 	if got := svg().Attr("data-layout"); got != "horizontal" {
 		t.Fatalf("the drawing is %s", got)
 	}
-	// The column is narrow; the drawing, hidden, could not know.
-	fakedom.SetClientWidth(b.within(c, ".svg-box"), 150)
+	// Hidden, the drawing has no width: a resize meanwhile leaves it be.
+	box := b.within(c, ".svg-box")
+	fakedom.SetClientWidth(box, 0)
+	b.resize(150)
+	if got := svg().Attr("data-layout"); got != "horizontal" {
+		t.Errorf("hidden, the drawing was laid out %s", got)
+	}
+	fakedom.SetClientWidth(box, 150) // its column, once shown
 	b.clickIn(b.find("#quiz-guess"), `input[value="0"]`)
 	b.clickIn(b.find("#quiz-guess"), "button.answer")
 	if got := svg().Attr("data-layout"); got != "vertical" {

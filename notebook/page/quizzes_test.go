@@ -325,3 +325,15 @@ func TestQuizOfAnUnknownKind(t *testing.T) {
 		t.Errorf("kept %+v, notices %q", r, b.notices())
 	}
 }
+
+// An open question's explanation stays hidden once it is answered: its
+// model answer is what it shows.
+func TestOpenQuestionKeepsItsExplanation(t *testing.T) {
+	b := open(t, exercises)
+	q := b.find("#quiz-why-add")
+	b.typeInto(q, "textarea.open-answer", "The paths add.")
+	b.clickIn(q, "button.answer")
+	if !b.shown(q, ".model") || b.shown(q, ".explain") {
+		t.Errorf("answered, the model answer shows %v, the explanation %v", b.shown(q, ".model"), b.shown(q, ".explain"))
+	}
+}
