@@ -30,14 +30,22 @@ type drawingView struct {
 	from      Node
 	groups    Node // select.group-open, in a drawing that folds
 	foldAll   Node
-	practice  Node // the "you do the backward pass" checkbox
-	blanks    Node // where the learner types the step's contributions
+	practice  Node    // the "you do the backward pass" checkbox
+	blanks    Node    // where the learner types the step's contributions
+	asked     []blank // the fields there, one per contribution
 	step      int
 	bug       engine.Mode // the classic bug shown beside the right gradients (engine.Accumulate: none)
 	path      []int
 	expanded  []string
 	vertical  bool
 	doing     bool // the learner does the backward pass
+}
+
+// blank is a field where the learner types what a step sends along an
+// edge, and where the drawing says what it makes of it.
+type blank struct {
+	in, verdict Node
+	edge        int
 }
 
 // newDrawingView adds a drawing with its controls to box; on owns their
@@ -326,6 +334,7 @@ func (v *drawingView) setDoing(on bool) {
 	v.doing = on
 	if !on {
 		v.blanks.SetText("")
+		v.asked = nil
 		v.setStep(0)
 		return
 	}
@@ -339,6 +348,7 @@ func (v *drawingView) setDoing(on bool) {
 func (v *drawingView) askBlanks() {
 	doc := v.p.doc
 	v.blanks.SetText("")
+	v.asked = nil
 	k := v.step + 1
 	if k > len(v.d.Steps) {
 		v.blanks.Append(v.p.elem("p", "", "You did the whole reverse pass: every gradient is in the drawing."))
@@ -351,9 +361,11 @@ func (v *drawingView) askBlanks() {
 		from := v.d.Nodes[v.d.Edges[e].From]
 		id := fmt.Sprintf("%s-blank-%d", v.id, i)
 		row := v.p.elem("div", classBlank, "")
-		in := v.p.elem("input", classBlankInput, "", "type", "text", "inputmode", "decimal", "autocomplete", "off", "id", id, attrEdge, strconv.Itoa(e))
-		appendAll(row, v.p.elem("label", "", from.Label+".grad += ", "for", id), in, doc.CreateText(" "), v.p.elem("span", classBlankVerdict, "", "role", "status"))
+		in := v.p.elem("input", classBlankInput, "", "type", "text", "inputmode", "decimal", "autocomplete", "off", "id", id)
+		verdict := v.p.elem("span", classBlankVerdict, "", "role", "status")
+		appendAll(row, v.p.elem("label", "", from.Label+".grad += ", "for", id), in, doc.CreateText(" "), verdict)
 		v.blanks.Append(row)
+		v.asked = append(v.asked, blank{in: in, verdict: verdict, edge: e})
 		if first == nil {
 			first = in
 		}
@@ -369,21 +381,16 @@ func (v *drawingView) askBlanks() {
 func (v *drawingView) checkStep() {
 	k := v.step + 1
 	right := true
-	for _, in := range v.blanks.QueryAll(block.Of(classBlankInput)) {
-		e, err := strconv.Atoi(in.Attr(attrEdge))
-		verdict := in.Parent().Query(block.Of(classBlankVerdict))
-		typed, ok := block.ParseNumber(in.Value())
-		switch {
-		case err != nil:
-			continue
-		case !ok:
+	for _, b := range v.asked {
+		typed, ok := block.ParseNumber(b.in.Value())
+		if !ok {
 			right = false
-			verdict.SetText("Type a number.")
-		default:
-			j := v.d.Judge(k, e, typed)
-			right = right && j.Right
-			verdict.SetText(j.Why)
+			b.verdict.SetText("Type a number.")
+			continue
 		}
+		j := v.d.Judge(k, b.edge, typed)
+		right = right && j.Right
+		b.verdict.SetText(j.Why)
 	}
 	if right {
 		v.step = k

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"strconv"
 	"strings"
 
 	"gradbook/notebook/block"
@@ -40,29 +41,21 @@ func (p *Page) wireExplore(el Node) {
 		name := l.Attr(block.AttrLeaf)
 		r := l.Query(block.SelRange)
 		n := l.Query(block.SelNumber)
-		p.listen(r, "input", func(Event) {
-			p.Do(func() {
-				n.SetValue(r.Value())
-				v.set(name, r.Value())
-			})
-		})
-		p.listen(n, "input", func(Event) {
-			p.Do(func() {
-				if _, ok := block.ParseNumber(n.Value()); ok {
-					r.SetValue(n.Value())
-					v.set(name, n.Value())
-				}
-			})
-		})
+		p.listen(r, "input", func(Event) { p.Do(func() { v.set(name, r.Value(), n) }) })
+		p.listen(n, "input", func(Event) { p.Do(func() { v.set(name, n.Value(), r) }) })
 	}
 	v.update()
 }
 
-func (v *exploreView) set(name, s string) {
+// set takes s, slid or typed for leaf name, if it is a number (a number
+// box half typed, "-" or "1e", is not yet), and shows it in the leaf's
+// other control too.
+func (v *exploreView) set(name, s string, other Node) {
 	x, ok := block.ParseNumber(s)
 	if !ok {
 		return
 	}
+	other.SetValue(strconv.FormatFloat(x, 'g', -1, 64))
 	v.vals[name] = x
 	v.update()
 }

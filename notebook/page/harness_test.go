@@ -73,6 +73,7 @@ type bench struct {
 	editors *fakeEditors // nil: the cells keep their text boxes
 	noStore bool         // the browser keeps nothing
 	lms     func(*page.Page) page.LMS
+	parsed  func(*bench) // after the page is parsed, before it starts: the layout a browser gives it
 	p       *page.Page
 }
 
@@ -118,6 +119,9 @@ func (b *bench) start() {
 		markup = string(data)
 	}
 	b.doc = fakedom.Parse(markup)
+	if b.parsed != nil {
+		b.parsed(b)
+	}
 	var storage page.Storage = memStorage{b}
 	if b.noStore {
 		storage = nil
@@ -299,8 +303,8 @@ func (f file) Read() ([]byte, error) { return f.data, f.err }
 
 // workerHost starts runners as goroutines, each with a runner.Runner of
 // its own, as the page's Web Workers are; a job a test holds ("hold()"
-// as its last cell's first line) runs until the runner is stopped, and
-// "die()" kills its runner.
+// as its last cell's first line, or an exercise's code's) runs until the
+// runner is stopped, and "die()" kills its runner.
 type workerHost struct {
 	mu      sync.Mutex
 	started int
@@ -323,7 +327,7 @@ type worker struct {
 
 func (w *worker) Post(id int, job runner.Job) {
 	go func() {
-		last := ""
+		last := job.Source // an exercise's code, for its check
 		if len(job.Cells) > 0 {
 			last = job.Cells[len(job.Cells)-1]
 		}

@@ -55,9 +55,6 @@ const (
 	stateAnswered = "answered"
 )
 
-// attrEdge is the edge a blank of "you do the backward pass" is for.
-const attrEdge = "data-edge"
-
 // attrScrolls marks a drawing too wide for its column even top to bottom
 // at its legible minimum: its box scrolls sideways, and says so.
 const attrScrolls = "data-scrolls"

@@ -15,22 +15,21 @@ func (p *Page) showPlot(box Node, pl *plot.Plot) {
 	svg := p.elem("div", classPlotBox, "")
 	svg.SetHTML(pl.SVG)
 	appendAll(fig, svg, p.elem("p", classPlotSummary, pl.Summary))
-	if len(pl.Table) > 1 {
-		details := p.doc.Create("details")
-		table := p.doc.Create("table")
-		appendAll(details, p.elem("summary", "", "The plot as a table"), table)
-		for i, row := range pl.Table {
-			tr := p.doc.Create("tr")
-			for _, text := range row {
-				tag := "td"
-				if i == 0 {
-					tag = "th"
-				}
-				tr.Append(p.elem(tag, "", text))
+	// Every plot has a table: package plot refuses to plot nothing.
+	details := p.doc.Create("details")
+	table := p.doc.Create("table")
+	appendAll(details, p.elem("summary", "", "The plot as a table"), table)
+	for i, row := range pl.Table {
+		tr := p.doc.Create("tr")
+		for _, text := range row {
+			tag := "td"
+			if i == 0 {
+				tag = "th"
 			}
-			table.Append(tr)
+			tr.Append(p.elem(tag, "", text))
 		}
-		fig.Append(details)
+		table.Append(tr)
 	}
+	fig.Append(details)
 	box.Append(fig)
 }

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"fmt"
 	"strings"
 
 	"gradbook/internal/jsontext"
@@ -118,6 +119,14 @@ func (q *quiz) answer(save bool) {
 	}
 }
 
+// label names a numeric quiz's answer i (from 0) as its feedback does.
+func (q *quiz) label(i int) string {
+	if i < len(q.numeric.Labels) && q.numeric.Labels[i] != "" {
+		return q.numeric.Labels[i]
+	}
+	return fmt.Sprintf("answer %d", i+1)
+}
+
 // judge reads and judges the answer, showing what the quiz says to it;
 // ok is false when there is no answer to judge.
 func (q *quiz) judge() (given string, right, ok bool) {
@@ -142,8 +151,18 @@ func (q *quiz) judge() (given string, right, ok bool) {
 		return given, right, true
 	case block.QuizNumeric:
 		typed := make([]string, len(q.inputs))
+		var missing []string
 		for i, in := range q.inputs {
 			typed[i] = in.Value()
+			if _, ok := block.ParseNumber(typed[i]); !ok {
+				missing = append(missing, q.label(i)+": type a number.")
+			}
+		}
+		if len(missing) > 0 {
+			// Not an answer yet, as no choice is none: it counts as no
+			// wrong answer, is not kept, and opens no prediction.
+			q.feedback.SetText(strings.Join(missing, " "))
+			return "", false, false
 		}
 		right, text := q.numeric.Feedback(typed)
 		q.feedback.SetHTML(text) // escaped by Feedback

@@ -1,0 +1,120 @@
+package page_test
+
+import (
+	"testing"
+
+	"gradbook/notebook/page"
+	"gradbook/notebook/page/fakedom"
+)
+
+// Where no code editor loads, a cell's text box runs it with Shift+Enter,
+// Ctrl+Enter or ⌘+Enter; Enter alone is a new line, and other keys are
+// the text's.
+func TestTextBoxKeys(t *testing.T) {
+	b := open(t, blocks)
+	c := b.cell("worked")
+	for _, k := range []struct {
+		key  string
+		mods []fakedom.Mod
+	}{{"Enter", nil}, {"a", []fakedom.Mod{fakedom.Shift}}, {"Tab", []fakedom.Mod{fakedom.Ctrl}}} {
+		if b.press(c, "textarea.editor", k.key, k.mods...) || c.HasAttr("data-state") {
+			t.Errorf("%s %v ran the cell", k.key, k.mods)
+		}
+	}
+	for i, mod := range []fakedom.Mod{fakedom.Shift, fakedom.Ctrl, fakedom.Meta} {
+		b.typeCode(c, "print("+string(rune('1'+i))+")")
+		if !b.press(c, "textarea.editor", "Enter", mod) {
+			t.Errorf("Enter with modifier %d was not taken", mod)
+		}
+		if got, want := out(t, c), string(rune('1'+i))+"\n"; got != want {
+			t.Errorf("Enter with modifier %d: the cell shows %q, want %q", mod, got, want)
+		}
+	}
+}
+
+// A code editor takes the text box's place and height, is named for
+// screen readers after its cell, tells the cell's keyboard hint, keeps
+// the text box's text as it is edited, and runs its cell on Shift+Enter.
+func TestCodeEditors(t *testing.T) {
+	tall := func(b *bench) {
+		for _, area := range b.doc.QueryAll("textarea.editor") {
+			fakedom.SetOffsetHeight(area, 96)
+		}
+	}
+	b := open(t, blocks, withEditors, func(b *bench) { b.parsed = tall })
+	c := b.cell("worked")
+	area := b.within(c, "textarea.editor")
+	box := b.within(c, ".code-editor")
+	if !area.HasAttr("hidden") || box.Parent() == nil || !box.Parent().Is(area.Parent()) {
+		t.Error("the editor is not in the text box's place")
+	}
+	if got := fakedom.Style(box, "min-height"); got != "96px" {
+		t.Errorf("the editor's min-height is %q, not the text box's 96px", got)
+	}
+	ed := b.editors.in(c)
+	if ed.opts.Label != "Code of Cell 1" {
+		t.Errorf("the editor is named %q", ed.opts.Label)
+	}
+	if want := "Shift+Enter or Ctrl+Enter runs the cell. In the code, Tab indents; press Escape, then Tab, to move out of it."; ed.opts.Hint != want {
+		t.Errorf("the editor's hint is %q", ed.opts.Hint)
+	}
+	if got := b.editors.in(b.exercise("ex")); got.opts.Hint != "" || got.opts.Label != "Exercise: your code" {
+		t.Errorf("the exercise's editor: name %q, hint %q", got.opts.Label, got.opts.Hint)
+	}
+	ed.typeIn("print('typed')")
+	b.p.Settle()
+	if got := area.Value(); got != "print('typed')" {
+		t.Errorf("the text box holds %q", got)
+	}
+	ed.opts.OnRun()
+	b.p.Settle()
+	if got := out(t, c); got != "typed\n" {
+		t.Errorf("Shift+Enter in the editor: the cell shows %q", got)
+	}
+	b.reload()
+	if got := fakedom.Style(b.within(b.cell("worked"), ".code-editor"), "min-height"); got != "96px" {
+		t.Errorf("after a reload the editor's min-height is %q", got)
+	}
+	// A text box the page has not laid out gives its editor no height.
+	b = open(t, blocks, withEditors)
+	if got := fakedom.Style(b.within(b.cell("worked"), ".code-editor"), "min-height"); got != "" {
+		t.Errorf("an editor for a text box of no height has min-height %q", got)
+	}
+}
+
+// A scratch cell added, or moved, has the keyboard in its code, and each
+// editor is named after its cell's place, with and without code editors.
+func TestEditorFocusAndNames(t *testing.T) {
+	editorsAndTextBoxes(t, func(t *testing.T, opts ...func(*bench)) {
+		b := open(t, "scratch.html", opts...)
+		b.click("#add-cell")
+		cells := b.doc.QueryAll("section.code-cell")
+		if len(cells) != 2 {
+			t.Fatalf("%d cells after Add a cell", len(cells))
+		}
+		focused := func(c page.Node) bool {
+			if b.editors != nil {
+				ed := b.editors.in(c)
+				defer func() { ed.focused = false }()
+				return ed.focused
+			}
+			a := b.doc.Active()
+			return a != nil && a.Is(b.within(c, "textarea.editor"))
+		}
+		if !focused(cells[1]) {
+			t.Error("the cell added does not have the keyboard")
+		}
+		b.clickIn(cells[1], "button.move-up")
+		if !focused(cells[1]) {
+			t.Error("the cell moved up does not have the keyboard")
+		}
+		if b.editors != nil {
+			if got := b.editors.in(cells[1]).label; got != "Code of Cell 1" {
+				t.Errorf("the cell moved up is named %q", got)
+			}
+			if got := b.editors.in(cells[0]).label; got != "Code of Cell 2" {
+				t.Errorf("the cell moved down is named %q", got)
+			}
+		}
+	})
+}
