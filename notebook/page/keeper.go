@@ -231,7 +231,9 @@ func (p *Page) saved(err error) {
 	k := p.keep
 	switch {
 	case err == nil && k.kept && k.saves.Waiting():
-		// Another change is still waiting: say so, not "Saved".
+		// Another change is still waiting: say so, not "Saved" (nor
+		// "Saving…", which put said of this one).
+		k.setStatus(statusWaiting)
 	case err == nil && k.kept:
 		k.setStatus("Saved.")
 	case err == nil:
@@ -242,10 +244,13 @@ func (p *Page) saved(err error) {
 	}
 }
 
+// statusWaiting is the save status while a change waits for a pause.
+const statusWaiting = "Editing: saved when you pause."
+
 // later runs f after a pause, once: typing saves when it stops. Until
 // then the status says that a change is waiting to be saved.
 func (k *keeper) later(key string, f func()) {
-	k.setStatus("Editing: saved when you pause.")
+	k.setStatus(statusWaiting)
 	k.saves.Later(key, f)
 }
 
