@@ -78,7 +78,10 @@ func (p *Page) openShared() {
 	box.Append(p.doc.CreateText(" "))
 	box.Append(back)
 	c.root.InsertBefore(box, c.editor.elem())
-	c.root.Focus()
+	// The learner opened the link for this cell: it comes into view, with
+	// the keyboard in its code (a section takes no focus of its own).
+	c.root.ScrollIntoView()
+	c.editor.Focus()
 	on := &handlers{} // the box's, released when it goes
 	done := func() {
 		c.shared = false
