@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"gradbook/notebook/block"
+	"gradbook/notebook/progress"
 )
 
 // showCompletion shows on the index how much of each lesson is done, and
@@ -27,20 +28,25 @@ func (p *Page) showCompletion() {
 	p.showContinue()
 }
 
-// showContinue links the index to where the learner left off: a lesson
-// the index lists (a visit record is data, and names no page of its own),
-// at the cell they were at.
+// showContinue links the index to where the learner left off: the lesson
+// the index lists that they visited last (a visit record is data, and
+// names no page of its own: a later visit of a lesson taken off the site,
+// or of a course page's cells, leaves the link where it was), at the cell
+// they were at.
 func (p *Page) showContinue() {
 	cont := p.doc.ByID(block.IDContinue)
 	if cont == nil {
 		return
 	}
-	last := p.keep.prog.LastVisit()
-	if last == nil {
-		return
+	lessons := p.doc.QueryAll(block.With("li", block.AttrLesson))
+	var last *progress.Record
+	var li Node
+	for _, r := range p.keep.prog.All(kindVisit, "") {
+		if el := withAttr(lessons, block.AttrLesson, r.Lesson); el != nil && (last == nil || r.Updated > last.Updated) {
+			last, li = r, el
+		}
 	}
-	li := withAttr(p.doc.QueryAll(block.With("li", block.AttrLesson)), block.AttrLesson, last.Lesson)
-	if li == nil {
+	if last == nil {
 		return
 	}
 	link := li.Query(block.SelLink)
