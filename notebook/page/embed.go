@@ -71,8 +71,10 @@ func (p *Page) embed(base string) {
 			src = strings.Trim(el.Text(), "\n")
 			m = placement{lesson: lessonOfPage, group: "inline", record: id}
 		}
-		// Two cells of one id would share one record, or one would take
-		// the other's place: the second gets an id of its own, and says so.
+		// Two cells of one id would take each other's place: the second
+		// gets an id of its own, and says so. Two inline cells would share
+		// one record, so it keeps its work under that id; a lesson's cell
+		// shown twice keeps the lesson's one record in both.
 		if _, taken := p.placed[id]; taken {
 			was := id
 			for n := 2; ; n++ {
@@ -83,8 +85,10 @@ func (p *Page) embed(base string) {
 			}
 			if m.group == "inline" {
 				m.record = id
+				p.embedNote(el, fmt.Sprintf("Gradbook: another cell on this page is called %q, so this one keeps its work as %q. Give each cell its own data-id.", was, id))
+			} else {
+				p.embedNote(el, fmt.Sprintf("Gradbook: this page shows the cell %q of %q twice: both keep the learner's work as one, the lesson's.", ref, lesson))
 			}
-			p.embedNote(el, fmt.Sprintf("Gradbook: another cell on this page is called %q, so this one keeps its work as %q. Give each cell its own data-id.", was, id))
 		}
 		p.placeCell(el, id, src, m)
 	}
@@ -178,7 +182,7 @@ func (p *Page) frame() {
 	for _, id := range ids {
 		src, above, err := sc.Cell(name, id)
 		if err != nil {
-			p.notice(err.Error() + ".")
+			p.notice("This cell cannot be shown: " + err.Error() + ".")
 			continue
 		}
 		m := placement{lesson: name, group: "lesson", record: id}
