@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"gradbook/notebook/lesson"
+	"gradbook/notebook/lms"
 	"gradbook/notebook/page"
 	"gradbook/notebook/page/fakedom"
 	"gradbook/notebook/progress"
@@ -216,4 +218,25 @@ func sortedKeys(t testing.TB, s progress.Store) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// scormPage is a lesson's page as a SCORM package of version ("2004",
+// "1.2") writes it, with a passing score (0 for none).
+func scormPage(t testing.TB, slug, version string, passing float64) string {
+	t.Helper()
+	lessons, problems := lesson.Load("testdata/lessons")
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	for _, l := range lessons {
+		if l.Slug == slug {
+			b, err := lesson.SCORMPage(l, lms.Version(version), passing)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
+		}
+	}
+	t.Fatalf("no lesson %s in testdata/lessons", slug)
+	return ""
 }
