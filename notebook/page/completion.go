@@ -11,9 +11,6 @@ import (
 // showCompletion shows on the index how much of each lesson is done, and
 // where the learner left off.
 func (p *Page) showCompletion() {
-	if p.keep == nil {
-		return
-	}
 	prog := p.keep.prog
 	for _, li := range p.doc.QueryAll(block.With("li", block.AttrItems)) {
 		items := strings.Fields(li.Attr(block.AttrItems))
@@ -49,10 +46,7 @@ func (p *Page) showContinue() {
 	if last == nil {
 		return
 	}
-	link := li.Query(block.SelLink)
-	if link == nil {
-		return
-	}
+	link := li.Query(block.SelLink) // every entry of the index has one
 	href := link.Attr("href")
 	if last.Anchor != "" {
 		href += "#" + last.Anchor // an attribute's value, never markup: the browser encodes it

@@ -37,9 +37,7 @@ func (p *Page) fetchCells(base string) (sc *notebook.SiteCells, err error) {
 func (p *Page) embed(base string) {
 	p.placed = map[string]placement{}
 	lessonOfPage := "embed:" + p.browser.Location().Pathname
-	if p.keep != nil {
-		p.keep.lesson = lessonOfPage
-	}
+	p.keep.lesson = lessonOfPage
 	var sc *notebook.SiteCells
 	var scErr error
 	inline := 0
@@ -129,10 +127,8 @@ func (p *Page) embedStatus() {
 	line.Append(p.doc.CreateText(" "))
 	line.Append(saved)
 	first.Append(line)
-	if p.keep != nil {
-		p.keep.status = saved
-		p.keep.setStatus(p.keep.said)
-	}
+	p.keep.status = saved
+	p.keep.setStatus(p.keep.said)
 }
 
 // frame fills embed.html with the cell, or all the cells, that its address
@@ -165,18 +161,16 @@ func (p *Page) frame() {
 	} else {
 		ids = []string{q.get("cell")}
 	}
-	if p.keep != nil {
-		p.keep.lesson = name
-		if name != asked {
-			items := make([]string, len(ids))
-			for i, id := range ids {
-				items[i] = kindCell + "/" + id
-			}
-			var err error
-			p.unlocked(func() { _, err = p.keep.prog.Move(context.Background(), asked, name, items) })
-			if err != nil {
-				p.notice("Your saved progress could not all be moved to the lesson's new name: " + err.Error() + ". It is still kept where it was.")
-			}
+	p.keep.lesson = name
+	if name != asked {
+		items := make([]string, len(ids))
+		for i, id := range ids {
+			items[i] = kindCell + "/" + id
+		}
+		var err error
+		p.unlocked(func() { _, err = p.keep.prog.Move(context.Background(), asked, name, items) })
+		if err != nil {
+			p.notice("Your saved progress could not all be moved to the lesson's new name: " + err.Error() + ". It is still kept where it was.")
 		}
 	}
 	for _, id := range ids {
