@@ -1,11 +1,16 @@
 package page_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"gradbook/notebook/page"
+	"gradbook/notebook/page/fakedom"
 	"gradbook/notebook/progress"
 )
 
@@ -229,5 +234,68 @@ func TestStorageEstimate(t *testing.T) {
 	}
 	if got := open(t, blocks).find("#storage-estimate").Text(); got != "" {
 		t.Errorf("where the browser says nothing, the panel says %q", got)
+	}
+	// A frame has no panel: it says nothing of the estimate.
+	e := page.Estimate{Usage: 2_000, Quota: 1e9}
+	b := open(t, framePage, at("?lesson=test-blocks&cell=double"), func(b *bench) { b.browser.estimate = &e })
+	if got := fakedom.VisibleText(b.doc.Body()); strings.Contains(got, "Using") {
+		t.Errorf("the frame says %q", got)
+	}
+}
+
+// heldStore is a store whose SaveAll number n waits until it is let go:
+// a large import's later transaction, still under way.
+type heldStore struct {
+	*progress.MemStore
+	mu      sync.Mutex
+	calls   int
+	n       int
+	waiting chan struct{}
+	release chan struct{}
+}
+
+func (s *heldStore) SaveAll(ctx context.Context, values map[string][]byte) error {
+	s.mu.Lock()
+	s.calls++
+	held := s.calls == s.n
+	s.mu.Unlock()
+	if held {
+		close(s.waiting)
+		<-s.release
+	}
+	return s.MemStore.SaveAll(ctx, values)
+}
+
+// A large import says how far it has come while it is saved.
+func TestLargeImportSaysHowFar(t *testing.T) {
+	recs := make([]*progress.Record, 5001)
+	for i := range recs {
+		recs[i] = &progress.Record{V: progress.Version, Kind: progress.KindCell, Lesson: "a-large-course", ID: fmt.Sprintf("c%d", i+1), Source: "print(1)", Updated: 1}
+	}
+	f := file{data: progress.FileOf(recs)}
+	var store *heldStore
+	b := open(t, blocks, func(b *bench) {
+		store = &heldStore{MemStore: b.store, n: 2, waiting: make(chan struct{}), release: make(chan struct{})}
+		b.env = func(e *page.Env) { e.Storage = opener{store} }
+	})
+	b.click("#progress-panel summary")
+	b.browser.chosen = f
+	fakedom.Fire(b.find("#import-progress"), "change")
+	<-store.waiting // the first 5,000 are saved, the last one is being saved
+	var once sync.Once
+	release := func() { once.Do(func() { close(store.release) }) }
+	t.Cleanup(release) // before the bench's, which waits for the page
+	for range 100 {
+		if b.saveStatus() == "Importing… 5000 of 5001 records saved." {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := b.saveStatus(); got != "Importing… 5000 of 5001 records saved." {
+		t.Fatalf("while the import is saved the status says %q", got)
+	}
+	release()
+	if got := b.reloadedSaying(); got != "Imported 5001 records of progress." {
+		t.Errorf("after the import the page says %q", got)
 	}
 }
