@@ -220,15 +220,25 @@ func sortedKeys(t testing.TB, s progress.Store) []string {
 	return keys
 }
 
+// packaged holds the lessons a SCORM package's pages are made of:
+// Gradbook's and testdata/lessons, loaded once.
+var packaged struct {
+	once     sync.Once
+	lessons  []*lesson.Lesson
+	problems []*lesson.Error
+}
+
 // scormPage is a lesson's page as a SCORM package of version ("2004",
 // "1.2") writes it, with a passing score (0 for none).
 func scormPage(t testing.TB, slug, version string, passing float64) string {
 	t.Helper()
-	lessons, problems := lesson.Load("testdata/lessons")
-	if len(problems) > 0 {
-		t.Fatal(problems)
+	packaged.once.Do(func() {
+		packaged.lessons, packaged.problems = lesson.Load("../../site/lessons", "testdata/lessons")
+	})
+	if len(packaged.problems) > 0 {
+		t.Fatal(packaged.problems)
 	}
-	for _, l := range lessons {
+	for _, l := range packaged.lessons {
 		if l.Slug == slug {
 			b, err := lesson.SCORMPage(l, lms.Version(version), passing)
 			if err != nil {
@@ -237,6 +247,6 @@ func scormPage(t testing.TB, slug, version string, passing float64) string {
 			return string(b)
 		}
 	}
-	t.Fatalf("no lesson %s in testdata/lessons", slug)
+	t.Fatalf("no lesson %s", slug)
 	return ""
 }
