@@ -45,7 +45,14 @@ func (p *Page) embed(base string) {
 		lesson, ref := el.Attr(block.AttrLesson), el.Attr(block.AttrCell)
 		var id, src string
 		var m placement
-		if lesson != "" && ref != "" {
+		switch {
+		case lesson != "" && ref == "":
+			p.embedError(el, fmt.Errorf("say which cell of %q to show, with data-cell", lesson))
+			continue
+		case ref != "" && lesson == "":
+			p.embedError(el, fmt.Errorf("say which lesson the cell %q is in, with data-lesson", ref))
+			continue
+		case lesson != "":
 			if sc == nil && scErr == nil {
 				sc, scErr = p.fetchCells(base)
 			}
@@ -60,7 +67,7 @@ func (p *Page) embed(base string) {
 			}
 			id = lesson + "--" + ref
 			m = placement{lesson: lesson, group: "ref:" + lesson + "/" + ref, record: ref, prefix: above}
-		} else {
+		default:
 			inline++
 			id = el.Attr(block.AttrID)
 			if id == "" {

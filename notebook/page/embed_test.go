@@ -144,15 +144,23 @@ func TestCoursePageCellsOfOneID(t *testing.T) {
 	}
 }
 
-// A lesson cell a course page names that the site does not have says so
-// in its place; where cells.json is not found, every lesson cell says
+// A lesson cell a course page names that the site does not have, or
+// names by its lesson or its id alone, says so in its place (it was an
+// empty cell); where cells.json is not found, every lesson cell says
 // so, and the inline cells still run.
 func TestCoursePageCellsMissing(t *testing.T) {
 	b := open(t, "course.html", coursePage(course(gradbookSite, `
 <div class="gradbook-cell" data-lesson="no-such-lesson" data-cell="x"></div>
 <div class="gradbook-cell" data-lesson="test-blocks" data-cell="no-such-cell"></div>
+<div class="gradbook-cell" data-lesson="test-blocks"></div>
+<div class="gradbook-cell" data-cell="double"></div>
 <pre class="gradbook-cell">print('inline')</pre>`)))
-	want := []string{`Gradbook: there is no lesson "no-such-lesson".`, `Gradbook: lesson "test-blocks" has no cell "no-such-cell".`}
+	want := []string{
+		`Gradbook: there is no lesson "no-such-lesson".`,
+		`Gradbook: lesson "test-blocks" has no cell "no-such-cell".`,
+		`Gradbook: say which cell of "test-blocks" to show, with data-cell.`,
+		`Gradbook: say which lesson the cell "double" is in, with data-lesson.`,
+	}
 	if got := b.notes(); !slices.Equal(got, want) {
 		t.Errorf("the page says %q, want %q", got, want)
 	}
