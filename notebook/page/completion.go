@@ -15,11 +15,9 @@ func (p *Page) showCompletion() {
 	for _, li := range p.doc.QueryAll(block.With("li", block.AttrItems)) {
 		items := strings.Fields(li.Attr(block.AttrItems))
 		done := prog.Completion(li.Attr(block.AttrLesson), items)
-		if el := li.Query(block.Of(block.ClassCompletion)); el != nil {
-			el.SetText(fmt.Sprintf("%d of %d done", done, len(items)))
-			if done == len(items) && done > 0 {
-				li.AddClass(classComplete)
-			}
+		li.Query(block.Of(block.ClassCompletion)).SetText(fmt.Sprintf("%d of %d done", done, len(items))) // every entry has its place for it
+		if done == len(items) && done > 0 {
+			li.AddClass(classComplete)
 		}
 	}
 	p.showContinue()
