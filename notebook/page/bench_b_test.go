@@ -3,7 +3,6 @@ package page_test
 import (
 	"context"
 	"errors"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -203,21 +202,6 @@ func (s *brokenStore) Save(context.Context, string, []byte) error {
 	defer s.mu.Unlock()
 	s.writes++
 	return nil
-}
-
-// sortedKeys is the keys the store keeps, sorted.
-func sortedKeys(t testing.TB, s progress.Store) []string {
-	t.Helper()
-	m, err := s.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // packaged holds the lessons a SCORM package's pages are made of:

@@ -86,32 +86,28 @@ func TestSharedLink(t *testing.T) {
 			t.Errorf("typing into shared code saved %q", got)
 		}
 	})
-	t.Run("back to mine", func(t *testing.T) {
-		b, c := open1(t)
-		b.typeCode(c, "print('theirs, changed')")
-		b.tap(c, ".back-to-mine")
-		if got := b.code(c); got != "print('mine')" {
-			t.Errorf("the cell holds %q", got)
-		}
-		if c.Query(".shared") != nil {
-			t.Error("the shared code's box stays")
-		}
-		b.settle()
-		if got := b.keptSource("test-blocks", "double"); got != "print('mine')" {
-			t.Errorf("the store keeps %q", got)
-		}
-	})
-	t.Run("keep", func(t *testing.T) {
-		b, c := open1(t)
-		b.tap(c, ".keep-shared")
-		if c.Query(".shared") != nil {
-			t.Error("the shared code's box stays")
-		}
-		b.settle()
-		if got := b.keptSource("test-blocks", "double"); got != "print('theirs')" {
-			t.Errorf("the store keeps %q", got)
-		}
-	})
+	for _, tc := range []struct{ name, typed, button, code, kept string }{
+		{"back to mine", "print('theirs, changed')", ".back-to-mine", "print('mine')", "print('mine')"},
+		{"keep", "", ".keep-shared", "print('theirs')", "print('theirs')"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, c := open1(t)
+			if tc.typed != "" {
+				b.typeCode(c, tc.typed)
+			}
+			b.tap(c, tc.button)
+			if got := b.code(c); got != tc.code {
+				t.Errorf("the cell holds %q", got)
+			}
+			if c.Query(".shared") != nil {
+				t.Error("the shared code's box stays")
+			}
+			b.settle()
+			if got := b.keptSource("test-blocks", "double"); got != tc.kept {
+				t.Errorf("the store keeps %q", got)
+			}
+		})
+	}
 	t.Run("run adopts it", func(t *testing.T) {
 		b, c := open1(t)
 		b.run("double")

@@ -113,7 +113,7 @@ func (noWorkers) Start(func(runner.Message), func(string, bool)) (runner.Worker,
 	return nil, errNoWorker
 }
 
-var errNoWorker = errors.New("the page's CSP forbids workers made from blob:")
+var errNoWorker = errors.New("the page's CSP forbids workers made from blob: addresses")
 
 // earlyNotices takes the runner's notices for a page, keeping those that
 // come before the page exists until it does, as package web does.
@@ -151,5 +151,5 @@ func TestRunnerNoticeBeforeReady(t *testing.T) {
 	if got := out(t, b.run("worked")); got != "4.0\n" {
 		t.Errorf("the cell shows %q", got)
 	}
-	b.noticeWith("Cells run on the page itself here, since no worker could start (the page's CSP forbids workers made from blob:): a long run holds the page up until it ends.")
+	b.noticeWith("Cells run on the page itself here, since no worker could start (the page's CSP forbids workers made from blob: addresses): a long run holds the page up until it ends.")
 }
