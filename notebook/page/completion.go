@@ -5,48 +5,46 @@ import (
 	"strings"
 
 	"gradbook/notebook/block"
+	"gradbook/notebook/progress"
 )
 
 // showCompletion shows on the index how much of each lesson is done, and
 // where the learner left off.
 func (p *Page) showCompletion() {
-	if p.keep == nil {
-		return
-	}
 	prog := p.keep.prog
 	for _, li := range p.doc.QueryAll(block.With("li", block.AttrItems)) {
 		items := strings.Fields(li.Attr(block.AttrItems))
 		done := prog.Completion(li.Attr(block.AttrLesson), items)
-		if el := li.Query(block.Of(block.ClassCompletion)); el != nil {
-			el.SetText(fmt.Sprintf("%d of %d done", done, len(items)))
-			if done == len(items) && done > 0 {
-				li.AddClass(classComplete)
-			}
+		li.Query(block.Of(block.ClassCompletion)).SetText(fmt.Sprintf("%d of %d done", done, len(items))) // every entry has its place for it
+		if done == len(items) && done > 0 {
+			li.AddClass(classComplete)
 		}
 	}
 	p.showContinue()
 }
 
-// showContinue links the index to where the learner left off: a lesson
-// the index lists (a visit record is data, and names no page of its own),
-// at the cell they were at.
+// showContinue links the index to where the learner left off: the lesson
+// the index lists that they visited last (a visit record is data, and
+// names no page of its own: a later visit of a lesson taken off the site,
+// or of a course page's cells, leaves the link where it was), at the cell
+// they were at.
 func (p *Page) showContinue() {
 	cont := p.doc.ByID(block.IDContinue)
 	if cont == nil {
 		return
 	}
-	last := p.keep.prog.LastVisit()
+	lessons := p.doc.QueryAll(block.With("li", block.AttrLesson))
+	var last *progress.Record
+	var li Node
+	for _, r := range p.keep.prog.All(kindVisit, "") {
+		if el := withAttr(lessons, block.AttrLesson, r.Lesson); el != nil && (last == nil || r.Updated > last.Updated) {
+			last, li = r, el
+		}
+	}
 	if last == nil {
 		return
 	}
-	li := withAttr(p.doc.QueryAll(block.With("li", block.AttrLesson)), block.AttrLesson, last.Lesson)
-	if li == nil {
-		return
-	}
-	link := li.Query(block.SelLink)
-	if link == nil {
-		return
-	}
+	link := li.Query(block.SelLink) // every entry of the index has one
 	href := link.Attr("href")
 	if last.Anchor != "" {
 		href += "#" + last.Anchor // an attribute's value, never markup: the browser encodes it

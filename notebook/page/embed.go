@@ -37,9 +37,7 @@ func (p *Page) fetchCells(base string) (sc *cellindex.Index, err error) {
 func (p *Page) embed(base string) {
 	p.placed = map[string]placement{}
 	lessonOfPage := "embed:" + p.browser.Location().Pathname
-	if p.keep != nil {
-		p.keep.lesson = lessonOfPage
-	}
+	p.keep.lesson = lessonOfPage
 	var sc *cellindex.Index
 	var scErr error
 	inline := 0
@@ -47,7 +45,14 @@ func (p *Page) embed(base string) {
 		lesson, ref := el.Attr(block.AttrLesson), el.Attr(block.AttrCell)
 		var id, src string
 		var m placement
-		if lesson != "" && ref != "" {
+		switch {
+		case lesson != "" && ref == "":
+			p.embedError(el, fmt.Errorf("say which cell of %q to show, with data-cell", lesson))
+			continue
+		case ref != "" && lesson == "":
+			p.embedError(el, fmt.Errorf("say which lesson the cell %q is in, with data-lesson", ref))
+			continue
+		case lesson != "":
 			if sc == nil && scErr == nil {
 				sc, scErr = p.fetchCells(base)
 			}
@@ -62,7 +67,7 @@ func (p *Page) embed(base string) {
 			}
 			id = lesson + "--" + ref
 			m = placement{lesson: lesson, group: "ref:" + lesson + "/" + ref, record: ref, prefix: above}
-		} else {
+		default:
 			inline++
 			id = el.Attr(block.AttrID)
 			if id == "" {
@@ -71,8 +76,10 @@ func (p *Page) embed(base string) {
 			src = strings.Trim(el.Text(), "\n")
 			m = placement{lesson: lessonOfPage, group: "inline", record: id}
 		}
-		// Two cells of one id would share one record, or one would take
-		// the other's place: the second gets an id of its own, and says so.
+		// Two cells of one id would take each other's place: the second
+		// gets an id of its own, and says so. Two inline cells would share
+		// one record, so it keeps its work under that id; a lesson's cell
+		// shown twice keeps the lesson's one record in both.
 		if _, taken := p.placed[id]; taken {
 			was := id
 			for n := 2; ; n++ {
@@ -83,8 +90,10 @@ func (p *Page) embed(base string) {
 			}
 			if m.group == "inline" {
 				m.record = id
+				p.embedNote(el, fmt.Sprintf("Gradbook: another cell on this page is called %q, so this one keeps its work as %q. Give each cell its own data-id.", was, id))
+			} else {
+				p.embedNote(el, fmt.Sprintf("Gradbook: this page shows the cell %q of %q twice: both keep the learner's work as one, the lesson's.", ref, lesson))
 			}
-			p.embedNote(el, fmt.Sprintf("Gradbook: another cell on this page is called %q, so this one keeps its work as %q. Give each cell its own data-id.", was, id))
 		}
 		p.placeCell(el, id, src, m)
 	}
@@ -115,10 +124,8 @@ func (p *Page) embedStatus() {
 	saved := p.elem("span", classEmbedSaved, "", "role", "status")
 	appendAll(line, p.status, p.doc.CreateText(" "), saved)
 	first.Append(line)
-	if p.keep != nil {
-		p.keep.status = saved
-		p.keep.setStatus(p.keep.said)
-	}
+	p.keep.status = saved
+	p.keep.setStatus(p.keep.said)
 }
 
 // frame fills embed.html with the cell, or all the cells, that its address
@@ -151,24 +158,22 @@ func (p *Page) frame() {
 	} else {
 		ids = []string{q.get("cell")}
 	}
-	if p.keep != nil {
-		p.keep.lesson = name
-		if name != asked {
-			items := make([]string, len(ids))
-			for i, id := range ids {
-				items[i] = kindCell + "/" + id
-			}
-			var err error
-			p.unlocked(func() { _, err = p.keep.prog.Move(context.Background(), asked, name, items) })
-			if err != nil {
-				p.notice("Your saved progress could not all be moved to the lesson's new name: " + err.Error() + ". It is still kept where it was.")
-			}
+	p.keep.lesson = name
+	if name != asked {
+		items := make([]string, len(ids))
+		for i, id := range ids {
+			items[i] = kindCell + "/" + id
+		}
+		var err error
+		p.unlocked(func() { _, err = p.keep.prog.Move(context.Background(), asked, name, items) })
+		if err != nil {
+			p.notice("Your saved progress could not all be moved to the lesson's new name: " + err.Error() + ". It is still kept where it was.")
 		}
 	}
 	for _, id := range ids {
 		src, above, err := sc.Cell(name, id)
 		if err != nil {
-			p.notice(err.Error() + ".")
+			p.notice("This cell cannot be shown: " + err.Error() + ".")
 			continue
 		}
 		m := placement{lesson: name, group: "lesson", record: id}

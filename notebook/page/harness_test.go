@@ -69,6 +69,7 @@ type bench struct {
 	clock   *fakedom.Clock
 	browser *fakeBrowser
 	store   *progress.MemStore
+	env     func(*page.Env) // a test's changes to the page's environment, before it starts
 	workers *workerHost
 	editors *fakeEditors // nil: the cells keep their text boxes
 	noStore bool         // the browser keeps nothing
@@ -134,6 +135,9 @@ func (b *bench) start() {
 	env.Runner = runner.NewClient(b.workers, func(msg string) {
 		b.p.Notice(msg)
 	})
+	if b.env != nil {
+		b.env(&env)
+	}
 	b.p = page.Start(env)
 	b.p.Settle()
 }

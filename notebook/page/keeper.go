@@ -198,9 +198,6 @@ func (k *keeper) getIn(kind, lesson, id string) progress.Record {
 // put saves r and says so once the transaction has completed.
 func (p *Page) put(r progress.Record) {
 	k := p.keep
-	if k == nil {
-		return
-	}
 	k.setStatus("Saving…")
 	var err error
 	p.unlocked(func() { err = k.prog.Put(context.Background(), r) })
@@ -211,9 +208,6 @@ func (p *Page) put(r progress.Record) {
 // forget deletes a record of a lesson.
 func (p *Page) forget(kind, lesson, id string) {
 	k := p.keep
-	if k == nil {
-		return
-	}
 	k.setStatus("Saving…")
 	var err error
 	p.unlocked(func() { err = k.prog.Delete(context.Background(), kind, lesson, id) })
@@ -226,7 +220,9 @@ func (p *Page) saved(err error) {
 	k := p.keep
 	switch {
 	case err == nil && k.kept && k.saves.Waiting():
-		// Another change is still waiting: say so, not "Saved".
+		// Another change is still waiting: say so, not "Saved" (nor
+		// "Saving…", which put said of this one).
+		k.setStatus(statusWaiting)
 	case err == nil && k.kept:
 		k.setStatus("Saved.")
 	case err == nil:
@@ -237,10 +233,13 @@ func (p *Page) saved(err error) {
 	}
 }
 
+// statusWaiting is the save status while a change waits for a pause.
+const statusWaiting = "Editing: saved when you pause."
+
 // later runs f after a pause, once: typing saves when it stops. Until
 // then the status says that a change is waiting to be saved.
 func (k *keeper) later(key string, f func()) {
-	k.setStatus("Editing: saved when you pause.")
+	k.setStatus(statusWaiting)
 	k.saves.Later(key, f)
 }
 
@@ -293,16 +292,13 @@ func (p *Page) moveProgress() {
 	}
 }
 
-// elsewhere says that another tab saved other code for r's cell.
+// elsewhere says that another tab saved other code for r's cell or
+// exercise (the records Put saves with code: scratch cells are saved by
+// SetScratch, which compares nothing with another tab's).
 func elsewhere(r progress.Record) string {
-	what := "a cell"
-	switch r.Kind {
-	case kindExercise:
+	what := "the cell " + r.ID
+	if r.Kind == kindExercise {
 		what = "the exercise " + r.ID
-	case kindCell:
-		what = "the cell " + r.ID
-	case kindScratch:
-		what = "a scratch cell"
 	}
 	return "Your code for " + what + " was also changed in another tab or window: the code on this page is the one saved now. Reload the other tab to see it there."
 }

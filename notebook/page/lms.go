@@ -97,11 +97,7 @@ func (l *pageLMS) Reloading() {
 
 func (l *pageLMS) Notice(msg string) { l.p.notice(msg) }
 
-func (l *pageLMS) Status(msg string) {
-	if l.status != nil {
-		l.status.SetText(msg)
-	}
-}
+func (l *pageLMS) Status(msg string) { l.status.SetText(msg) } // every package's page has one
 
 func (l *pageLMS) Left(msg string) {
 	if msg == "" {
@@ -112,10 +108,7 @@ func (l *pageLMS) Left(msg string) {
 		return
 	}
 	if l.note == nil {
-		box := l.p.noticeBox()
-		if box == nil {
-			return
-		}
+		box := l.p.noticeBox() // a package's page has its #notices
 		l.note = l.p.noticeText(msg)
 		box.Append(l.note)
 		box.RemoveAttr("hidden")

@@ -98,15 +98,22 @@ func (p *Page) importProgress(in Node, file File) {
 	take := func(keepMine bool) {
 		p.keep.setStatus("Importing…")
 		prog := p.keep.prog
+		// How far the import is comes as work of the page, which may run
+		// once it has ended: then the status says how it ended instead.
+		importing := true
 		prog.Saving = func(done, total int) {
 			p.Do(func() {
-				p.keep.setStatus(fmt.Sprintf("Importing… %s of %s saved.", words.Int(done), words.Count(total, "record")))
+				if importing {
+					p.keep.setStatus(fmt.Sprintf("Importing… %s of %s saved.", words.Int(done), words.Count(total, "record")))
+				}
 			})
 		}
 		var n int
 		p.unlocked(func() { n, err = prog.Merge(context.Background(), f, keepMine) })
 		prog.Saving = nil
+		importing = false
 		if err != nil {
+			p.keep.setStatus("Not saved.")
 			p.notice("The import was not fully saved: " + err.Error())
 			return
 		}

@@ -14,7 +14,7 @@ func (p *Page) cellID(c *Cell) string {
 
 // restoreCell puts a cell's saved source and state back.
 func (p *Page) restoreCell(c *Cell) {
-	if p.keep == nil || p.scratch {
+	if p.scratch {
 		return
 	}
 	r := p.keep.getIn(kindCell, c.lesson, p.cellID(c))
@@ -39,10 +39,7 @@ func (p *Page) restoreCell(c *Cell) {
 
 // mark shows in the cell's bar whether its last run was clean.
 func (c *Cell) mark(clean bool) {
-	s := c.root.Query(block.Of(block.ClassCellState))
-	if s == nil {
-		return
-	}
+	s := c.root.Query(block.Of(block.ClassCellState)) // every code cell has one (block.CodeCellHTML)
 	switch {
 	case clean:
 		s.SetText("✓ done")
@@ -88,7 +85,7 @@ func (p *Page) offerNewVersion(root Node, editor *codeEditor, kind, lesson, id s
 // wait with it.
 func (p *Page) edited(c *Cell) {
 	p.staleBelow(c)
-	if p.keep == nil || c.shared {
+	if c.shared {
 		return
 	}
 	if p.scratch {
@@ -110,9 +107,6 @@ func (p *Page) ran(c *Cell, clean bool) {
 	if c.shared {
 		c.keepShared() // running shared code keeps it
 	}
-	if p.keep == nil {
-		return
-	}
 	if p.scratch {
 		p.saveScratch()
 		return
@@ -127,11 +121,10 @@ func (p *Page) ran(c *Cell, clean bool) {
 	}
 }
 
-// visit saves the lesson visited, and the cell the learner was at.
+// visit saves the lesson visited, and the cell the learner was at: on a
+// lesson's page, and where a cell of the page's own lesson ran (a
+// frame's, or a course page's inline cells).
 func (p *Page) visit(anchor string) {
-	if p.keep == nil || p.keep.lesson == "" || p.scratch {
-		return
-	}
 	r := p.keep.get(kindVisit, "last")
 	r.Anchor = anchor
 	p.put(r)

@@ -17,9 +17,6 @@ import (
 // the ones the learner deleted, in one transaction.
 func (p *Page) saveScratch() {
 	k := p.keep
-	if k == nil {
-		return
-	}
 	cells := make([]progress.ScratchCell, len(p.cells))
 	for i, c := range p.cells {
 		cells[i] = progress.ScratchCell{ID: p.cellID(c), Source: c.editor.Value()}

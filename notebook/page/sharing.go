@@ -58,7 +58,10 @@ func (p *Page) openShared() {
 	keep, back := p.button(classKeepShared, "Keep the shared code"), p.button(classBackToMine, "Back to my version")
 	appendAll(box, p.elem("p", "", "This cell shows code shared with you through a link. Your own version is kept until you run this code or keep it."), keep, p.doc.CreateText(" "), back)
 	c.root.InsertBefore(box, c.editor.elem())
-	c.root.Focus()
+	// The learner opened the link for this cell: it comes into view, with
+	// the keyboard in its code (a section takes no focus of its own).
+	c.root.ScrollIntoView()
+	c.editor.Focus()
 	on := &handlers{} // the box's, released when it goes
 	done := func() {
 		c.shared = false

@@ -1,0 +1,396 @@
+//go:build lms
+
+package page_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"gradbook/notebook/lms"
+	"gradbook/notebook/page"
+	"gradbook/notebook/progress"
+)
+
+// These tests run with the lms tag, as a SCORM package's gradbook.wasm is
+// built: go test -tags lms ./notebook/page.
+
+// fakeLMS is an LMS's runtime API as a lesson's page finds it: the values
+// it holds, each call a page made, and the calls it refuses with an error
+// code (refuse["Commit"] = 391).
+type fakeLMS struct {
+	mu          sync.Mutex
+	values      map[string]string
+	refuse      map[string]int
+	initialized bool
+	terminated  bool
+	err         int
+	set         []string // the elements set, in order
+	commits     int
+}
+
+func newFakeLMS(values map[string]string) *fakeLMS {
+	if values == nil {
+		values = map[string]string{}
+	}
+	return &fakeLMS{values: values, refuse: map[string]int{}}
+}
+
+func (f *fakeLMS) Initialize() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err = f.refuse["Initialize"]; f.err != 0 {
+		return false
+	}
+	if f.initialized && !f.terminated {
+		f.err = 103 // Already Initialized: the page reloaded itself
+		return false
+	}
+	f.initialized, f.terminated = true, false
+	return true
+}
+
+func (f *fakeLMS) Terminate() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.terminated = true
+	f.commits++
+	return true
+}
+
+func (f *fakeLMS) GetValue(el string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.err = 0
+	if !f.initialized {
+		f.err = 122
+	}
+	return f.values[el]
+}
+
+func (f *fakeLMS) SetValue(el, v string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err = f.refuse["SetValue "+el]; f.err != 0 {
+		return false
+	}
+	f.values[el] = v
+	f.set = append(f.set, el)
+	return true
+}
+
+func (f *fakeLMS) Commit() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err = f.refuse["Commit"]; f.err != 0 {
+		return false
+	}
+	f.commits++
+	return true
+}
+
+func (f *fakeLMS) LastError() (int, string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	msg := map[int]string{102: "General Initialization Failure", 103: "Already Initialized", 391: "General Commit Failure"}[f.err]
+	return f.err, msg
+}
+
+// value is what the LMS holds for an element; committed how many commits
+// it has had.
+func (f *fakeLMS) value(el string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.values[el]
+}
+
+func (f *fakeLMS) committed() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.commits
+}
+
+func (f *fakeLMS) ended() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.terminated
+}
+
+// inLMS opens a lesson of a SCORM package of version, with its passing
+// score, launched by api (nil: no LMS is found).
+func inLMS(api *fakeLMS, slug, version string, passing float64) func(*bench) {
+	return func(b *bench) {
+		b.markup = scormPage(b.t, slug, version, passing)
+		b.lms = page.LMSLink(func(v lms.Version) (lms.API, bool) {
+			if api == nil || v != lms.Version(version) {
+				return nil, false
+			}
+			return api, true
+		})
+	}
+}
+
+// lmsStatus is what the page says it told the LMS.
+func (b *bench) lmsStatus() string { return b.doc.ByID("lms-status").Text() }
+
+// answerChoice answers the quiz choice of test-blocks with its option n.
+func (b *bench) answerChoice(n int) {
+	b.t.Helper()
+	b.click(fmt.Sprintf(`#quiz-choice input[value="%d"]`, n))
+	b.click("#quiz-choice button.answer")
+}
+
+// A launched lesson keeps the learner's work in a database of their own,
+// reports at once what the LMS grades by, commits other changes within
+// CommitEvery and when the page is hidden, and ends the session when the
+// page goes.
+func TestLMSLaunch(t *testing.T) {
+	api := newFakeLMS(map[string]string{"cmi.learner_id": "learner-1"})
+	b := open(t, blocks, inLMS(api, "test-blocks", "2004", 0.8))
+	if want := "gradbook-lms-" + progress.Hash("learner-1"); b.browser.database != want {
+		t.Errorf("the progress is kept in %q, want %q", b.browser.database, want)
+	}
+	if got := b.lmsStatus(); got != "Reported to your LMS: 0 of 6 done." {
+		t.Errorf("on launch the LMS status says %q", got)
+	}
+	if got := api.value("cmi.completion_status"); got != "incomplete" {
+		t.Errorf("the LMS holds completion %q", got)
+	}
+	commits := api.committed()
+	b.answerChoice(1)
+	if got := b.lmsStatus(); got != "Reported to your LMS: 1 of 6 done, score 20% (80% passes)." {
+		t.Errorf("after a right answer the LMS status says %q", got)
+	}
+	if api.committed() != commits+1 || api.value("cmi.score.raw") != "20" || api.value("cmi.success_status") != "failed" {
+		t.Errorf("a graded change: %d commits, score %q, success %q", api.committed()-commits, api.value("cmi.score.raw"), api.value("cmi.success_status"))
+	}
+
+	// Code is not graded: it is committed within CommitEvery.
+	commits = api.committed()
+	b.typeCode(b.cell("double"), "print('in the LMS')")
+	b.clock.Advance(time.Second)
+	b.p.Settle()
+	if !strings.HasPrefix(api.value("cmi.suspend_data"), lms.Prefix) || api.committed() != commits {
+		t.Errorf("after typing: suspend data %.20q…, %d commits", api.value("cmi.suspend_data"), api.committed()-commits)
+	}
+	b.clock.Advance(lms.CommitEvery)
+	b.p.Settle()
+	if api.committed() != commits+1 {
+		t.Errorf("%d commits after CommitEvery", api.committed()-commits)
+	}
+
+	// Hidden, the page saves what waits and commits it; shown again, it
+	// does nothing more.
+	commits = api.committed()
+	b.typeCode(b.cell("double"), "print('hidden')")
+	b.doc.SetHidden(true)
+	b.p.Settle()
+	if api.committed() != commits+1 || b.keptSource("test-blocks", "double") != "print('hidden')" {
+		t.Errorf("hidden: %d commits, the store keeps %q", api.committed()-commits, b.keptSource("test-blocks", "double"))
+	}
+	b.doc.SetHidden(false)
+	b.p.Settle()
+	if api.committed() != commits+1 {
+		t.Errorf("shown again: %d commits", api.committed()-commits)
+	}
+
+	b.doc.FireWindow("pagehide", false)
+	b.p.Settle()
+	if !api.ended() || api.value("cmi.exit") != "suspend" {
+		t.Errorf("after pagehide: ended %v, exit %q", api.ended(), api.value("cmi.exit"))
+	}
+}
+
+// A lesson launched to review shows the work and reports nothing.
+func TestLMSReview(t *testing.T) {
+	api := newFakeLMS(map[string]string{"cmi.mode": "review"})
+	b := open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
+	if got := b.lmsStatus(); got != "Review: your LMS shows this lesson to review, and nothing is reported to it." {
+		t.Errorf("the LMS status says %q", got)
+	}
+	b.answerChoice(1)
+	b.typeCode(b.cell("double"), "print('reviewed')")
+	b.settle()
+	b.doc.FireWindow("pagehide", false)
+	if len(api.set) != 0 {
+		t.Errorf("the page set %q", api.set)
+	}
+}
+
+// An LMS that refuses to start the session, or a commit, is said; the
+// lesson works and keeps the learner's work; outside an LMS the page
+// says that nothing is reported.
+func TestLMSRefuses(t *testing.T) {
+	api := newFakeLMS(nil)
+	api.refuse["Initialize"] = 102
+	b := open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
+	b.noticeWith("Your LMS did not start this lesson's session (it refused Initialize: 102 General Initialization Failure). The lesson works and your work is kept in this browser, but your LMS does not hear of it: open the lesson again from your course to report to it.")
+	if got := b.lmsStatus(); got != "Not reported to your LMS." {
+		t.Errorf("the LMS status says %q", got)
+	}
+	if b.browser.database != "gradbook" {
+		t.Errorf("the progress is kept in %q", b.browser.database)
+	}
+
+	api = newFakeLMS(nil)
+	api.refuse["Commit"] = 391
+	b = open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
+	b.answerChoice(1)
+	b.noticeWith("Your LMS did not take your progress: it refused Commit: 391 General Commit Failure. Your work is kept in this browser, and is sent again with your next change.")
+	if got := b.lmsStatus(); got != "Not reported to your LMS: see the notice above." {
+		t.Errorf("the LMS status says %q", got)
+	}
+
+	b = open(t, blocks, inLMS(nil, "test-blocks", "2004", 0))
+	if got := b.lmsStatus(); got != "Not in an LMS: your progress is kept in this browser only." {
+		t.Errorf("outside an LMS the status says %q", got)
+	}
+	b.noNotices()
+
+	// A page of a version this build does not know reports nothing.
+	b = open(t, blocks, inLMS(api, "test-blocks", "2004", 0), func(b *bench) {
+		b.markup = strings.Replace(b.markup, `data-lms="2004"`, `data-lms="3000"`, 1)
+	})
+	if got := b.lmsStatus(); got != "" {
+		t.Errorf("the LMS status says %q", got)
+	}
+}
+
+// A reset reloads the page in the session that goes on: the session is
+// committed, not ended, as the page goes, and the reloaded page reports
+// to it.
+func TestLMSResetGoesOn(t *testing.T) {
+	api := newFakeLMS(nil)
+	b := open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
+	b.answerChoice(1)
+	b.click("#progress-panel summary")
+	b.click("#reset-lesson")
+	b.answer(b.find("#progress-panel"), true)
+	b.doc.FireWindow("pagehide", false) // the browser leaves the page to reload it
+	b.p.Settle()
+	if api.ended() {
+		t.Error("the reload ended the session")
+	}
+	if got := b.reloadedSaying(); got != "This lesson is reset." {
+		t.Errorf("after the reset the page says %q", got)
+	}
+	if n := len(b.notices()); n != 1 {
+		t.Errorf("the notices: %q", b.notices())
+	}
+	if got := b.lmsStatus(); got != "Reported to your LMS: 0 of 6 done." {
+		t.Errorf("the reloaded page's LMS status says %q", got)
+	}
+}
+
+// The work the LMS keeps comes back on launch, also under a lesson's
+// earlier name and of cells moved from another lesson; suspend data
+// that cannot be read is said, and left as it is.
+func TestLMSSuspendData(t *testing.T) {
+	work, _ := lms.Encode([]*progress.Record{
+		{V: progress.Version, Kind: progress.KindCell, Lesson: "test-blocks", ID: "double", Source: "print('from the LMS')", Updated: 1},
+		{V: progress.Version, Kind: progress.KindQuiz, Lesson: "test-blocks", ID: "choice", Answer: "1", Passed: true, Updated: 1},
+	}, 64000)
+	b := open(t, blocks, inLMS(newFakeLMS(map[string]string{"cmi.suspend_data": work}), "test-blocks", "2004", 0))
+	if got := b.code(b.cell("double")); got != "print('from the LMS')" {
+		t.Errorf("the cell holds %q", got)
+	}
+	if got := b.find("#quiz-choice").Attr("data-state"); got != "right" {
+		t.Errorf("the quiz is %q", got)
+	}
+
+	moved, _ := lms.Encode([]*progress.Record{{V: progress.Version, Kind: progress.KindCell, Lesson: "05-every-path", ID: "smooth", Source: "print('moved')", Updated: 1}}, 64000)
+	b = open(t, "lessons/checking-gradients.html", inLMS(newFakeLMS(map[string]string{"cmi.suspend_data": moved}), "checking-gradients", "2004", 0.8))
+	if got := b.code(b.cell("smooth")); got != "print('moved')" {
+		t.Errorf("the moved cell holds %q", got)
+	}
+
+	api := newFakeLMS(map[string]string{"cmi.suspend_data": "gradbook9:from a newer Gradbook"})
+	b = open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
+	b.noticeWith("The work your LMS keeps for this lesson could not be read: ")
+	b.noticeWith("It is left as it is: your work in this browser is shown, and your progress is reported without changing it.")
+	b.typeCode(b.cell("double"), "print('mine')")
+	b.settle()
+	if got := api.value("cmi.suspend_data"); got != "gradbook9:from a newer Gradbook" {
+		t.Errorf("the LMS holds %q", got)
+	}
+
+	b = open(t, blocks, inLMS(newFakeLMS(map[string]string{"cmi.suspend_data": work}), "test-blocks", "2004", 0), func(b *bench) {
+		b.store.Err = errors.New("the disk is full")
+	})
+	b.noticeWith("Your work from your LMS is shown, but this browser could not keep a copy: the disk is full.")
+}
+
+// hexCode is code of n characters that does not compress.
+func hexCode(seed uint64, n int) string {
+	r := rand.New(rand.NewPCG(seed, 1))
+	var s strings.Builder
+	s.WriteString("x = '")
+	for s.Len() < n {
+		fmt.Fprintf(&s, "%016x", r.Uint64())
+	}
+	s.WriteString("'")
+	return s.String()
+}
+
+// Work that does not fit in the LMS's suspend data is said in one
+// notice, changed as it changes, and taken away once all fits.
+func TestLMSWorkThatDoesNotFit(t *testing.T) {
+	b := open(t, blocks, inLMS(newFakeLMS(nil), "test-blocks", "1.2", 0))
+	left := func() []string {
+		var out []string
+		for _, n := range b.notices() {
+			if strings.HasPrefix(n, "Your LMS keeps at most") {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	b.typeCode(b.cell("double"), hexCode(1, 8000))
+	b.settle()
+	if got := left(); len(got) != 1 || got[0] != "Your LMS keeps at most 4096 characters of work for this lesson, and yours takes more: your code in double did not fit, and only this browser keeps that." {
+		t.Errorf("the notices: %q", got)
+	}
+	b.typeCode(b.cell("worked"), hexCode(2, 9000))
+	b.settle()
+	if got := left(); len(got) != 1 || !strings.Contains(got[0], "your code in worked and double did not fit") {
+		t.Errorf("the notices: %q", got)
+	}
+	b.typeCode(b.cell("double"), "print('short')")
+	b.typeCode(b.cell("worked"), "print('short')")
+	b.settle()
+	if got := left(); len(got) != 0 {
+		t.Errorf("once all fits the notices: %q", got)
+	}
+	b.typeCode(b.cell("double"), hexCode(3, 8000))
+	b.settle()
+	if got := left(); len(got) != 1 {
+		t.Errorf("the notices: %q", got)
+	}
+	if box := b.find("#notices"); box.HasAttr("hidden") {
+		t.Error("the notices are hidden")
+	}
+}
+
+// A page that comes back from the back/forward cache after its session
+// ended says so.
+func TestLMSBackAfterTheSessionEnded(t *testing.T) {
+	api := newFakeLMS(nil)
+	b := open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
+	b.doc.FireWindow("pagehide", true)
+	b.doc.FireWindow("pageshow", false)
+	b.p.Settle()
+	b.noNotices()
+	b.doc.FireWindow("pageshow", true)
+	b.p.Settle()
+	b.noticeWith("This lesson's session with your LMS has ended: open the lesson again from your course to report to it. Your work is kept in this browser.")
+	if got := b.lmsStatus(); got != "Not reported to your LMS: this lesson's session has ended." {
+		t.Errorf("the LMS status says %q", got)
+	}
+	if !api.ended() {
+		t.Error("the session did not end")
+	}
+}
