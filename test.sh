@@ -46,17 +46,20 @@ go mod tidy -diff
 step "go vet (native and js/wasm)"
 go vet ./...
 GOOS=js GOARCH=wasm go vet ./...
-GOOS=js GOARCH=wasm go vet -tags lms ./notebook/web/  # a SCORM package's gradbook.wasm
+go vet -tags lms ./notebook/page/                        # a SCORM package's page
+GOOS=js GOARCH=wasm go vet -tags lms ./notebook/web/  # and its gradbook.wasm
 
 step "staticcheck (native and js/wasm)"
 staticcheck="$(mktemp -d)/staticcheck"
 go build -o "$staticcheck" honnef.co/go/tools/cmd/staticcheck
 "$staticcheck" ./...
+"$staticcheck" -tags lms ./notebook/page/
 GOOS=js GOARCH=wasm "$staticcheck" ./...
 GOOS=js GOARCH=wasm "$staticcheck" -tags lms ./notebook/web/
 
 step "go test (native)"
 go test ./...
+go test -tags lms ./notebook/page/  # a SCORM package's page with its LMS
 
 step "go test (js/wasm, in Node)"
 GOOS=js GOARCH=wasm go test -exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" ./engine/... ./wasm/engine/... ./internal/jsvalue/ ./tensor/
