@@ -5,6 +5,7 @@ package tensor
 // from ops.go. Ops that can be built from others are, with a comment.
 
 import (
+	"errors"
 	"math"
 	"strconv"
 
@@ -93,40 +94,47 @@ func (t *Tensor) Relu() *Tensor { return t.unary(opRelu, 0) }
 // Sigmoid returns 1/(1+e⁻ᵗ), elementwise.
 func (t *Tensor) Sigmoid() *Tensor { return t.unary(opSigmoid, 0) }
 
-// Matmul returns t @ u, the matrix product, for tensors of 1 or 2
-// dimensions, as NumPy's matmul: (m, k) @ (k, n) is (m, n); a 1-d t is a
-// row and a 1-d u a column, whose 1 is dropped from the result, so
-// (k,) @ (k,) is their dot product, a scalar.
+// Matmul returns t @ u, the matrix product, as NumPy's matmul: (m, k) @
+// (k, n) is (m, n); a 1-d t is a row and a 1-d u a column, whose 1 is
+// dropped from the result, so (k,) @ (k,) is their dot product, a scalar;
+// and tensors of more dimensions are stacks of matrices in their last
+// two, the leading (batch) dimensions broadcast against each other:
+// (b, m, k) @ (k, n) is (b, m, n), (b, h, m, k) @ (b, h, k, n) is
+// (b, h, m, n).
 func (t *Tensor) Matmul(u *Tensor) (*Tensor, error) {
 	a, b := t.shape, u.shape
 	if len(a) == 0 || len(b) == 0 {
 		return nil, errorf("matmul", ErrShape, "shapes %s and %s: a scalar has no matrix product; use mul", ShapeString(a), ShapeString(b))
 	}
-	if len(a) > 2 || len(b) > 2 {
-		return nil, errorf("matmul", ErrShape, "shapes %s and %s: only 1-d and 2-d tensors are supported", ShapeString(a), ShapeString(b))
+	m, k, abatch := 1, a[len(a)-1], []int{}
+	if len(a) >= 2 {
+		m, abatch = a[len(a)-2], a[:len(a)-2]
 	}
-	m, k := 1, a[len(a)-1]
-	if len(a) == 2 {
-		m = a[0]
-	}
-	k2, c := b[0], 1
-	if len(b) == 2 {
-		c = b[1]
+	k2, c, bbatch := b[0], 1, []int{}
+	if len(b) >= 2 {
+		k2, c, bbatch = b[len(b)-2], b[len(b)-1], b[:len(b)-2]
 	}
 	if k != k2 {
 		return nil, errorf("matmul", ErrShape, "shapes %s and %s do not fit: %d ≠ %d", ShapeString(a), ShapeString(b), k, k2)
 	}
-	shape := []int{}
-	if len(a) == 2 {
+	batch, err := broadcastShapes("matmul", abatch, bbatch)
+	if errors.Is(err, ErrShape) {
+		return nil, errorf("matmul", ErrShape, "shapes %s and %s: their batch dimensions %s and %s do not broadcast", ShapeString(a), ShapeString(b), ShapeString(abatch), ShapeString(bbatch))
+	} else if err != nil {
+		return nil, errorf("matmul", ErrTooLarge, "shapes %s and %s: the result would have more than %s elements", ShapeString(a), ShapeString(b), words.Int(MaxSize))
+	}
+	shape := append(make([]int, 0, len(batch)+2), batch...)
+	if len(a) >= 2 {
 		shape = append(shape, m)
 	}
-	if len(b) == 2 {
+	if len(b) >= 2 {
 		shape = append(shape, c)
 	}
 	if _, err := sizeOf("matmul", shape); err != nil {
 		return nil, err
 	}
-	return run(&node{op: opMatmul, in: []*Tensor{t, u}, dim: [3]int{m, k, c}}, newTensor(shape)), nil
+	n := &node{op: opMatmul, in: []*Tensor{t, u}, dim: [3]int{m, k, c}, bc: newBcast(abatch, bbatch, batch)}
+	return run(n, newTensor(shape)), nil
 }
 
 // axis resolves a possibly negative axis of t for op.

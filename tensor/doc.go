@@ -38,7 +38,8 @@
 //	relu                 derivative 0 at exactly 0
 //	sigmoid
 //	pow                  by a constant exponent, negative or fractional too
-//	matmul               @ of 1-d and 2-d tensors
+//	matmul               @, NumPy's matmul: of 1-d and 2-d tensors, and
+//	                     stacks of matrices with batch dimensions broadcast
 //	sum                  over an axis or all, keepdims or not
 //	max                  over an axis or all: values and indices; the
 //	                     gradient goes to the first of equal maxima
@@ -94,6 +95,19 @@
 // and the tangents against the reverse gradients and central differences.
 // Compare compares a gradient worked out by hand with autograd's, as the
 // ninja notebook's cmp does.
+//
+// # Matrix products
+//
+// Every matrix product, matmul's forward product, its two backward
+// products dA = dC·Bᵀ and dB = Aᵀ·dC and its tangent, is one Product: a
+// batch of C += A·B with each operand given by its storage and strides,
+// so that transposes are read in place. Product.Plain computes it with
+// plain Go loops; a program may install a faster Kernel with SetKernel
+// (gradbook.wasm installs WebAssembly SIMD kernels, package wasm/kernels),
+// which must give Plain's numbers to the last bit: every element of C is
+// added up in one order, defined by Product. A product runs as a loop of
+// calls over panels of at most PanelWork multiply-adds, so that a long
+// one can be stopped between them.
 //
 // # Errors
 //

@@ -285,6 +285,10 @@ func unaryCases(r *rand.Rand) []gradCase {
 func matmulCases(r *rand.Rand) []gradCase {
 	pairs := [][2][]int{
 		{{3, 4}, {4, 5}}, {{4}, {4, 5}}, {{3, 4}, {4}}, {{4}, {4}}, {{1, 1}, {1, 1}}, {{2, 0}, {0, 3}}, {{32, 30}, {30, 8}},
+		// batched: a stack against a matrix (a linear layer on (B, T, C)),
+		// stack against stack (attention's heads), and broadcast batches
+		{{2, 3, 4}, {4, 5}}, {{2, 3, 4}, {2, 4, 5}}, {{4}, {2, 4, 3}}, {{2, 3, 4}, {4}}, {{2, 1, 3, 4}, {3, 4, 2}},
+		{{1, 3, 4}, {2, 4, 5}}, {{2, 3, 4}, {1, 4, 5}}, {{3, 4}, {2, 4, 2}}, {{2, 2, 2, 3}, {2, 2, 3, 2}}, {{2, 0, 3}, {3, 2}},
 	}
 	for range 4 {
 		m, k, n := 1+r.IntN(6), 1+r.IntN(6), 1+r.IntN(6)
