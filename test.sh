@@ -69,6 +69,9 @@ go test ./...
 step "go test (js/wasm, in Node)"
 GOOS=js GOARCH=wasm go test -exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" ./engine/... ./cmd/engine/... ./internal/jsvalue/ ./tensor/
 
+step "go test (js/wasm, in Node, with the SIMD kernels)"
+GOOS=js GOARCH=wasm go test -exec="$PWD/wasm/kernels/testdata/go_js_wasm_exec" ./wasm/kernels/ ./tensor/
+
 step "build the site"
 go run serve.go -build
 

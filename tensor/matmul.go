@@ -147,20 +147,24 @@ type Kernel interface {
 var kernel atomic.Pointer[Kernel]
 
 // SetKernel installs k for every matrix product from now on (nil
-// uninstalls it: the plain loops run). Call it once, as the program
-// starts, before tensors are used.
+// uninstalls it: the plain loops run), and returns the kernel installed
+// until now, as debug.SetGCPercent returns the last setting. Call it
+// once, as the program starts, before tensors are used.
 //
 // Whichever computes it, a product runs as a loop of calls of at most
 // about four million multiply-adds each (PanelWork): panels of a
 // matrix's rows, or of whole matrices of a batch. Each call returns
 // within milliseconds even from the plain loops, so that the run's
 // deadline can be checked between them.
-func SetKernel(k Kernel) {
-	if k == nil {
-		kernel.Store(nil)
-		return
+func SetKernel(k Kernel) (previous Kernel) {
+	var kp *Kernel
+	if k != nil {
+		kp = &k
 	}
-	kernel.Store(&k)
+	if old := kernel.Swap(kp); old != nil {
+		previous = *old
+	}
+	return previous
 }
 
 // PanelWork is the most multiply-adds one call to a Kernel or to the

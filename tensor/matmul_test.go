@@ -77,6 +77,8 @@ func (k *countingKernel) Product(p Product) bool {
 // results are the plain loops', to the bit.
 func TestKernelGetsPanels(t *testing.T) {
 	g := NewGenerator(5)
+	installed := SetKernel(nil) // the kernels, when the tests run with them
+	defer SetKernel(installed)
 	for _, min := range []int{0, 1 << 40} {
 		k := &countingKernel{t: t, min: min}
 		SetKernel(k)
