@@ -49,6 +49,10 @@ var _ tensor.Kernel = (*Kernels)(nil)
 // panics: the plain loops stay where anything fails.
 func Install(memory js.Value) string {
 	k, status := install(memory)
+	if k == nil {
+		tensor.SetKernel(nil) // not a nil *Kernels in an interface
+		return status
+	}
 	tensor.SetKernel(k)
 	return status
 }

@@ -114,6 +114,10 @@ func TestInstallSaysWhatRuns(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s: Install said %q, want %q", c.name, got, c.want)
 		}
+		// What Install installed computes the product right.
+		if y := tensor.Must(x.Matmul(w)).Data(); tensortest.FirstDifference(y, want) >= 0 {
+			t.Errorf("%s: a product is not the plain loops'", c.name)
+		}
 		// A kernel installed or not: a product that the kernels take if
 		// they are there is right.
 		counter := &counting{}
