@@ -4,7 +4,8 @@
 // site/gradbook.js starts
 // it on every lesson page and on the scratch page, where it is the page's
 // side (package web), and again in a Web Worker, where it runs the cells
-// (package runner).
+// (package runner), with the matrix-product kernels of package
+// wasm/kernels compiled into its memory.
 package main
 
 import (
@@ -12,11 +13,15 @@ import (
 
 	"gradbook/notebook/runner"
 	"gradbook/notebook/web"
+	"gradbook/wasm/kernels"
 )
 
 func main() {
 	if js.Global().Get("document").IsUndefined() {
-		runner.Serve() // in the worker: runs jobs until the page ends it
+		// In the worker: the kernels, then jobs until the page ends it.
+		r := js.Global().Get("gradbookRunner")
+		r.Set("kernels", kernels.Install(r.Get("memory")))
+		runner.Serve()
 		return
 	}
 	web.Run()
