@@ -43,12 +43,15 @@
 //	sum                  over an axis or all, keepdims or not
 //	max                  over an axis or all: values and indices; the
 //	                     gradient goes to the first of equal maxima
-//	transpose            .T: the axes reversed
+//	transpose            .T: the axes reversed; Transpose: two of them swapped
 //	reshape              view, with one −1 worked out; shares storage
 //	index                basic indexing of the leading axes: t[1], t[:, 2], t[1:3, ::-1]
 //	take                 integer-array indexing: C[Xb], logprobs[range(n), Yb]
 //	cat                  joined along an axis
 //	cross_entropy        fused and stable, the mean over rows
+//	softmax              along a dim, stable
+//	masked_fill          a value where a mask is not 0 (attention's causal mask)
+//	layer_norm           over the last dim, with weight and bias
 //
 // Mean (sum divided by the count) is built from them; OneHot makes a
 // constant.

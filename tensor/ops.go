@@ -32,6 +32,9 @@ const (
 	opTake
 	opCat
 	opCrossEntropy
+	opSoftmax
+	opMaskedFill
+	opLayerNorm
 	numOps
 )
 
@@ -41,12 +44,12 @@ const (
 type node struct {
 	op    opcode
 	in    []*Tensor
-	k     float64   // pow: the exponent
-	bc    bcast     // binary ops: where each output element comes from
+	k     float64   // pow: the exponent; masked_fill: the value; layer_norm: eps
+	bc    bcast     // binary ops: where each output element comes from; matmul: each product's matrices; masked_fill: the mask's elements
 	src   []int32   // gathers (max, transpose, index, take): the input offset of each output element
-	dim   [3]int    // sum: outer, n, inner; matmul: m, k, n; cat: outer; cross_entropy: rows, classes
+	dim   [3]int    // sum, softmax: outer, n, inner; matmul: m, k, n; cat: outer; cross_entropy: rows, classes; layer_norm: rows, columns
 	sizes []int     // cat: the size of each input's block, its length along the axis times the inner size
-	aux   []float64 // cross_entropy: the softmax of the logits
+	aux   []float64 // cross_entropy: the softmax of the logits; masked_fill: the mask; layer_norm: x̂, then each row's r
 	tgt   []int32   // cross_entropy: the targets
 }
 
@@ -273,6 +276,11 @@ var ops = [numOps]op{
 			}
 			return []*engine.Value{total.Div(engine.NewValue(float64(rows), strconv.Itoa(rows)))}
 		}},
+
+	// A transformer's ops (nn.go).
+	opSoftmax:    softmaxOp,
+	opMaskedFill: maskedFillOp,
+	opLayerNorm:  layerNormOp,
 }
 
 // binary makes the op of an elementwise rule f of two inputs with local
