@@ -19,7 +19,9 @@ func run(n *node, y *Tensor) *Tensor {
 	if o.arity != 0 && len(n.in) != o.arity {
 		panic("tensor: internal error: " + o.name + " given " + strconv.Itoa(len(n.in)) + " inputs")
 	}
-	o.forward(n, y)
+	if !fastForward(n, y) {
+		o.forward(n, y)
+	}
 	tangents := false
 	for _, x := range n.in {
 		if x.requiresGrad {
