@@ -52,6 +52,7 @@
 //	softmax              along a dim, stable
 //	masked_fill          a value where a mask is not 0 (attention's causal mask)
 //	layer_norm           over the last dim, with weight and bias
+//	linear               x·Wᵀ + b, PyTorch's F.linear, one op
 //
 // Mean (sum divided by the count) is built from them; OneHot makes a
 // constant.

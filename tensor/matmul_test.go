@@ -111,3 +111,34 @@ func TestKernelGetsPanels(t *testing.T) {
 		}
 	}
 }
+
+// TestLinearIsMatmulAndAdd checks that Linear gives x @ Wᵀ + b's numbers
+// and gradients to the bit: one op, the same arithmetic.
+func TestLinearIsMatmulAndAdd(t *testing.T) {
+	g := NewGenerator(7)
+	x, w, b := Must(g.Randn(3, 5, 7)), Must(g.Randn(6, 7)), Must(g.Randn(6))
+	up := Must(g.Randn(3, 5, 6))
+	type result struct{ y, dx, dw, db []float64 }
+	both := make([]result, 2)
+	for i := range both {
+		xs := []*Tensor{Must(New(x.Data(), x.Shape()...)), Must(New(w.Data(), w.Shape()...)), Must(New(b.Data(), b.Shape()...))}
+		for _, p := range xs {
+			p.SetRequiresGrad(true)
+		}
+		var y *Tensor
+		if i == 0 {
+			y = Must(Linear(xs[0], xs[1], xs[2]))
+		} else {
+			y = Must(Must(xs[0].Matmul(xs[1].T())).Add(xs[2]))
+		}
+		if err := y.BackwardWith(up, engine.Accumulate); err != nil {
+			t.Fatal(err)
+		}
+		both[i] = result{y.Data(), xs[0].Grad.Data(), xs[1].Grad.Data(), xs[2].Grad.Data()}
+	}
+	for name, pair := range map[string][2][]float64{"y": {both[0].y, both[1].y}, "dx": {both[0].dx, both[1].dx}, "dW": {both[0].dw, both[1].dw}, "db": {both[0].db, both[1].db}} {
+		if i := tensortest.FirstDifference(pair[0], pair[1]); i >= 0 {
+			t.Errorf("%s element %d: %v by Linear, %v by matmul and add", name, i, pair[0][i], pair[1][i])
+		}
+	}
+}

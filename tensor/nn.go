@@ -336,3 +336,99 @@ func (t *Tensor) Transpose(a, b int) (*Tensor, error) {
 	stride[da], stride[db] = stride[db], stride[da]
 	return run(&node{op: opTranspose, in: []*Tensor{t}, src: walk(shape, stride)}, newTensor(shape)), nil
 }
+
+// linearOp: y = x·Wᵀ + b, PyTorch's F.linear, for x (…, in), W (out, in)
+// and b (out,): n.dim is (rows, in, out). The product is a Product that
+// reads W transposed where it lies, and b is added to each row after it,
+// so y is what x.Matmul(W.T()).Add(b) gives, to the bit. Its gradients
+// are dx = gy·W, dW = gyᵀ·x and db = Σ gy over the rows; its tangent
+// tx·Wᵀ + x·tWᵀ + tb.
+var linearOp = op{"linear", 3,
+	func(n *node, y *Tensor) {
+		linearForward(n, y.data, n.in[0].data, n.in[1].data)
+		addRows(y.data, n.in[2].data)
+	},
+	func(n *node, _ *Tensor, gy []float64, gx [][]float64) {
+		rows, in, out := n.dim[0], n.dim[1], n.dim[2]
+		if gx[0] != nil { // dx += gy·W
+			addProduct(Product{Batch: 1, M: rows, N: in, K: out, A: gy, AR: out, AC: 1, B: n.in[1].data, BR: in, BC: 1, C: gx[0], CR: in})
+		}
+		if gx[1] != nil { // dW += gyᵀ·x
+			addProduct(Product{Batch: 1, M: out, N: in, K: rows, A: gy, AR: 1, AC: out, B: n.in[0].data, BR: in, BC: 1, C: gx[1], CR: in})
+		}
+		if gx[2] != nil {
+			for r := range rows {
+				addTo(gx[2], gy[r*out:(r+1)*out])
+			}
+		}
+	},
+	func(n *node, _ *Tensor, tx [][]float64, ty []float64) {
+		linearForward(n, ty, tx[0], n.in[1].data)
+		linearForward(n, ty, n.in[0].data, tx[1])
+		addRows(ty, tx[2])
+	},
+	func(n *node, y *Tensor, xs [][]*engine.Value) []*engine.Value {
+		rows, in, out := n.dim[0], n.dim[1], n.dim[2]
+		ys := make([]*engine.Value, len(y.data))
+		for r := range rows {
+			for o := range out {
+				var s *engine.Value
+				for p := range in {
+					s = plus(s, xs[0][r*in+p].Mul(xs[1][o*in+p]))
+				}
+				ys[r*out+o] = orZero(s).Add(xs[2][o])
+			}
+		}
+		return ys
+	}}
+
+// linearForward adds x·wᵀ to y.
+func linearForward(n *node, y, x, w []float64) {
+	rows, in, out := n.dim[0], n.dim[1], n.dim[2]
+	addProduct(Product{Batch: 1, M: rows, N: out, K: in, A: x, AR: in, AC: 1, B: w, BR: 1, BC: in, C: y, CR: out})
+}
+
+// addRows adds b to each row of y, whose rows are b's length.
+func addRows(y, b []float64) {
+	for r := 0; r < len(y); r += len(b) {
+		addTo(y[r:r+len(b)], b)
+	}
+}
+
+// Linear returns x·Wᵀ + b, as PyTorch's F.linear (what nn.Linear
+// computes): x is (…, in), weight (out, in) and bias (out,), or nil for
+// none, and the result is (…, out). It is one op: the product reads the
+// weight transposed where it lies, and its numbers are those of
+// x.Matmul(weight.T()).Add(bias).
+func Linear(x, weight, bias *Tensor) (*Tensor, error) {
+	if len(x.shape) == 0 || len(weight.shape) != 2 || x.shape[len(x.shape)-1] != weight.shape[1] {
+		return nil, errorf("linear", ErrShape, "an input of shape %s and a weight of shape %s do not fit: the weight must be (out, %s)", ShapeString(x.shape), ShapeString(weight.shape), lastDim(x.shape))
+	}
+	out, in := weight.shape[0], weight.shape[1]
+	if bias == nil {
+		bias = Must(Zeros(out))
+	} else if !sameShape(bias.shape, []int{out}) {
+		return nil, errorf("linear", ErrShape, "the bias has shape %s; for a weight of shape %s it must be (%d,)", ShapeString(bias.shape), ShapeString(weight.shape), out)
+	}
+	shape := append(append(make([]int, 0, len(x.shape)), x.shape[:len(x.shape)-1]...), out)
+	if _, err := sizeOf("linear", shape); err != nil {
+		return nil, err
+	}
+	rows := 1
+	if in > 0 {
+		rows = len(x.data) / in
+	} else {
+		rows = numel(x.shape[:len(x.shape)-1])
+	}
+	n := &node{op: opLinear, in: []*Tensor{x, weight, bias}, dim: [3]int{rows, in, out}}
+	return run(n, newTensor(shape)), nil
+}
+
+// lastDim is the last dimension of a shape, for messages: "in" for a
+// scalar's.
+func lastDim(shape []int) string {
+	if len(shape) == 0 {
+		return "in"
+	}
+	return strconv.Itoa(shape[len(shape)-1])
+}

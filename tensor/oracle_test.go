@@ -510,6 +510,13 @@ func transformerCases(r *rand.Rand) []gradCase {
 				return y.Mul(Scalar(1))
 			}})
 	}
+	for _, s := range [][2][]int{{{3, 4}, {5, 4}}, {{2, 3, 4}, {2, 4}}, {{4}, {3, 4}}, {{2, 0}, {3, 0}}, {{0, 4}, {3, 4}}} {
+		out := s[1][0]
+		cases = append(cases, gradCase{"linear " + ShapeString(s[0]) + " " + ShapeString(s[1]), []input{in(normal, s[0]...), in(normal, s[1]...), in(normal, out)},
+			func(x []*Tensor) (*Tensor, error) { return Linear(x[0], x[1], x[2]) }})
+	}
+	cases = append(cases, gradCase{"linear without bias", []input{in(normal, 3, 4), in(normal, 2, 4)},
+		func(x []*Tensor) (*Tensor, error) { return Linear(x[0], x[1], nil) }})
 	// One head of causal attention on (B, T, C): q @ kᵀ, scaled, masked,
 	// softmax, @ v, after a layer norm.
 	cases = append(cases, gradCase{"attention", []input{in(normal, 2, 3, 4), in(normal, 4, 4), in(normal, 4, 4), in(normal, 4, 4), in(normal, 4), in(normal, 4)},
