@@ -46,13 +46,25 @@ func run(n *node, y *Tensor) *Tensor {
 	return y
 }
 
+// newOp runs n on in, into a new zero tensor of shape: the tensor, n and
+// the list of its inputs are one allocation, its elements another.
+func newOp(n node, shape []int, in ...*Tensor) *Tensor {
+	c := &struct {
+		y   Tensor
+		n   node
+		ins [3]*Tensor
+	}{n: n}
+	c.n.in = append(c.ins[:0:len(c.ins)], in...)
+	c.y = Tensor{shape: shape, data: make([]float64, numel(shape))}
+	return run(&c.n, &c.y)
+}
+
 func (t *Tensor) binary(op opcode, u *Tensor) (*Tensor, error) {
 	shape, err := broadcastShapes(ops[op].name, t.shape, u.shape)
 	if err != nil {
 		return nil, err
 	}
-	n := &node{op: op, in: []*Tensor{t, u}, bc: newBcast(t.shape, u.shape, shape)}
-	return run(n, newTensor(shape)), nil
+	return newOp(node{op: op, bc: newBcast(t.shape, u.shape, shape)}, shape, t, u), nil
 }
 
 // Add returns t + u, elementwise, broadcasting NumPy's way: shapes are
@@ -71,7 +83,7 @@ func (t *Tensor) Mul(u *Tensor) (*Tensor, error) { return t.binary(opMul, u) }
 func (t *Tensor) Div(u *Tensor) (*Tensor, error) { return t.binary(opDiv, u) }
 
 func (t *Tensor) unary(op opcode, k float64) *Tensor {
-	return run(&node{op: op, in: []*Tensor{t}, k: k}, newTensor(t.shape))
+	return newOp(node{op: op, k: k}, t.shape, t)
 }
 
 // Neg returns −t.
@@ -135,8 +147,7 @@ func (t *Tensor) Matmul(u *Tensor) (*Tensor, error) {
 	if _, err := sizeOf("matmul", shape); err != nil {
 		return nil, err
 	}
-	n := &node{op: opMatmul, in: []*Tensor{t, u}, dim: [3]int{m, k, c}, bc: newBcast(abatch, bbatch, batch)}
-	return run(n, newTensor(shape)), nil
+	return newOp(node{op: opMatmul, dim: [3]int{m, k, c}, bc: newBcast(abatch, bbatch, batch)}, shape, t, u), nil
 }
 
 // axis resolves a possibly negative axis of t for op.
@@ -192,7 +203,7 @@ func (t *Tensor) Sum(axis int, keepdims bool) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return run(&node{op: opSum, in: []*Tensor{t}, dim: dim}, newTensor(shape)), nil
+	return newOp(node{op: opSum, dim: dim}, shape, t), nil
 }
 
 // SumAll returns the sum of every element of t, a scalar.
@@ -206,7 +217,7 @@ func (t *Tensor) Mean(axis int, keepdims bool) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := run(&node{op: opSum, in: []*Tensor{t}, dim: dim}, newTensor(shape))
+	s := newOp(node{op: opSum, dim: dim}, shape, t)
 	return s.divBy(dim[1]), nil
 }
 
@@ -265,7 +276,7 @@ func (t *Tensor) max(dim [3]int, shape []int) (values, indices *Tensor) {
 			indices.data[o*inner+j] = float64(best)
 		}
 	}
-	return run(&node{op: opMax, in: []*Tensor{t}, src: src}, newTensor(shape)), indices
+	return newOp(node{op: opMax, src: src}, shape, t), indices
 }
 
 // T returns t with its axes reversed, as NumPy's .T: the transpose of a
@@ -283,7 +294,7 @@ func (t *Tensor) T() *Tensor {
 		stride[nd-1-d] = s
 		s *= t.shape[d]
 	}
-	return run(&node{op: opTranspose, in: []*Tensor{t}, src: walk(shape, stride)}, newTensor(shape))
+	return newOp(node{op: opTranspose, src: walk(shape, stride)}, shape, t)
 }
 
 // Reshape returns t's elements, in the same order, under another shape of
@@ -433,7 +444,7 @@ func (t *Tensor) Index(ix ...Index) (*Tensor, error) {
 		}
 	}
 	rec(0, 0)
-	return run(&node{op: opIndex, in: []*Tensor{t}, src: src}, newTensor(shape)), nil
+	return newOp(node{op: opIndex, src: src}, shape, t), nil
 }
 
 // Take returns t[idx[0], idx[1], …], NumPy's integer-array indexing of t's
@@ -475,7 +486,7 @@ func (t *Tensor) Take(idx ...*Tensor) (*Tensor, error) {
 			src = append(src, int32(r*inner+j))
 		}
 	}
-	return run(&node{op: opTake, in: []*Tensor{t}, src: src}, newTensor(shape)), nil
+	return newOp(node{op: opTake, src: src}, shape, t), nil
 }
 
 // wholeIndex resolves v as an index into n things, negative ones
@@ -602,8 +613,7 @@ func CrossEntropy(logits, targets *Tensor) (*Tensor, error) {
 		}
 		tgt[p] = int32(j)
 	}
-	n := &node{op: opCrossEntropy, in: []*Tensor{logits}, dim: [3]int{rows, c}, aux: make([]float64, rows*c), tgt: tgt}
-	return run(n, newTensor([]int{})), nil
+	return newOp(node{op: opCrossEntropy, dim: [3]int{rows, c}, aux: make([]float64, rows*c), tgt: tgt}, []int{}, logits), nil
 }
 
 // Op returns the name of the op that made t ("matmul", "add", …), or ""

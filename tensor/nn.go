@@ -263,7 +263,7 @@ func (t *Tensor) Softmax(axis int) (*Tensor, error) {
 		return nil, err
 	}
 	dim := [3]int{numel(t.shape[:d]), t.shape[d], numel(t.shape[d+1:])}
-	return run(&node{op: opSoftmax, in: []*Tensor{t}, dim: dim}, newTensor(t.shape)), nil
+	return newOp(node{op: opSoftmax, dim: dim}, t.shape, t), nil
 }
 
 // MaskedFill returns t with value wherever mask is not 0, as PyTorch's
@@ -277,8 +277,7 @@ func (t *Tensor) MaskedFill(mask *Tensor, value float64) (*Tensor, error) {
 	if err != nil || !sameShape(shape, t.shape) {
 		return nil, errorf("masked_fill", ErrShape, "a mask of shape %s does not broadcast to the tensor's shape %s", ShapeString(mask.shape), ShapeString(t.shape))
 	}
-	n := &node{op: opMaskedFill, in: []*Tensor{t}, k: value, aux: append([]float64(nil), mask.data...), bc: newBcast(t.shape, mask.shape, t.shape)}
-	return run(n, newTensor(t.shape)), nil
+	return newOp(node{op: opMaskedFill, k: value, aux: append([]float64(nil), mask.data...), bc: newBcast(t.shape, mask.shape, t.shape)}, t.shape, t), nil
 }
 
 // LayerNorm returns layer normalization over the last dim of x, as
@@ -309,8 +308,7 @@ func LayerNorm(x, weight, bias *Tensor, eps float64) (*Tensor, error) {
 		return nil, errorf("layer_norm", ErrValue, "eps must be a number ≥ 0, got %s", words.Number(eps))
 	}
 	rows := len(x.data) / cols
-	n := &node{op: opLayerNorm, in: []*Tensor{x, weight, bias}, k: eps, dim: [3]int{rows, cols}, aux: make([]float64, rows*cols+rows)}
-	return run(n, newTensor(x.shape)), nil
+	return newOp(node{op: opLayerNorm, k: eps, dim: [3]int{rows, cols}, aux: make([]float64, rows*cols+rows)}, x.shape, x, weight, bias), nil
 }
 
 // Transpose returns t with axes a and b swapped (negative ones count from
@@ -334,7 +332,7 @@ func (t *Tensor) Transpose(a, b int) (*Tensor, error) {
 	}
 	shape[da], shape[db] = shape[db], shape[da]
 	stride[da], stride[db] = stride[db], stride[da]
-	return run(&node{op: opTranspose, in: []*Tensor{t}, src: walk(shape, stride)}, newTensor(shape)), nil
+	return newOp(node{op: opTranspose, src: walk(shape, stride)}, shape, t), nil
 }
 
 // linearOp: y = x·Wᵀ + b, PyTorch's F.linear, for x (…, in), W (out, in)
@@ -420,8 +418,7 @@ func Linear(x, weight, bias *Tensor) (*Tensor, error) {
 	} else {
 		rows = numel(x.shape[:len(x.shape)-1])
 	}
-	n := &node{op: opLinear, in: []*Tensor{x, weight, bias}, dim: [3]int{rows, in, out}}
-	return run(n, newTensor(shape)), nil
+	return newOp(node{op: opLinear, dim: [3]int{rows, in, out}}, shape, x, weight, bias), nil
 }
 
 // lastDim is the last dimension of a shape, for messages: "in" for a
