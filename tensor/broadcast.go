@@ -159,11 +159,14 @@ func walk(shape, stride []int) []int32 {
 		return res
 	}
 	nd := len(shape)
+	last, step := shape[nd-1], stride[nd-1]
 	idx := make([]int, nd)
 	off := 0
-	for i := range res {
-		res[i] = int32(off)
-		for d := nd - 1; d >= 0; d-- { // step the counter idx and carry
+	for i := 0; i < len(res); i += last {
+		for j, r := 0, res[i:i+last]; j < len(r); j++ { // the last dimension
+			r[j] = int32(off + j*step)
+		}
+		for d := nd - 2; d >= 0; d-- { // step the counter idx and carry
 			idx[d]++
 			off += stride[d]
 			if idx[d] < shape[d] {

@@ -25,7 +25,9 @@ var softmaxOp = op{"softmax", 1,
 		alongAxis(n.dim, func(base, step, count int) {
 			m := math.Inf(-1)
 			for p := range count {
-				m = math.Max(m, x[base+p*step])
+				if v := x[base+p*step]; v > m || v != v {
+					m = v // the max, or a NaN, as math.Max gives
+				}
 			}
 			s := 0.0
 			for p := range count {
