@@ -131,6 +131,6 @@
 // call per element (fast.go), and matrix products go to the installed
 // Kernel. A training step of the ninja notebook's MLP at batch 32
 // (BenchmarkMLPStep: forward in its small steps, backward, SGD) allocates
-// 137 times and takes about 1–2 ms as wasm in Chromium; the lecture-sized
+// 137 times and takes about 2 ms as wasm in Chromium; the lecture-sized
 // GPT step (BenchmarkGPTStep) about 16 ms there with the SIMD kernels.
 package tensor
