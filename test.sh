@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every Gradbook test on a fresh Debian machine, doing its own set-up:
 # the browsers from Debian (chromium; WebKitGTK's webkit2gtk-driver, with
-# xvfb for its MiniBrowser; firefox-esr), the npm packages from the lock
+# xvfb for its MiniBrowser; firefox-esr), the tools that build the
+# matrix-product kernels (clang, lld, wabt), the npm packages from the lock
 # file, the build, the checks (go mod tidy -diff, gofmt, go vet native and
 # wasm, staticcheck), the Go tests natively and under WebAssembly in Node,
 # the Playwright specs in Chromium, and the cross-engine smoke suite in
@@ -13,7 +14,7 @@ step() { printf '\n== %s\n' "$*"; }
 
 # Debian's packages for each command the suites drive.
 missing=()
-for need in chromium:chromium WebKitWebDriver:webkit2gtk-driver Xvfb:xvfb firefox-esr:firefox-esr; do
+for need in chromium:chromium WebKitWebDriver:webkit2gtk-driver Xvfb:xvfb firefox-esr:firefox-esr clang:clang wasm-ld:lld wat2wasm:wabt; do
   command -v "${need%%:*}" >/dev/null 2>&1 || missing+=("${need#*:}")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -35,6 +36,13 @@ for f in editor.js editor-licenses.txt; do
     echo "site/$f is not what cmd/editorbundle makes from editor.js and package-lock.json: run go generate ./cmd/editorbundle and commit it"; exit 1
   fi
 done
+
+step "the matrix-product kernels are current (go generate ./wasm/kernels)"
+cp wasm/kernels/kernels.wasm "$committed/"
+go generate ./wasm/kernels
+if ! cmp -s "$committed/kernels.wasm" wasm/kernels/kernels.wasm; then
+  echo "wasm/kernels/kernels.wasm is not what wasm/kernels/gen.go makes from src/kernels.c: run go generate ./wasm/kernels and commit it"; exit 1
+fi
 
 step "gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
@@ -63,6 +71,9 @@ go test -tags lms ./notebook/page/  # a SCORM package's page with its LMS
 
 step "go test (js/wasm, in Node)"
 GOOS=js GOARCH=wasm go test -exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" ./engine/... ./wasm/engine/... ./internal/jsvalue/ ./tensor/
+
+step "go test (js/wasm, in Node, with the SIMD kernels)"
+GOOS=js GOARCH=wasm go test -exec="$PWD/wasm/kernels/testdata/go_js_wasm_exec" ./wasm/kernels/ ./tensor/
 
 step "build the site"
 go run serve.go -build

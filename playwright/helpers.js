@@ -148,4 +148,24 @@ const lessons = ["a-derivative-is-a-nudge", "chain-rule", "fan-out", "reverse-ac
 // out.
 const long = ["gpt-from-values", "training-a-gpt", "backprop-ninja"];
 
-module.exports = { skipPredictions, test, expect, open, reloadOffline, cell, typeInto, editorOf, goodBackward, withBackward, lessons, long, port, coursePage };
+// products.program is a cell of matrix products, their gradients through
+// tanh and a batched product, which prints every number in full
+// (Starlark prints a float's shortest exact form), and products.prints is
+// what it prints in every engine, with the runner's SIMD kernels or
+// without: the kernels add up each element in the plain Go loops' order
+// (playwright/kernels.spec.js, crossbrowser/specs.js).
+const products = {};
+products.program = [
+  "torch.manual_seed(36)",
+  "a = torch.randn(37, 53, requires_grad=True)",
+  "b = torch.randn(53, 29, requires_grad=True)",
+  "loss = a.matmul(b).tanh().sum()",
+  "loss.backward()",
+  "print(loss.item(), a.grad.sum().item(), b.grad[5, 7].item())",
+  "q = torch.randn(4, 3, 9, 8)",
+  "k = torch.randn(4, 3, 8, 9)",
+  "print(q.matmul(k).sum().item())",
+].join("\n");
+products.prints = "-17.292820746957087 84.92150754491091 -0.4575423829779649\n1.176999222541503";
+
+module.exports = { skipPredictions, test, expect, open, reloadOffline, cell, typeInto, editorOf, goodBackward, withBackward, lessons, long, port, coursePage, products };

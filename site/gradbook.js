@@ -239,6 +239,10 @@
     if (d.startsWith("worker-src") || d.startsWith("child-src") || (d.startsWith("script-src") && String(e.blockedURI).startsWith("blob"))) refusedWorkers.push(d);
   });
   globalThis.gradbookRunners = {
+    // kernels is what computes matrix products in the last runner that
+    // started, as its ready message says: WebAssembly SIMD kernels, or the
+    // plain Go loops and why ("" until a runner starts).
+    kernels: "",
     // start starts a runner and returns {post(msg), stop()}; onmessage
     // gets its messages about jobs, ondied(why, started) is called once
     // if it dies, with whether it had started (loaded its Go program).
@@ -256,7 +260,10 @@
       worker.onmessage = (event) => {
         const d = event.data;
         if (!d) return;
-        if (d.gradbook === "ready") started = true;
+        if (d.gradbook === "ready") {
+          started = true;
+          globalThis.gradbookRunners.kernels = d.kernels;
+        }
         else if (d.gradbook === "died") die(d.why);
         else if (!dead) onmessage(d);
       };

@@ -3,17 +3,24 @@
 // page started. It runs gradbook.wasm, compiled by the page and posted
 // here as the first message ({gradbook: "module"}), which then serves the
 // page's jobs (see package runner; the messages are declared in
-// internal/protocol). If the Go program dies, the page is told why and
-// starts another runner.
+// internal/protocol). The Go program gets its own memory here, to compile
+// the matrix-product kernels into (package wasm/kernels), and says what
+// computes the products, which the ready message tells the page. If the
+// Go program dies, the page is told why and starts another runner.
 "use strict";
 (function () {
   let handle = null;
   const queue = [];
   self.gradbookRunner = {
+    // memory is the Go program's WebAssembly memory, set before it runs.
+    memory: null,
+    // kernels is what computes matrix products, which the Go program sets
+    // before it is ready: its SIMD kernels, or the plain loops and why.
+    kernels: "",
     // ready is called by the Go program with the function that takes jobs.
     ready(h) {
       handle = h;
-      self.postMessage({ gradbook: "ready" });
+      self.postMessage({ gradbook: "ready", kernels: self.gradbookRunner.kernels });
       for (const m of queue.splice(0)) h(m);
     },
   };
@@ -48,6 +55,7 @@
       // here rather than with debug.SetGCPercent: 1.6 KB less wasm.
       go.env = { GOGC: "400" };
       const instance = await WebAssembly.instantiate(msg.module, go.importObject);
+      self.gradbookRunner.memory = instance.exports.mem;
       go.run(instance).then(() => died("the runner stopped"), (err) => died(String(err)));
     } catch (err) {
       died(`the runner could not start: ${err.message}`);

@@ -5,6 +5,7 @@ package tensor
 // from ops.go. Ops that can be built from others are, with a comment.
 
 import (
+	"errors"
 	"math"
 	"strconv"
 
@@ -18,7 +19,9 @@ func run(n *node, y *Tensor) *Tensor {
 	if o.arity != 0 && len(n.in) != o.arity {
 		panic("tensor: internal error: " + o.name + " given " + strconv.Itoa(len(n.in)) + " inputs")
 	}
-	o.forward(n, y)
+	if !fastForward(n, y) {
+		o.forward(n, y)
+	}
 	tangents := false
 	for _, x := range n.in {
 		if x.requiresGrad {
@@ -43,13 +46,25 @@ func run(n *node, y *Tensor) *Tensor {
 	return y
 }
 
+// newOp runs n on in, into a new zero tensor of shape: the tensor, n and
+// the list of its inputs are one allocation, its elements another.
+func newOp(n node, shape []int, in ...*Tensor) *Tensor {
+	c := &struct {
+		y   Tensor
+		n   node
+		ins [3]*Tensor
+	}{n: n}
+	c.n.in = append(c.ins[:0:len(c.ins)], in...)
+	c.y = Tensor{shape: shape, data: make([]float64, numel(shape))}
+	return run(&c.n, &c.y)
+}
+
 func (t *Tensor) binary(op opcode, u *Tensor) (*Tensor, error) {
 	shape, err := broadcastShapes(ops[op].name, t.shape, u.shape)
 	if err != nil {
 		return nil, err
 	}
-	n := &node{op: op, in: []*Tensor{t, u}, bc: newBcast(t.shape, u.shape, shape)}
-	return run(n, newTensor(shape)), nil
+	return newOp(node{op: op, bc: newBcast(t.shape, u.shape, shape)}, shape, t, u), nil
 }
 
 // Add returns t + u, elementwise, broadcasting NumPy's way: shapes are
@@ -68,7 +83,7 @@ func (t *Tensor) Mul(u *Tensor) (*Tensor, error) { return t.binary(opMul, u) }
 func (t *Tensor) Div(u *Tensor) (*Tensor, error) { return t.binary(opDiv, u) }
 
 func (t *Tensor) unary(op opcode, k float64) *Tensor {
-	return run(&node{op: op, in: []*Tensor{t}, k: k}, newTensor(t.shape))
+	return newOp(node{op: op, k: k}, t.shape, t)
 }
 
 // Neg returns −t.
@@ -93,40 +108,46 @@ func (t *Tensor) Relu() *Tensor { return t.unary(opRelu, 0) }
 // Sigmoid returns 1/(1+e⁻ᵗ), elementwise.
 func (t *Tensor) Sigmoid() *Tensor { return t.unary(opSigmoid, 0) }
 
-// Matmul returns t @ u, the matrix product, for tensors of 1 or 2
-// dimensions, as NumPy's matmul: (m, k) @ (k, n) is (m, n); a 1-d t is a
-// row and a 1-d u a column, whose 1 is dropped from the result, so
-// (k,) @ (k,) is their dot product, a scalar.
+// Matmul returns t @ u, the matrix product, as NumPy's matmul: (m, k) @
+// (k, n) is (m, n); a 1-d t is a row and a 1-d u a column, whose 1 is
+// dropped from the result, so (k,) @ (k,) is their dot product, a scalar;
+// and tensors of more dimensions are stacks of matrices in their last
+// two, the leading (batch) dimensions broadcast against each other:
+// (b, m, k) @ (k, n) is (b, m, n), (b, h, m, k) @ (b, h, k, n) is
+// (b, h, m, n).
 func (t *Tensor) Matmul(u *Tensor) (*Tensor, error) {
 	a, b := t.shape, u.shape
 	if len(a) == 0 || len(b) == 0 {
 		return nil, errorf("matmul", ErrShape, "shapes %s and %s: a scalar has no matrix product; use mul", ShapeString(a), ShapeString(b))
 	}
-	if len(a) > 2 || len(b) > 2 {
-		return nil, errorf("matmul", ErrShape, "shapes %s and %s: only 1-d and 2-d tensors are supported", ShapeString(a), ShapeString(b))
+	m, k, abatch := 1, a[len(a)-1], []int{}
+	if len(a) >= 2 {
+		m, abatch = a[len(a)-2], a[:len(a)-2]
 	}
-	m, k := 1, a[len(a)-1]
-	if len(a) == 2 {
-		m = a[0]
-	}
-	k2, c := b[0], 1
-	if len(b) == 2 {
-		c = b[1]
+	k2, c, bbatch := b[0], 1, []int{}
+	if len(b) >= 2 {
+		k2, c, bbatch = b[len(b)-2], b[len(b)-1], b[:len(b)-2]
 	}
 	if k != k2 {
 		return nil, errorf("matmul", ErrShape, "shapes %s and %s do not fit: %d ≠ %d", ShapeString(a), ShapeString(b), k, k2)
 	}
-	shape := []int{}
-	if len(a) == 2 {
+	batch, err := broadcastShapes("matmul", abatch, bbatch)
+	if errors.Is(err, ErrShape) {
+		return nil, errorf("matmul", ErrShape, "shapes %s and %s: their batch dimensions %s and %s do not broadcast", ShapeString(a), ShapeString(b), ShapeString(abatch), ShapeString(bbatch))
+	} else if err != nil {
+		return nil, errorf("matmul", ErrTooLarge, "shapes %s and %s: the result would have more than %s elements", ShapeString(a), ShapeString(b), words.Int(MaxSize))
+	}
+	shape := append(make([]int, 0, len(batch)+2), batch...)
+	if len(a) >= 2 {
 		shape = append(shape, m)
 	}
-	if len(b) == 2 {
+	if len(b) >= 2 {
 		shape = append(shape, c)
 	}
 	if _, err := sizeOf("matmul", shape); err != nil {
 		return nil, err
 	}
-	return run(&node{op: opMatmul, in: []*Tensor{t, u}, dim: [3]int{m, k, c}}, newTensor(shape)), nil
+	return newOp(node{op: opMatmul, dim: [3]int{m, k, c}, bc: newBcast(abatch, bbatch, batch)}, shape, t, u), nil
 }
 
 // axis resolves a possibly negative axis of t for op.
@@ -182,7 +203,7 @@ func (t *Tensor) Sum(axis int, keepdims bool) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return run(&node{op: opSum, in: []*Tensor{t}, dim: dim}, newTensor(shape)), nil
+	return newOp(node{op: opSum, dim: dim}, shape, t), nil
 }
 
 // SumAll returns the sum of every element of t, a scalar.
@@ -196,7 +217,7 @@ func (t *Tensor) Mean(axis int, keepdims bool) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := run(&node{op: opSum, in: []*Tensor{t}, dim: dim}, newTensor(shape))
+	s := newOp(node{op: opSum, dim: dim}, shape, t)
 	return s.divBy(dim[1]), nil
 }
 
@@ -255,7 +276,7 @@ func (t *Tensor) max(dim [3]int, shape []int) (values, indices *Tensor) {
 			indices.data[o*inner+j] = float64(best)
 		}
 	}
-	return run(&node{op: opMax, in: []*Tensor{t}, src: src}, newTensor(shape)), indices
+	return newOp(node{op: opMax, src: src}, shape, t), indices
 }
 
 // T returns t with its axes reversed, as NumPy's .T: the transpose of a
@@ -273,7 +294,7 @@ func (t *Tensor) T() *Tensor {
 		stride[nd-1-d] = s
 		s *= t.shape[d]
 	}
-	return run(&node{op: opTranspose, in: []*Tensor{t}, src: walk(shape, stride)}, newTensor(shape))
+	return newOp(node{op: opTranspose, src: walk(shape, stride)}, shape, t)
 }
 
 // Reshape returns t's elements, in the same order, under another shape of
@@ -423,7 +444,7 @@ func (t *Tensor) Index(ix ...Index) (*Tensor, error) {
 		}
 	}
 	rec(0, 0)
-	return run(&node{op: opIndex, in: []*Tensor{t}, src: src}, newTensor(shape)), nil
+	return newOp(node{op: opIndex, src: src}, shape, t), nil
 }
 
 // Take returns t[idx[0], idx[1], …], NumPy's integer-array indexing of t's
@@ -465,7 +486,7 @@ func (t *Tensor) Take(idx ...*Tensor) (*Tensor, error) {
 			src = append(src, int32(r*inner+j))
 		}
 	}
-	return run(&node{op: opTake, in: []*Tensor{t}, src: src}, newTensor(shape)), nil
+	return newOp(node{op: opTake, src: src}, shape, t), nil
 }
 
 // wholeIndex resolves v as an index into n things, negative ones
@@ -592,8 +613,7 @@ func CrossEntropy(logits, targets *Tensor) (*Tensor, error) {
 		}
 		tgt[p] = int32(j)
 	}
-	n := &node{op: opCrossEntropy, in: []*Tensor{logits}, dim: [3]int{rows, c}, aux: make([]float64, rows*c), tgt: tgt}
-	return run(n, newTensor([]int{})), nil
+	return newOp(node{op: opCrossEntropy, dim: [3]int{rows, c}, aux: make([]float64, rows*c), tgt: tgt}, []int{}, logits), nil
 }
 
 // Op returns the name of the op that made t ("matmul", "add", …), or ""

@@ -143,7 +143,9 @@ func (t *Tensor) BackwardWith(grad *Tensor, mode engine.Mode) error {
 			}
 			gx = append(gx, g)
 		}
-		ops[n.op].vjp(n, order[i], grads[i], gx)
+		if !fastVJP(n, order[i], grads[i], gx) {
+			ops[n.op].vjp(n, order[i], grads[i], gx)
+		}
 		if mode == engine.OverwriteBug { // the bug: '=' where '+=' belongs
 			for j, x := range n.in {
 				copy(grads[pos[x]], gx[j])

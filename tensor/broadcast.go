@@ -12,6 +12,14 @@ import "strconv"
 // b, NumPy's way: align the shapes at their last dimension; each pair of
 // dimensions must be equal or one of them 1, which is stretched.
 func broadcastShapes(op string, a, b []int) ([]int, error) {
+	// Most often one of the shapes is the result (a bias, a scale, a
+	// tensor of the same shape), and it is returned as it is: shapes are
+	// never changed once made.
+	for _, s := range [2][]int{a, b} {
+		if covers(s, a) && covers(s, b) {
+			return s, nil
+		}
+	}
 	n := max(len(a), len(b))
 	out := make([]int, n)
 	for i := 1; i <= n; i++ {
@@ -38,6 +46,20 @@ func broadcastShapes(op string, a, b []int) ([]int, error) {
 	return out, nil
 }
 
+// covers reports whether shape s is what t broadcasts to: t is s, or s
+// with leading dimensions dropped and others 1.
+func covers(s, t []int) bool {
+	if len(t) > len(s) {
+		return false
+	}
+	for i := 1; i <= len(t); i++ {
+		if d := t[len(t)-i]; d != 1 && d != s[len(s)-i] {
+			return false
+		}
+	}
+	return true
+}
+
 func ordinal(i int) string {
 	switch i {
 	case 1:
@@ -62,7 +84,7 @@ type bcast struct {
 }
 
 func newBcast(a, b, out []int) bcast {
-	c := bcast{out: out, sa: strides(a, out), sb: strides(b, out), n: 1}
+	c := bcast{out: out, n: 1}
 	full := func(s []int) int { // the stride of one long row: 1, or 0 for a single element
 		if sameShape(s, out) {
 			return 1
@@ -75,7 +97,8 @@ func newBcast(a, b, out []int) bcast {
 	if fa, fb := full(a), full(b); fa >= 0 && fb >= 0 { // one long row
 		c.n, c.da, c.db = numel(out), fa, fb
 		c.out = nil
-	} else if len(out) > 0 {
+	} else if len(out) > 0 { // the strides, which one long row does without
+		c.sa, c.sb = strides(a, out), strides(b, out)
 		last := len(out) - 1
 		c.n, c.da, c.db = out[last], c.sa[last], c.sb[last]
 	}
@@ -136,11 +159,14 @@ func walk(shape, stride []int) []int32 {
 		return res
 	}
 	nd := len(shape)
+	last, step := shape[nd-1], stride[nd-1]
 	idx := make([]int, nd)
 	off := 0
-	for i := range res {
-		res[i] = int32(off)
-		for d := nd - 1; d >= 0; d-- { // step the counter idx and carry
+	for i := 0; i < len(res); i += last {
+		for j, r := 0, res[i:i+last]; j < len(r); j++ { // the last dimension
+			r[j] = int32(off + j*step)
+		}
+		for d := nd - 2; d >= 0; d-- { // step the counter idx and carry
 			idx[d]++
 			off += stride[d]
 			if idx[d] < shape[d] {

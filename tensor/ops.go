@@ -31,6 +31,10 @@ const (
 	opTake
 	opCat
 	opCrossEntropy
+	opSoftmax
+	opMaskedFill
+	opLayerNorm
+	opLinear
 	numOps
 )
 
@@ -40,12 +44,12 @@ const (
 type node struct {
 	op    opcode
 	in    []*Tensor
-	k     float64   // pow: the exponent
-	bc    bcast     // binary ops: where each output element comes from
+	k     float64   // pow: the exponent; masked_fill: the value; layer_norm: eps
+	bc    bcast     // binary ops: where each output element comes from; matmul: each product's matrices; masked_fill: the mask's elements
 	src   []int32   // gathers (max, transpose, index, take): the input offset of each output element
-	dim   [3]int    // sum: outer, n, inner; matmul: m, k, n; cat: outer; cross_entropy: rows, classes
+	dim   [3]int    // sum, softmax: outer, n, inner; matmul: m, k, n; cat: outer; cross_entropy: rows, classes; layer_norm: rows, columns; linear: rows, in, out
 	sizes []int     // cat: the size of each input's block, its length along the axis times the inner size
-	aux   []float64 // cross_entropy: the softmax of the logits
+	aux   []float64 // cross_entropy: the softmax of the logits; masked_fill: the mask; layer_norm: x̂, then each row's r
 	tgt   []int32   // cross_entropy: the targets
 }
 
@@ -88,39 +92,20 @@ var ops = [numOps]op{
 	opRelu:    unary("relu"), // derivative 0 at exactly 0
 	opSigmoid: unary("sigmoid"),
 
-	// matmul: y = a @ b for a (m, k) and b (k, n); a 1-d a is a row
-	// (1, k), a 1-d b a column (k, 1), and their 1 is dropped from y.
+	// matmul: y = a @ b for a (…, m, k) and b (…, k, n), the leading
+	// (batch) dimensions broadcast; a 1-d a is a row (1, k), a 1-d b a
+	// column (k, 1), and their 1 is dropped from y. Each product is a
+	// Product (matmul.go), which a Kernel may compute.
 	opMatmul: {"matmul", 2,
-		func(n *node, y *Tensor) {
-			matmul(y.data, n.in[0].data, n.in[1].data, n.dim)
-		},
+		func(n *node, y *Tensor) { matmulForward(n, y.data, n.in[0].data, n.in[1].data) },
 		func(n *node, _ *Tensor, gy []float64, gx [][]float64) {
-			if gx[0] != nil {
-				matmulBT(gx[0], gy, n.in[1].data, n.dim) // ga += gy @ bᵀ
-			}
-			if gx[1] != nil {
-				matmulAT(gx[1], n.in[0].data, gy, n.dim) // gb += aᵀ @ gy
-			}
+			matmulBackward(n, gy, n.in[0].data, n.in[1].data, gx[0], gx[1]) // ga += gy @ bᵀ, gb += aᵀ @ gy
 		},
-		func(n *node, _ *Tensor, tx [][]float64, ty []float64) {
-			matmul(ty, tx[0], n.in[1].data, n.dim) // ty = ta @ b + a @ tb
-			matmul(ty, n.in[0].data, tx[1], n.dim)
+		func(n *node, y *Tensor, tx [][]float64, ty []float64) {
+			matmulForward(n, ty, tx[0], n.in[1].data) // ty = ta @ b + a @ tb
+			matmulForward(n, ty, n.in[0].data, tx[1])
 		},
-		func(n *node, _ *Tensor, xs [][]*engine.Value) []*engine.Value {
-			m, k, c := n.dim[0], n.dim[1], n.dim[2]
-			a, b := xs[0], xs[1]
-			out := make([]*engine.Value, m*c)
-			for i := range m {
-				for j := range c {
-					var s *engine.Value
-					for p := range k {
-						s = plus(s, a[i*k+p].Mul(b[p*c+j]))
-					}
-					out[i*c+j] = orZero(s)
-				}
-			}
-			return out
-		}},
+		matmulScalars},
 
 	// sum over one axis or all of them: the input is read as (outer, n,
 	// inner) and summed over its n; the gradient goes back to each of the n.
@@ -259,6 +244,12 @@ var ops = [numOps]op{
 			}
 			return []*engine.Value{total.Div(engine.NewValue(float64(rows), strconv.Itoa(rows)))}
 		}},
+
+	// A transformer's ops (nn.go).
+	opSoftmax:    softmaxOp,
+	opMaskedFill: maskedFillOp,
+	opLayerNorm:  layerNormOp,
+	opLinear:     linearOp,
 }
 
 // binary makes the elementwise op of the scalar engine's two-input op
@@ -408,53 +399,6 @@ func gather(name string) op {
 			}
 			return out
 		}}
-}
-
-// matmul adds a @ b to y, for dim = (m, k, n): a is (m, k), b (k, n).
-func matmul(y, a, b []float64, dim [3]int) {
-	m, k, n := dim[0], dim[1], dim[2]
-	for i := range m {
-		yi := y[i*n : (i+1)*n]
-		for p, aip := range a[i*k : (i+1)*k] {
-			bp := b[p*n : (p+1)*n]
-			bp = bp[:len(yi)]
-			for j := range yi {
-				yi[j] += aip * bp[j]
-			}
-		}
-	}
-}
-
-// matmulBT adds g @ bᵀ to ga: g is (m, n), b (k, n), ga (m, k).
-func matmulBT(ga, g, b []float64, dim [3]int) {
-	m, k, n := dim[0], dim[1], dim[2]
-	for i := range m {
-		gi := g[i*n : (i+1)*n]
-		for p := range k {
-			bp := b[p*n : (p+1)*n]
-			bp = bp[:len(gi)]
-			s := 0.0
-			for j, v := range gi {
-				s += v * bp[j]
-			}
-			ga[i*k+p] += s
-		}
-	}
-}
-
-// matmulAT adds aᵀ @ g to gb: a is (m, k), g (m, n), gb (k, n).
-func matmulAT(gb, a, g []float64, dim [3]int) {
-	m, k, n := dim[0], dim[1], dim[2]
-	for i := range m {
-		gi := g[i*n : (i+1)*n]
-		for p, aip := range a[i*k : (i+1)*k] {
-			bp := gb[p*n : (p+1)*n]
-			bp = bp[:len(gi)]
-			for j, v := range gi {
-				bp[j] += aip * v
-			}
-		}
-	}
 }
 
 // sum adds x, read as (outer, n, inner), summed over n, to y.

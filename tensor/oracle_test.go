@@ -67,7 +67,7 @@ func ints(shape []int, xs ...float64) *Tensor { return Must(New(xs, shape...)) }
 
 // copyOps make outputs whose elements are their inputs' own Values in
 // Scalars, so their gradients are not theirs alone to compare.
-var copyOps = map[string]bool{"reshape": true, "transpose": true, "index": true, "take": true, "max": true, "cat": true}
+var copyOps = map[string]bool{"reshape": true, "transpose": true, "index": true, "take": true, "max": true, "cat": true, "masked_fill": true}
 
 // closeTo reports whether a and b agree to tol relative to their size
 // (absolute below 1).
@@ -285,6 +285,10 @@ func unaryCases(r *rand.Rand) []gradCase {
 func matmulCases(r *rand.Rand) []gradCase {
 	pairs := [][2][]int{
 		{{3, 4}, {4, 5}}, {{4}, {4, 5}}, {{3, 4}, {4}}, {{4}, {4}}, {{1, 1}, {1, 1}}, {{2, 0}, {0, 3}}, {{32, 30}, {30, 8}},
+		// batched: a stack against a matrix (a linear layer on (B, T, C)),
+		// stack against stack (attention's heads), and broadcast batches
+		{{2, 3, 4}, {4, 5}}, {{2, 3, 4}, {2, 4, 5}}, {{4}, {2, 4, 3}}, {{2, 3, 4}, {4}}, {{2, 1, 3, 4}, {3, 4, 2}},
+		{{1, 3, 4}, {2, 4, 5}}, {{2, 3, 4}, {1, 4, 5}}, {{3, 4}, {2, 4, 2}}, {{2, 2, 2, 3}, {2, 2, 3, 2}}, {{2, 0, 3}, {3, 2}},
 	}
 	for range 4 {
 		m, k, n := 1+r.IntN(6), 1+r.IntN(6), 1+r.IntN(6)
@@ -453,6 +457,83 @@ func lossCases() []gradCase {
 	return cases
 }
 
+// tril returns the (n, n) mask of a causal attention: 1 above the
+// diagonal, where a position would see the future, 0 elsewhere.
+func tril(n int) *Tensor {
+	m := Must(Zeros(n, n))
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			m.Data()[i*n+j] = 1
+		}
+	}
+	return m
+}
+
+// transformerCases are the ops a transformer adds: softmax, masked fill,
+// layer norm and transpose of two axes, alone and as attention chains
+// them.
+func transformerCases(r *rand.Rand) []gradCase {
+	var cases []gradCase
+	for _, s := range []struct {
+		shape []int
+		axis  int
+		dom   domain
+	}{{[]int{5}, 0, normal}, {[]int{2, 3}, 0, normal}, {[]int{2, 3}, 1, normal}, {[]int{2, 3}, -1, huge},
+		{[]int{2, 3, 4}, 1, normal}, {[]int{1, 1}, -1, normal}, {[]int{2, 0}, 1, normal}, {randShape(r, 3), -1, normal}} {
+		cases = append(cases, gradCase{fmt.Sprintf("softmax %s axis %d", ShapeString(s.shape), s.axis), []input{in(s.dom, s.shape...)},
+			func(x []*Tensor) (*Tensor, error) { return x[0].Softmax(s.axis) }})
+	}
+	for _, s := range []struct {
+		shape []int
+		mask  *Tensor
+	}{{[]int{4, 4}, tril(4)}, {[]int{2, 3, 4, 4}, tril(4)}, {[]int{2, 3}, ints([]int{3}, 0, 1, 0)}, {[]int{2, 3}, ints([]int{}, 1)}, {[]int{3}, ints([]int{3}, 0, 0, 0)}} {
+		cases = append(cases, gradCase{fmt.Sprintf("masked_fill %s by %s", ShapeString(s.shape), ShapeString(s.mask.Shape())), []input{in(normal, s.shape...)},
+			func(x []*Tensor) (*Tensor, error) { return x[0].MaskedFill(s.mask, -7.5) }})
+	}
+	for _, s := range [][]int{{5}, {3, 4}, {2, 3, 4}, {2, 1}, {randShape(r, 1)[0], 6}} {
+		c := s[len(s)-1]
+		cases = append(cases, gradCase{"layer_norm " + ShapeString(s), []input{in(normal, s...), in(normal, c), in(normal, c)},
+			func(x []*Tensor) (*Tensor, error) { return LayerNorm(x[0], x[1], x[2], 1e-5) }})
+	}
+	cases = append(cases, gradCase{"layer_norm without weight and bias", []input{in(huge, 3, 4)},
+		func(x []*Tensor) (*Tensor, error) { return LayerNorm(x[0], nil, nil, 0.1) }})
+	for _, s := range []struct {
+		shape []int
+		a, b  int
+	}{{[]int{2, 3, 4}, 1, 2}, {[]int{2, 3, 4}, 0, 2}, {[]int{2, 3, 4}, -1, -2}, {[]int{3}, 0, 0}, {[]int{2, 3, 4, 5}, 1, 2}} {
+		cases = append(cases, gradCase{fmt.Sprintf("transpose %s %d %d", ShapeString(s.shape), s.a, s.b), []input{in(normal, s.shape...)},
+			func(x []*Tensor) (*Tensor, error) {
+				y, err := x[0].Transpose(s.a, s.b)
+				if err != nil {
+					return nil, err
+				}
+				return y.Mul(Scalar(1))
+			}})
+	}
+	for _, s := range [][2][]int{{{3, 4}, {5, 4}}, {{2, 3, 4}, {2, 4}}, {{4}, {3, 4}}, {{2, 0}, {3, 0}}, {{0, 4}, {3, 4}}} {
+		out := s[1][0]
+		cases = append(cases, gradCase{"linear " + ShapeString(s[0]) + " " + ShapeString(s[1]), []input{in(normal, s[0]...), in(normal, s[1]...), in(normal, out)},
+			func(x []*Tensor) (*Tensor, error) { return Linear(x[0], x[1], x[2]) }})
+	}
+	cases = append(cases, gradCase{"linear without bias", []input{in(normal, 3, 4), in(normal, 2, 4)},
+		func(x []*Tensor) (*Tensor, error) { return Linear(x[0], x[1], nil) }})
+	// One head of causal attention on (B, T, C): q @ kᵀ, scaled, masked,
+	// softmax, @ v, after a layer norm.
+	cases = append(cases, gradCase{"attention", []input{in(normal, 2, 3, 4), in(normal, 4, 4), in(normal, 4, 4), in(normal, 4, 4), in(normal, 4), in(normal, 4)},
+		func(x []*Tensor) (*Tensor, error) {
+			h, err := LayerNorm(x[0], x[4], x[5], 1e-5)
+			if err != nil {
+				return nil, err
+			}
+			q, k, v := Must(h.Matmul(x[1])), Must(h.Matmul(x[2])), Must(h.Matmul(x[3]))
+			kt := Must(k.Transpose(-2, -1))
+			wei := Must(Must(q.Matmul(kt)).Mul(Scalar(0.5)))
+			wei = Must(wei.MaskedFill(tril(3), math.Inf(-1)))
+			return Must(wei.Softmax(-1)).Matmul(v)
+		}})
+	return cases
+}
+
 // TestOpsAgainstScalarEngine is the oracle for every op of the table.
 func TestOpsAgainstScalarEngine(t *testing.T) {
 	seen := map[string]int{} // the cases that use each op
@@ -467,6 +548,7 @@ func TestOpsAgainstScalarEngine(t *testing.T) {
 		cases = append(cases, reduceCases(r)...)
 		cases = append(cases, shapeCases(r)...)
 		cases = append(cases, lossCases()...)
+		cases = append(cases, transformerCases(r)...)
 		for _, c := range cases {
 			ops := map[string]bool{}
 			for _, op := range checkCase(t, r, c) {

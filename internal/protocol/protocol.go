@@ -57,7 +57,7 @@ type Message struct {
 // Messages are every kind of message.
 var Messages = []Message{
 	{Module, "page", "runner", []string{"module"}, "start: the compiled notebook"},
-	{Ready, "runner", "page", nil, "its Go program runs"},
+	{Ready, "runner", "page", []string{"kernels"}, "its Go program runs; what computes matrix products"},
 	{Died, "runner", "page", []string{"why"}, "its Go program died"},
 	{Job, "page", "runner", []string{FieldID, FieldJob}, "a job (runner.Job)"},
 	{Lines, "runner", "page", []string{FieldID, FieldLines}, "lines printed: [[cell, text], …]"},
@@ -82,8 +82,8 @@ type Global struct {
 var Globals = []Global{
 	{"autodiff", "autodiff.js", "the engine's public JavaScript API: evaluate, backward, ready"},
 	{"autodiffCore", "engine.wasm", "what the engine's wasm tells autodiff.js: maxNodes, headerWords"},
-	{"gradbookRunners", "gradbook.js", "on a page: start(onmessage, ondied) starts a runner in a Web Worker"},
-	{"gradbookRunner", "runner.js", "in the runner's worker: ready(handle), which its Go program calls"},
+	{"gradbookRunners", "gradbook.js", "on a page: start(onmessage, ondied) starts a runner in a Web Worker; kernels, what computes matrix products in the last one that started"},
+	{"gradbookRunner", "runner.js", "in the runner's worker: ready(handle), which its Go program calls; memory, the program's WebAssembly memory, into which it compiles its kernels; kernels, which the program sets to what computes matrix products"},
 	{"gradbookEditor", "gradbook.js", "on a page: a promise of the code editor's module (editor.js), or of null"},
 	{"gradbookNotices", "gradbook.js", "on a page: what this browser lacks that the page does without, each said as a notice"},
 	{"gradbookEmbed", "embed.js", "on a course page: fetch, direct and why, which load Gradbook's files from its site"},

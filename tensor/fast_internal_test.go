@@ -1,0 +1,76 @@
+package tensor
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestFastLoopsAreTheRules checks each loop of fast.go against its op's
+// rule in the table, forward and backward, to the bit (any NaN for a
+// NaN), on random shapes that broadcast and on elements that include
+// zeros of both signs, infinities and NaNs.
+func TestFastLoopsAreTheRules(t *testing.T) {
+	r := rand.New(rand.NewPCG(36, 2))
+	specials := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1, -1}
+	fill := func(shape ...int) *Tensor {
+		x := newTensor(shape)
+		for i := range x.data {
+			if r.IntN(4) == 0 {
+				x.data[i] = specials[r.IntN(len(specials))]
+			} else {
+				x.data[i] = r.NormFloat64()
+			}
+		}
+		return x
+	}
+	same := func(a, b []float64) int {
+		for i := range a {
+			if math.Float64bits(a[i]) != math.Float64bits(b[i]) && !(math.IsNaN(a[i]) && math.IsNaN(b[i])) {
+				return i
+			}
+		}
+		return -1
+	}
+	shapes := [][2][]int{{{2, 3}, {2, 3}}, {{2, 3}, {3}}, {{3, 1}, {1, 4}}, {{}, {2, 3}}, {{4, 1, 3}, {2, 1}}, {{5}, {}}, {{2, 0}, {2, 1}}}
+	checked := map[opcode]int{}
+	for round := range 40 {
+		s := shapes[round%len(shapes)]
+		for _, op := range []opcode{opAdd, opSub, opMul, opDiv, opRelu} {
+			a, b := fill(s[0]...).SetRequiresGrad(true), fill(s[1]...).SetRequiresGrad(true)
+			var y *Tensor
+			if op == opRelu {
+				y = a.Relu()
+			} else {
+				y = Must(a.binary(op, b))
+				if round%5 == 0 {
+					y = Must(a.binary(op, a)) // x∘x: both gradients into one
+				}
+			}
+			n := y.node
+			want := newTensor(y.shape)
+			ops[op].forward(n, want)
+			if i := same(y.data, want.data); i >= 0 {
+				t.Fatalf("%s %v: element %d is %v, the rule's %v", ops[op].name, s, i, y.data[i], want.data[i])
+			}
+			gy := fill(y.shape...).data
+			gx, wantGx := make([][]float64, len(n.in)), make([][]float64, len(n.in))
+			for i, x := range n.in {
+				gx[i], wantGx[i] = fill(x.shape...).data, nil
+				wantGx[i] = append([]float64(nil), gx[i]...)
+			}
+			if len(n.in) == 2 && n.in[0] == n.in[1] {
+				gx[1], wantGx[1] = gx[0], wantGx[0]
+			}
+			fastVJP(n, y, gy, gx)
+			ops[op].vjp(n, y, gy, wantGx)
+			for i := range gx {
+				if j := same(gx[i], wantGx[i]); j >= 0 {
+					t.Fatalf("%s %v: gradient %d element %d is %v, the rule's %v", ops[op].name, s, i, j, gx[i][j], wantGx[i][j])
+				}
+			}
+			checked[op]++
+		}
+	}
+	t.Logf("checked: %v", checked)
+}
