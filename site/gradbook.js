@@ -45,7 +45,14 @@
       URL.revokeObjectURL(blob);
     }
   }
-  globalThis.gradbookEditor = importEditor().catch(() => null);
+  // The editor is imported once gradbook.wasm's bytes have all come (or
+  // could not): on a slow network the two would share it, and the cells
+  // can run without the editor (in their plain text boxes) but not
+  // without the wasm, so the wasm goes first. The editor then arrives
+  // while the wasm compiles and starts.
+  let wasmArrived = null;
+  const arrived = new Promise((resolve) => { wasmArrived = resolve; });
+  globalThis.gradbookEditor = arrived.then(importEditor).catch(() => null);
 
   // In an iframe: lessons/x.html?frame shows the lesson without the site's
   // header and footer, and every page tells the parent its height, so that
@@ -160,8 +167,13 @@
     // The site's one wasm loader is in autodiff.js.
     if (!compiled) {
       const load = loading();
-      compiled = autodiff.compile(url, embed ? embed.fetch : undefined, load.progress);
+      const progress = (received, total) => {
+        load.progress(received, total);
+        if (total !== null && received >= total) wasmArrived();
+      };
+      compiled = autodiff.compile(url, embed ? embed.fetch : undefined, progress);
       const loaded = () => {
+        wasmArrived();
         load.done();
         keepOffline();
       };
