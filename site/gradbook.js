@@ -11,8 +11,9 @@
   const status = () => embedded ? null : document.getElementById("notebook-status");
 
   // The cells' code editor (CodeMirror, bundled in editor.js), loaded once
-  // for all the cells of the page; the notebook waits for it, and keeps
-  // the plain textareas if it cannot load.
+  // for all the cells of the page. The notebook does not wait for it: its
+  // cells run in their plain textareas until it comes (then each becomes
+  // an editor holding what it holds), and keep them if it cannot load.
   // On a course page whose Gradbook host sends no CORS headers, embed.js
   // fetches the files through a frame (gradbookEmbed): the editor is then
   // imported from a blob: address, which the course page's CSP, if it has

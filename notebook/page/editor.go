@@ -2,15 +2,25 @@ package page
 
 import (
 	"strconv"
+	"sync/atomic"
 )
 
 // codeEditor is the code editor of a cell or an exercise: an Editor
 // (CodeMirror) where the page has one, or else the authored textarea
-// itself. Its text is what runs and what is saved.
+// itself. Its text is what runs and what is saved. A page that starts
+// before its Editors have come keeps the textareas until they do
+// (UseEditors).
 type codeEditor struct {
 	area Node // the authored code: the default text, and the editor where there is no other
 	box  Node // the Editor's box, nil without one
 	ed   Editor
+
+	// What the Editor is made with, when it comes.
+	on              *handlers
+	label           string
+	onChange, onRun func()
+	focused         atomic.Bool // the textarea has the keyboard
+	released        bool        // the cell is gone
 }
 
 // newEditor gives area an editor, named label for screen readers, its
@@ -19,18 +29,57 @@ type codeEditor struct {
 // Shift+Enter or Ctrl/⌘+Enter, both as work of the page (Do); on owns the
 // listeners.
 func (p *Page) newEditor(on *handlers, area Node, label string, onChange, onRun func()) *codeEditor {
-	e := &codeEditor{area: area}
-	if p.env.Editors == nil {
-		on.listen(p, area, "input", func(Event) { p.Do(onChange) })
-		on.listen(p, area, "keydown", func(ev Event) {
-			if ev.Key() != "Enter" || !(ev.Shift() || ev.Ctrl() || ev.Meta()) {
-				return
-			}
-			ev.PreventDefault()
-			p.Do(onRun)
-		})
+	e := &codeEditor{area: area, on: on, label: label, onChange: onChange, onRun: onRun}
+	on.after = append(on.after, func() { e.released = true })
+	if p.env.Editors != nil {
+		p.attach(e)
 		return e
 	}
+	p.editors = append(p.editors, e)
+	on.listen(p, area, "input", func(Event) { p.Do(onChange) })
+	on.listen(p, area, "keydown", func(ev Event) {
+		if ev.Key() != "Enter" || !(ev.Shift() || ev.Ctrl() || ev.Meta()) {
+			return
+		}
+		ev.PreventDefault()
+		p.Do(onRun)
+	})
+	// A text box that has the keyboard when the editors come keeps it
+	// until the learner leaves it: nothing moves under their typing.
+	on.listen(p, area, "focus", func(Event) { e.focused.Store(true) })
+	on.listen(p, area, "blur", func(Event) {
+		e.focused.Store(false)
+		p.Do(func() {
+			if p.env.Editors != nil && e.ed == nil && !e.released {
+				p.attach(e)
+			}
+		})
+	})
+	return e
+}
+
+// UseEditors gives the page its code editors once they have come (the
+// page does not wait for them): every text box becomes an editor holding
+// what it holds, the learner's typing included, but one the learner is
+// typing in, which becomes one when they leave it.
+func (p *Page) UseEditors(eds Editors) {
+	p.Do(func() {
+		if p.env.Editors != nil || eds == nil {
+			return
+		}
+		p.env.Editors = eds
+		for _, e := range p.editors {
+			if !e.released && !e.focused.Load() {
+				p.attach(e)
+			}
+		}
+		p.editors = nil
+	})
+}
+
+// attach puts an Editor in e's text box's place.
+func (p *Page) attach(e *codeEditor) {
+	area := e.area
 	e.box = p.doc.Create("div")
 	e.box.AddClass(classCodeEditor)
 	// As tall as the textarea it replaces: the page does not jump.
@@ -38,7 +87,7 @@ func (p *Page) newEditor(on *handlers, area Node, label string, onChange, onRun 
 		e.box.SetStyle("min-height", strconv.FormatFloat(h, 'f', 0, 64)+"px")
 	}
 	area.Parent().InsertBefore(e.box, area)
-	opts := EditorOptions{Label: label, OnRun: func() { p.Do(onRun) }}
+	opts := EditorOptions{Label: e.label, OnRun: func() { p.Do(e.onRun) }}
 	if d := area.Attr("aria-describedby"); d != "" {
 		if hint := p.doc.ByID(d); hint != nil {
 			opts.Hint = hint.Text()
@@ -49,13 +98,12 @@ func (p *Page) newEditor(on *handlers, area Node, label string, onChange, onRun 
 	opts.OnChange = func() {
 		p.Do(func() {
 			area.SetValue(e.Value())
-			onChange()
+			e.onChange()
 		})
 	}
 	e.ed = p.env.Editors.New(e.box, area.Value(), opts)
 	area.SetAttr("hidden", "")
-	on.after = append(on.after, e.ed.Destroy)
-	return e
+	e.on.after = append(e.on.after, e.ed.Destroy)
 }
 
 // Value is the code in the editor.
@@ -99,6 +147,7 @@ func (e *codeEditor) Mark(n int) {
 
 // Label renames the editor for screen readers.
 func (e *codeEditor) Label(label string) {
+	e.label = label
 	if e.ed != nil {
 		e.ed.Label(label)
 	}

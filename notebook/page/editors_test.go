@@ -118,3 +118,50 @@ func TestEditorFocusAndNames(t *testing.T) {
 		}
 	})
 }
+
+// A page whose code editors come after it started (on a slow network,
+// the editor's file comes after the wasm) runs its cells in their text
+// boxes meanwhile, and keeps what the learner typed there: each text box
+// becomes an editor holding its text, but the one the learner is typing
+// in, which becomes one when they leave it, and the edits survive a
+// reload.
+func TestEditorsThatComeLate(t *testing.T) {
+	b := open(t, blocks)
+	c, d := b.cell("worked"), b.cell("double")
+	b.typeCode(c, "print(6 * 7)")
+	if !b.press(c, "textarea.editor", "Enter", fakedom.Shift) || out(t, c) != "42\n" {
+		t.Fatalf("before the editors came, Shift+Enter in the text box gave %q", out(t, c))
+	}
+	typing := b.within(d, "textarea.editor")
+	fakedom.Type(typing, "x = 1")
+	fakedom.Fire(typing, "focus")
+	b.settle()
+
+	eds := &fakeEditors{}
+	b.p.UseEditors(eds)
+	b.p.Settle()
+	ed := eds.in(c)
+	if ed == nil || !b.within(c, "textarea.editor").HasAttr("hidden") {
+		t.Fatal("the editors came, and the cell kept its text box")
+	}
+	if ed.Text() != "print(6 * 7)" || ed.opts.Label != "Code of Cell 1" {
+		t.Errorf("the editor holds %q, named %q; want the typed code, named after its cell", ed.Text(), ed.opts.Label)
+	}
+	if eds.in(d) != nil || typing.HasAttr("hidden") {
+		t.Error("the text box the learner is typing in became an editor under their typing")
+	}
+	fakedom.Fire(typing, "blur")
+	b.p.Settle()
+	if eds.in(d) == nil || eds.in(d).Text() != "x = 1" {
+		t.Fatal("the text box the learner left did not become an editor with their text")
+	}
+	ed.typeIn("print(6 * 8)")
+	b.settle()
+	b.reload()
+	if got := b.within(b.cell("worked"), "textarea.editor").Value(); got != "print(6 * 8)" {
+		t.Errorf("after a reload the cell holds %q, not the code typed in its editor", got)
+	}
+	if got := b.within(b.cell("double"), "textarea.editor").Value(); got != "x = 1" {
+		t.Errorf("after a reload the second cell holds %q, not the code typed in its text box", got)
+	}
+}

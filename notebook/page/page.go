@@ -17,7 +17,7 @@ type Env struct {
 	Clock   Clock
 	Browser Browser
 	Runner  Runner
-	Editors Editors // nil: the cells keep their text boxes
+	Editors Editors // nil: the cells keep their text boxes until UseEditors
 	Storage Storage // nil: nothing is kept
 	// LMS connects a SCORM package's lesson to its LMS (lms.go, built
 	// with the lms tag); nil elsewhere.
@@ -59,6 +59,7 @@ type Page struct {
 	nextID   int
 	deleted  []string       // scratch cells deleted since the last save
 	views    []*drawingView // the drawings shown now, fitted again when the window resizes
+	editors  []*codeEditor  // text boxes waiting for the code editors (UseEditors)
 	keep     *keeper
 	lms      LMS
 	placed   map[string]placement // embedded cells, by cell id

@@ -13,30 +13,30 @@ import (
 // interface: create, text, setText, focus, mark, label, destroy.
 type editors struct{ module js.Value }
 
-// loadEditors waits for gradbook.js's import of site/editor.js, for at
-// most a few seconds, and returns it, or nil: the cells then keep their
-// textareas.
-func loadEditors() page.Editors {
+// loadEditors waits a moment for gradbook.js's import of site/editor.js
+// (which starts once gradbook.wasm has come) and returns it, or nil and
+// a channel that gives it once it has come (nil if it could not load:
+// the cells then keep their textareas). The page does not wait longer:
+// its cells run in their text boxes until the editor comes.
+func loadEditors() (page.Editors, <-chan page.Editors) {
 	promise, ok := global("gradbookEditor")
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	ch := make(chan js.Value, 1)
+	ch := make(chan page.Editors, 1)
 	go func() {
 		m, err := await(promise)
 		if err != nil || !m.Truthy() {
-			m = js.Undefined()
+			ch <- nil
+			return
 		}
-		ch <- m
+		ch <- editors{m}
 	}()
 	select {
-	case m := <-ch:
-		if !m.Truthy() {
-			return nil
-		}
-		return editors{m}
-	case <-time.After(5 * time.Second):
-		return nil
+	case eds := <-ch:
+		return eds, nil
+	case <-time.After(250 * time.Millisecond):
+		return nil, ch
 	}
 }
 

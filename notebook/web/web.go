@@ -44,8 +44,16 @@ func Run() {
 		}
 		p.Notice(msg)
 	})
-	env.Editors = loadEditors()
+	var later <-chan page.Editors
+	env.Editors, later = loadEditors()
 	p = page.Start(env)
+	if later != nil {
+		go func() {
+			if eds := <-later; eds != nil {
+				p.UseEditors(eds)
+			}
+		}()
+	}
 	for _, n := range notices {
 		p.Notice(n)
 	}
