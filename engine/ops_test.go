@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -277,29 +275,5 @@ func TestMake(t *testing.T) {
 		if r.Make(bad.name, a, bad.b, bad.k) || r != (Value{}) {
 			t.Errorf("Make(%q, b=%v, k=%v) made %+v", bad.name, bad.b != nil, bad.k, r)
 		}
-	}
-}
-
-// The package comment's table of ops (doc.go) has a line for every op
-// of the table, in its order, and for nothing else.
-func TestDocListsEveryOp(t *testing.T) {
-	doc, err := os.ReadFile("doc.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, table, _ := strings.Cut(string(doc), "// # Ops\n")
-	table, _, _ = strings.Cut(table, "// # ")
-	var listed []string
-	for _, line := range strings.Split(table, "\n") {
-		if rest, ok := strings.CutPrefix(line, "//\t"); ok && rest != "" && rest[0] >= 'a' && rest[0] <= 'z' {
-			listed = append(listed, strings.Fields(rest)[0])
-		}
-	}
-	var names []string
-	for _, o := range ops {
-		names = append(names, o.name)
-	}
-	if !slices.Equal(listed, names) {
-		t.Errorf("doc.go's table lists the ops %q; the op table has %q", listed, names)
 	}
 }

@@ -13,14 +13,7 @@ import (
 // TestBackwardMatchesFiniteDifferences checks Backward on random graphs
 // against central differences, at points where every value is smooth.
 func TestBackwardMatchesFiniteDifferences(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 11))
-	checked := 0
-	for trial := 0; trial < 400; trial++ {
-		g, leaves := enginetest.Random(r, 1+r.IntN(12))
-		vals, err := engine.Evaluate(g, leaves)
-		if err != nil || !smooth(g, vals) {
-			continue // a log or div of a bad value, or a kink: try another
-		}
+	smoothGraphs(t, rand.New(rand.NewPCG(7, 11)), func(trial int, g engine.Graph, leaves map[string]float64) bool {
 		out := g[len(g)-1].Name
 		var names []string
 		for k := range leaves {
@@ -28,7 +21,7 @@ func TestBackwardMatchesFiniteDifferences(t *testing.T) {
 		}
 		checks, err := engine.GradCheck(g, leaves, out, names, []float64{1e-5})
 		if err != nil {
-			continue // a perturbation crossed into a bad region
+			return false // a perturbation crossed into a bad region
 		}
 		for _, c := range checks {
 			d := c.Rows[0]
@@ -36,7 +29,26 @@ func TestBackwardMatchesFiniteDifferences(t *testing.T) {
 				t.Errorf("trial %d: d%s/d%s: backward %v, central %v\ngraph %v\nleaves %v", trial, out, c.Name, c.Analytic, d.Central, g, leaves)
 			}
 		}
-		checked++
+		return true
+	})
+}
+
+// smoothGraphs calls check with 400 random graphs of r whose values at
+// their leaves are smooth (a log or div of a bad value, or a kink, makes
+// it try another), and fails if it checked fewer than 100: check says
+// whether it could.
+func smoothGraphs(t *testing.T, r *rand.Rand, check func(trial int, g engine.Graph, leaves map[string]float64) bool) {
+	t.Helper()
+	checked := 0
+	for trial := 0; trial < 400; trial++ {
+		g, leaves := enginetest.Random(r, 1+r.IntN(12))
+		vals, err := engine.Evaluate(g, leaves)
+		if err != nil || !smooth(g, vals) {
+			continue
+		}
+		if check(trial, g, leaves) {
+			checked++
+		}
 	}
 	if checked < 100 {
 		t.Errorf("only %d random graphs were smooth enough to check", checked)

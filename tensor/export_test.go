@@ -1,10 +1,11 @@
 package tensor
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"gradbook/engine/enginetest"
 )
 
 // OpNames returns the name of every op of the table, for the tests.
@@ -19,18 +20,10 @@ func OpNames() []string {
 // The package comment's list of ops (doc.go) names every op of the table,
 // and nothing else.
 func TestDocListsEveryOp(t *testing.T) {
-	doc, err := os.ReadFile("doc.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, list, _ := strings.Cut(string(doc), "// # Ops\n")
-	list, _, _ = strings.Cut(list, "// # ")
 	var listed []string
-	for _, line := range strings.Split(list, "\n") {
-		if rest, ok := strings.CutPrefix(line, "//\t"); ok && rest != "" && rest[0] >= 'a' && rest[0] <= 'z' {
-			names, _, _ := strings.Cut(rest, "  ") // the names, then their description
-			listed = append(listed, strings.Fields(names)...)
-		}
+	for _, entry := range enginetest.DocOps(t) {
+		names, _, _ := strings.Cut(entry, "  ") // the names, then their description
+		listed = append(listed, strings.Fields(names)...)
 	}
 	names := OpNames()
 	slices.Sort(listed)

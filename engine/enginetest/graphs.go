@@ -1,4 +1,6 @@
-// Package enginetest builds the graphs that tests and benchmarks share.
+// Package enginetest builds the graphs that tests and benchmarks share,
+// and reads the list of ops that engine's and tensor's package comments
+// keep.
 package enginetest
 
 import (

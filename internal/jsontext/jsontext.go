@@ -278,33 +278,13 @@ func Append(buf []byte, v any) []byte {
 	case string:
 		return AppendString(buf, v)
 	case []string:
-		buf = append(buf, '[')
-		for i, s := range v {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = AppendString(buf, s)
-		}
-		return append(buf, ']')
+		return appendList(buf, '[', v, ']', AppendString)
 	case []any:
-		buf = append(buf, '[')
-		for i, x := range v {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = Append(buf, x)
-		}
-		return append(buf, ']')
+		return appendList(buf, '[', v, ']', Append)
 	case Object:
-		buf = append(buf, '{')
-		for i, m := range v {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = append(AppendString(buf, m.Name), ':')
-			buf = Append(buf, m.Value)
-		}
-		return append(buf, '}')
+		return appendList(buf, '{', v, '}', func(buf []byte, m Member) []byte {
+			return Append(append(AppendString(buf, m.Name), ':'), m.Value)
+		})
 	case map[string]any:
 		keys := make([]string, 0, len(v))
 		for k := range v {
@@ -318,6 +298,19 @@ func Append(buf []byte, v any) []byte {
 		return Append(buf, o)
 	}
 	return append(buf, "null"...)
+}
+
+// appendList appends xs between open and close, each by add, separated
+// by commas: an array, or an object's members.
+func appendList[T any](buf []byte, open byte, xs []T, close byte, add func([]byte, T) []byte) []byte {
+	buf = append(buf, open)
+	for i, x := range xs {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = add(buf, x)
+	}
+	return append(buf, close)
 }
 
 // AppendString appends s as a JSON string.

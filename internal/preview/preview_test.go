@@ -52,15 +52,21 @@ func TestWatch(t *testing.T) {
 	}
 }
 
-// A page listening to the event stream hears which lessons changed.
-func TestHub(t *testing.T) {
-	var h Hub
+// serveHub serves a Hub's routes until the test ends.
+func serveHub(t *testing.T) (*Hub, *httptest.Server) {
+	h := new(Hub)
 	mux := http.NewServeMux()
 	done := make(chan struct{})
-	defer close(done)
+	t.Cleanup(func() { close(done) })
 	h.Routes(mux, done)
 	srv := httptest.NewServer(mux)
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	return h, srv
+}
+
+// A page listening to the event stream hears which lessons changed.
+func TestHub(t *testing.T) {
+	h, srv := serveHub(t)
 	res, err := http.Get(srv.URL + "/__gradbook/live.js")
 	if err != nil || res.StatusCode != 200 || !strings.Contains(res.Header.Get("Content-Type"), "javascript") {
 		t.Fatalf("live.js: %v %v", res, err)
@@ -95,13 +101,7 @@ func TestHub(t *testing.T) {
 // A page that starts listening after a change it missed (it was loading)
 // hears it first; a page of the latest build hears nothing old.
 func TestHubTellsLatePages(t *testing.T) {
-	var h Hub
-	mux := http.NewServeMux()
-	done := make(chan struct{})
-	defer close(done)
-	h.Routes(mux, done)
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
+	h, srv := serveHub(t)
 	first := h.Gen()
 	h.Publish([]string{"intro"})
 	h.Publish([]string{"two"})

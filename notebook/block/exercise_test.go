@@ -35,15 +35,21 @@ def local_grads(op, args):
 
 func backwardWith(body string) string { return starterHead + "\n" + body }
 
-func TestCheckBackward(t *testing.T) {
-	correct := backwardWith(`def backward(graph, values, out):
+// correctBackward is the exercise's solution; overwriteBackward has its
+// classic bug, a gradient assigned (=) where it must be added (+=).
+const correctBackward = `def backward(graph, values, out):
     grads = {name: 0.0 for name in values}
     grads[out] = 1.0
     for name, op, ins in reversed(graph):
         local = local_grads(op, [values[i] for i in ins])
         for i, g in zip(ins, local):
             grads[i] += grads[name] * g
-    return grads`)
+    return grads`
+
+var overwriteBackward = strings.Replace(correctBackward, "+=", "=", 1)
+
+func TestCheckBackward(t *testing.T) {
+	correct := backwardWith(correctBackward)
 	if r := CheckBackward(correct); !r.Passed {
 		t.Fatalf("a correct backward fails: %s\n%v", r.Why, r.Lines)
 	}
@@ -51,14 +57,7 @@ func TestCheckBackward(t *testing.T) {
 		t.Errorf("a passed check comes with a drawing %q", r.Drawing.Title)
 	}
 	for name, tc := range map[string]struct{ src, says string }{
-		"overwrite": {`def backward(graph, values, out):
-    grads = {name: 0.0 for name in values}
-    grads[out] = 1.0
-    for name, op, ins in reversed(graph):
-        local = local_grads(op, [values[i] for i in ins])
-        for i, g in zip(ins, local):
-            grads[i] = grads[name] * g
-    return grads`, "x is used twice and got 1 instead of 2: are you assigning (=) instead of adding (+=)?"},
+		"overwrite": {overwriteBackward, "x is used twice and got 1 instead of 2: are you assigning (=) instead of adding (+=)?"},
 		"no zero for an unused leaf": {`def backward(graph, values, out):
     grads = {out: 1.0}
     for name, op, ins in reversed(graph):
@@ -84,14 +83,7 @@ func TestCheckBackward(t *testing.T) {
 // node where they part marked; one that returned nothing to compare has
 // no drawing.
 func TestCheckBackwardDrawsTheHiddenGraph(t *testing.T) {
-	overwrite := backwardWith(`def backward(graph, values, out):
-    grads = {name: 0.0 for name in values}
-    grads[out] = 1.0
-    for name, op, ins in reversed(graph):
-        local = local_grads(op, [values[i] for i in ins])
-        for i, g in zip(ins, local):
-            grads[i] = grads[name] * g
-    return grads`)
+	overwrite := backwardWith(overwriteBackward)
 	r := CheckBackward(overwrite)
 	if r.Drawing == nil {
 		t.Fatalf("no drawing with %q", r.Why)

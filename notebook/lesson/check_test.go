@@ -9,56 +9,48 @@ import (
 	"gradbook/notebook/block"
 )
 
-func TestCheckGood(t *testing.T) {
-	n, errs := CheckDirs("testdata/check/good")
-	if n != 1 || len(errs) != 0 {
-		t.Errorf("checked %d lessons, errors %v", n, errs)
+// Each lesson folder is checked whole: each mistake is reported at its
+// file and line, and checking goes on past it.
+func TestCheckDirs(t *testing.T) {
+	for _, tc := range []struct {
+		dir     string
+		checked int // lessons, -1 for any number
+		errs    []string
+	}{
+		{"testdata/check/good", 1, nil},
+		{"testdata/check/bad", -1, []string{
+			"testdata/check/bad/broken.md:11: cell wrong-number: ✗ x.grad: got 6, expected 5",
+			"testdata/check/bad/broken.md:15: cell crash: floating-point division by zero",
+			"testdata/check/bad/broken.md:24: explore never: task below can never be met: no setting of the sliders",
+			"testdata/check/bad/broken.md:28: exercise too-easy: the starter code already passes the check",
+			"testdata/check/bad/broken.md:41: exercise bad-solution: the solution does not pass its own check: On two: double(2): got 8, expected 4",
+		}},
+		{"testdata/check/malformed", 0, []string{
+			"testdata/check/malformed/dup.md:7: id \"a\" is used twice (first at line 3)",
+			"testdata/check/malformed/front.md:3: front matter: minutes must be a whole number, got \"ten\"",
+			"testdata/check/malformed/kind.md:5: unknown block kind \"quizz\": did you mean quiz?",
+			"testdata/check/malformed/noanswer.md:7: quiz n: --- wrong: --- wrong must follow the --- answer",
+		}},
+	} {
+		t.Run(filepath.Base(tc.dir), func(t *testing.T) {
+			n, errs := CheckDirs(tc.dir)
+			if tc.checked >= 0 && n != tc.checked {
+				t.Errorf("checked %d lessons, want %d", n, tc.checked)
+			}
+			var got []string
+			for _, e := range errs {
+				got = append(got, e.Error())
+			}
+			if len(got) != len(tc.errs) {
+				t.Fatalf("got %d errors, want %d:\n%s", len(got), len(tc.errs), strings.Join(got, "\n"))
+			}
+			for i := range tc.errs {
+				if !strings.HasPrefix(got[i], tc.errs[i]) {
+					t.Errorf("error %d:\n got %s\nwant %s…", i, got[i], tc.errs[i])
+				}
+			}
+		})
 	}
-}
-
-// Each mistake is reported at its file and line, and checking goes on
-// past it.
-func TestCheckBad(t *testing.T) {
-	_, errs := CheckDirs("testdata/check/bad")
-	want := []string{
-		"testdata/check/bad/broken.md:11: cell wrong-number: ✗ x.grad: got 6, expected 5",
-		"testdata/check/bad/broken.md:15: cell crash: floating-point division by zero",
-		"testdata/check/bad/broken.md:24: explore never: task below can never be met: no setting of the sliders",
-		"testdata/check/bad/broken.md:28: exercise too-easy: the starter code already passes the check",
-		"testdata/check/bad/broken.md:41: exercise bad-solution: the solution does not pass its own check: On two: double(2): got 8, expected 4",
-	}
-	expectErrors(t, errs, want)
-}
-
-// expectErrors checks that each error starts with its wanted text.
-func expectErrors(t *testing.T, errs []*Error, want []string) {
-	t.Helper()
-	var got []string
-	for _, e := range errs {
-		got = append(got, e.Error())
-	}
-	if len(got) != len(want) {
-		t.Fatalf("got %d errors, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
-	}
-	for i := range want {
-		if !strings.HasPrefix(got[i], want[i]) {
-			t.Errorf("error %d:\n got %s\nwant %s…", i, got[i], want[i])
-		}
-	}
-}
-
-func TestCheckMalformed(t *testing.T) {
-	n, errs := CheckDirs("testdata/check/malformed")
-	want := []string{
-		"testdata/check/malformed/dup.md:7: id \"a\" is used twice (first at line 3)",
-		"testdata/check/malformed/front.md:3: front matter: minutes must be a whole number, got \"ten\"",
-		"testdata/check/malformed/kind.md:5: unknown block kind \"quizz\": did you mean quiz?",
-		"testdata/check/malformed/noanswer.md:7: quiz n: --- wrong: --- wrong must follow the --- answer",
-	}
-	if n != 0 {
-		t.Errorf("checked %d lessons, want 0", n)
-	}
-	expectErrors(t, errs, want)
 	if _, errs := CheckDirs("testdata/check/nowhere"); len(errs) != 1 || errs[0].Error() != "testdata/check/nowhere: no such lessons folder" {
 		t.Errorf("a missing folder: %v", errs)
 	}

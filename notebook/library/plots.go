@@ -41,20 +41,30 @@ func clipOptions(o *plot.Options) {
 	o.Title, o.XLabel, o.YLabel = kernel.Clip(o.Title), kernel.Clip(o.XLabel), kernel.Clip(o.YLabel)
 }
 
-func numbers(what string, x starlark.Value) ([]float64, error) {
+// listOf reads x, a list of what the name of, item by item with item.
+func listOf[T any](what, of string, x starlark.Value, item func(i int, v starlark.Value) (T, error)) ([]T, error) {
 	it, ok := x.(starlark.Indexable)
 	if !ok {
-		return nil, fmt.Errorf("%s must be a list of numbers, got %s", what, x.Type())
+		return nil, fmt.Errorf("%s must be a list of %s, got %s", what, of, x.Type())
 	}
-	out := make([]float64, it.Len())
+	out := make([]T, it.Len())
 	for i := range out {
-		f, ok := values.AsFloat(it.Index(i))
-		if !ok {
-			return nil, fmt.Errorf("%s[%d] is %s, not a number", what, i, it.Index(i).Type())
+		var err error
+		if out[i], err = item(i, it.Index(i)); err != nil {
+			return nil, err
 		}
-		out[i] = f
 	}
 	return out, nil
+}
+
+func numbers(what string, x starlark.Value) ([]float64, error) {
+	return listOf(what, "numbers", x, func(i int, v starlark.Value) (float64, error) {
+		f, ok := values.AsFloat(v)
+		if !ok {
+			return 0, fmt.Errorf("%s[%d] is %s, not a number", what, i, v.Type())
+		}
+		return f, nil
+	})
 }
 
 // plot(series, title="", xlabel="step", ylabel=""): a line plot of a list
@@ -96,15 +106,17 @@ func plotBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 // pointsOf reads points ([x, y] pairs) and their classes.
 func pointsOf(name string, pts, classes starlark.Value) (plot.Points, error) {
 	var ps plot.Points
-	it, ok := pts.(starlark.Indexable)
-	if !ok {
-		return ps, fmt.Errorf("%s: the points must be a list of [x, y] pairs, got %s", name, pts.Type())
-	}
-	for i := range it.Len() {
-		xy, err := numbers(fmt.Sprintf("%s: point %d", name, i), it.Index(i))
+	xys, err := listOf(name+": the points", "[x, y] pairs", pts, func(i int, v starlark.Value) ([]float64, error) {
+		xy, err := numbers(fmt.Sprintf("%s: point %d", name, i), v)
 		if err != nil || len(xy) != 2 {
-			return ps, fmt.Errorf("%s: point %d must be an [x, y] pair of numbers", name, i)
+			return nil, fmt.Errorf("%s: point %d must be an [x, y] pair of numbers", name, i)
 		}
+		return xy, nil
+	})
+	if err != nil {
+		return ps, err
+	}
+	for _, xy := range xys {
 		ps.X, ps.Y = append(ps.X, xy[0]), append(ps.Y, xy[1])
 	}
 	cs, err := numbers(name+": classes", classes)
@@ -174,35 +186,23 @@ func heatmapBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 		return nil, err
 	}
 	clipOptions(&o)
-	it, ok := values.(starlark.Indexable)
-	if !ok {
-		return nil, fmt.Errorf("heatmap: values must be a list of rows, got %s", values.Type())
-	}
-	grid := make([][]float64, it.Len())
-	for i := range grid {
-		row, err := numbers(fmt.Sprintf("heatmap: row %d", i), it.Index(i))
-		if err != nil {
-			return nil, err
-		}
-		grid[i] = row
+	grid, err := listOf("heatmap: values", "rows", values, func(i int, v starlark.Value) ([]float64, error) {
+		return numbers(fmt.Sprintf("heatmap: row %d", i), v)
+	})
+	if err != nil {
+		return nil, err
 	}
 	labels := func(what string, x starlark.Value) ([]string, error) {
 		if x == starlark.None {
 			return nil, nil
 		}
-		it, ok := x.(starlark.Indexable)
-		if !ok {
-			return nil, fmt.Errorf("heatmap: %s must be a list of labels, got %s", what, x.Type())
-		}
-		out := make([]string, it.Len())
-		for i := range out {
-			s, ok := starlark.AsString(it.Index(i))
+		return listOf("heatmap: "+what, "labels", x, func(_ int, v starlark.Value) (string, error) {
+			s, ok := starlark.AsString(v)
 			if !ok {
-				s = it.Index(i).String()
+				s = v.String()
 			}
-			out[i] = kernel.Clip(s)
-		}
-		return out, nil
+			return kernel.Clip(s), nil
+		})
 	}
 	rows, err := labels("rows", rowsV)
 	if err != nil {

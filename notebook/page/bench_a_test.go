@@ -23,23 +23,6 @@ const (
 	exercises = "lessons/a-exercises.html"
 )
 
-// saved opens the page over progress saved before: records of an earlier
-// visit, of an earlier version of the lesson, or imported.
-func saved(records ...progress.Record) func(*bench) {
-	return func(b *bench) {
-		prog, err := progress.Open(context.Background(), b.store)
-		if err != nil {
-			b.t.Fatal(err)
-		}
-		prog.Now = b.clock.Now
-		for _, r := range records {
-			if err := prog.Put(context.Background(), r); err != nil {
-				b.t.Fatal(err)
-			}
-		}
-	}
-}
-
 // rewritten opens the page as a build other than this one wrote it: each
 // pair of strings, old and new, is replaced in its markup, and each old
 // must be there.

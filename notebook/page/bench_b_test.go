@@ -27,23 +27,6 @@ const (
 	framePage   = "embed.html"
 )
 
-// keptBefore opens the page over progress kept before it: an earlier
-// visit's, an earlier build's, or another browser's.
-func keptBefore(records ...progress.Record) func(*bench) {
-	return func(b *bench) {
-		prog, err := progress.Open(context.Background(), b.store)
-		if err != nil {
-			b.t.Fatal(err)
-		}
-		prog.Now = b.clock.Now
-		for _, r := range records {
-			if err := prog.Put(context.Background(), r); err != nil {
-				b.t.Fatal(err)
-			}
-		}
-	}
-}
-
 // besides opens the page in another tab of the browser of other: the
 // same storage and clock, a session of its own.
 func besides(other *bench) func(*bench) {
@@ -68,22 +51,11 @@ func coursePage(markup string) func(*bench) {
 	return func(b *bench) { b.markup = markup }
 }
 
-// kept reads back what the store keeps now, as the next page would.
-func (b *bench) kept(kind, lesson, id string) *progress.Record {
-	b.t.Helper()
-	b.p.Settle()
-	prog, err := progress.Open(context.Background(), b.store)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	return prog.Get(kind, lesson, id)
-}
-
 // keptSource is the code the store keeps for a lesson's cell, "" for
 // none.
 func (b *bench) keptSource(lesson, id string) string {
 	b.t.Helper()
-	if r := b.kept(progress.KindCell, lesson, id); r != nil {
+	if r := b.record(progress.KindCell, lesson, id); r != nil {
 		return r.Source
 	}
 	return ""

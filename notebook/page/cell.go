@@ -107,16 +107,16 @@ func (p *Page) members() []Member {
 }
 
 // do runs a job on the runner, without the page's lock while it runs.
-// Its events come back as work of the page, in the order they were sent,
-// and all of them are shown before do returns.
-func (p *Page) do(job runner.Job, ev kernel.Hooks) (res runner.Result, err error) {
+// Its hooks are called back as work of the page, in the order the runner
+// called them, and all of them have been before do returns.
+func (p *Page) do(job runner.Job, hooks kernel.Hooks) (res runner.Result, err error) {
 	var in inbox
 	locked := kernel.Hooks{}
-	if ev.Line != nil {
-		locked.Line = func(cell int, text string) { in.post(p, func() { ev.Line(cell, text) }) }
+	if hooks.Line != nil {
+		locked.Line = func(cell int, text string) { in.post(p, func() { hooks.Line(cell, text) }) }
 	}
-	if ev.Start != nil {
-		locked.Start = func(cell int) { in.post(p, func() { ev.Start(cell) }) }
+	if hooks.Start != nil {
+		locked.Start = func(cell int) { in.post(p, func() { hooks.Start(cell) }) }
 	}
 	p.unlocked(func() {
 		res, err = p.runner.Do(job, locked)

@@ -41,16 +41,7 @@ func TestRunACell(t *testing.T) {
 			if got := fakedom.Find(t, c, ".cell-state").Text(); got != "✓ done" {
 				t.Errorf("cell state %q", got)
 			}
-			b.typeCode(c, "b = L * 3\nprint('b is', b.value)")
-			b.settle()
-			if got := b.doc.ByID("save-status").Text(); got != "Saved." {
-				t.Errorf("save status %q", got)
-			}
-			b.reload()
-			c = b.cell("double")
-			if got := b.code(c); got != "b = L * 3\nprint('b is', b.value)" {
-				t.Errorf("after a reload the cell holds %q", got)
-			}
+			c = b.typedAndReloaded(c, "b = L * 3\nprint('b is', b.value)")
 			if got := c.Attr("data-state"); got != "passed" {
 				t.Errorf("after a reload the cell's state is %q", got)
 			}

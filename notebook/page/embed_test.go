@@ -249,7 +249,7 @@ func TestFrame(t *testing.T) {
 	if got := b.code(b.cell("double")); got != "print('kept under the old name')" {
 		t.Errorf("the frame by the earlier name holds %q", got)
 	}
-	if b.kept(progress.KindCell, "00-test-blocks", "double") != nil || b.keptSource("test-blocks", "double") != "print('kept under the old name')" {
+	if b.record(progress.KindCell, "00-test-blocks", "double") != nil || b.keptSource("test-blocks", "double") != "print('kept under the old name')" {
 		t.Error("the progress did not move to the lesson's name")
 	}
 	b.typeCode(b.cell("double"), "print('mine')")

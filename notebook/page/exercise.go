@@ -81,7 +81,7 @@ func (x *exercise) restore() {
 
 // job runs a job for the exercise, with its buttons off meanwhile, and
 // says how long it ran.
-func (x *exercise) job(j runner.Job, ev kernel.Hooks) (runner.Result, float64, error) {
+func (x *exercise) job(j runner.Job, hooks kernel.Hooks) (runner.Result, float64, error) {
 	x.run.SetDisabled(true)
 	x.checkB.SetDisabled(true)
 	x.el.SetAttr("aria-busy", "true")
@@ -91,7 +91,7 @@ func (x *exercise) job(j runner.Job, ev kernel.Hooks) (runner.Result, float64, e
 		x.el.RemoveAttr("aria-busy")
 	}()
 	start := x.p.clock.Now()
-	r, err := x.p.do(j, ev)
+	r, err := x.p.do(j, hooks)
 	return r, x.p.clock.Now().Sub(start).Seconds() * 1000, err
 }
 

@@ -149,16 +149,7 @@ func TestCheckAnExercise(t *testing.T) {
 func TestExerciseCodeIsKept(t *testing.T) {
 	b := open(t, blocks, withEditors)
 	x := b.exercise("ex")
-	b.typeCode(x, "def f():\n    return 5")
-	b.settle()
-	if got := b.doc.ByID("save-status").Text(); got != "Saved." {
-		t.Errorf("save status %q", got)
-	}
-	b.reload()
-	x = b.exercise("ex")
-	if got := b.code(x); got != "def f():\n    return 5" {
-		t.Errorf("after a reload the exercise holds %q", got)
-	}
+	x = b.typedAndReloaded(x, "def f():\n    return 5")
 	if x.HasAttr("data-state") || b.text("#exercise-ex .report") != "" {
 		t.Error("code kept but never checked shows as checked")
 	}
@@ -329,7 +320,7 @@ func TestBackwardCheckDrawsTheHiddenGraph(t *testing.T) {
 // An exercise whose starter code the lesson changed since the learner
 // edited it keeps the learner's code and says so.
 func TestExerciseOfAnEarlierVersion(t *testing.T) {
-	b := open(t, blocks, saved(progress.Record{Kind: progress.KindExercise, Lesson: "test-blocks", ID: "ex",
+	b := open(t, blocks, keptBefore(progress.Record{Kind: progress.KindExercise, Lesson: "test-blocks", ID: "ex",
 		Source: "def f():\n    return 9", Authored: progress.Hash("def f():\n    pass")}))
 	x := b.exercise("ex")
 	if got := b.code(x); got != "def f():\n    return 9" {

@@ -1,6 +1,7 @@
 package page_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -92,6 +93,24 @@ func open(t testing.TB, file string, opts ...func(*bench)) *bench {
 	b.start()
 	t.Cleanup(func() { b.p.Settle() })
 	return b
+}
+
+// keptBefore opens the page over progress kept before it: an earlier
+// visit's, an earlier build's or version of the lesson, another
+// browser's, or imported.
+func keptBefore(records ...progress.Record) func(*bench) {
+	return func(b *bench) {
+		prog, err := progress.Open(context.Background(), b.store)
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		prog.Now = b.clock.Now
+		for _, r := range records {
+			if err := prog.Put(context.Background(), r); err != nil {
+				b.t.Fatal(err)
+			}
+		}
+	}
 }
 
 // withEditors gives the page code editors (CodeMirror's stand-in).
@@ -406,30 +425,17 @@ func (e *fakeEditor) Text() string {
 	defer e.mu.Unlock()
 	return e.text
 }
-func (e *fakeEditor) SetText(s string) {
+func (e *fakeEditor) SetText(s string) { e.locked(func() { e.text = s }) }
+func (e *fakeEditor) Focus()           { e.locked(func() { e.focused = true }) }
+func (e *fakeEditor) Mark(n int)       { e.locked(func() { e.mark = n }) }
+func (e *fakeEditor) Label(l string)   { e.locked(func() { e.label = l }) }
+func (e *fakeEditor) Destroy()         { e.locked(func() { e.destroyed = true }) }
+
+// locked does f with the editor's fields to itself.
+func (e *fakeEditor) locked(f func()) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.text = s
-}
-func (e *fakeEditor) Focus() {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.focused = true
-}
-func (e *fakeEditor) Mark(n int) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.mark = n
-}
-func (e *fakeEditor) Label(l string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.label = l
-}
-func (e *fakeEditor) Destroy() {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.destroyed = true
+	f()
 }
 
 // typeIn replaces the editor's text as the learner's typing does.
@@ -448,6 +454,25 @@ func (b *bench) typeCode(root page.Node, code string) {
 		fakedom.Type(fakedom.Find(b.t, root, "textarea.editor"), code)
 	}
 	b.p.Settle()
+}
+
+// typedAndReloaded types code into the cell or exercise root, lets the
+// save go out, reloads the page and returns root as the page shows it
+// now, holding that code.
+func (b *bench) typedAndReloaded(root page.Node, code string) page.Node {
+	b.t.Helper()
+	b.typeCode(root, code)
+	b.settle()
+	if got := b.saveStatus(); got != "Saved." {
+		b.t.Errorf("save status %q", got)
+	}
+	id := root.Attr("id")
+	b.reload()
+	root = b.find("#" + id)
+	if got := b.code(root); got != code {
+		b.t.Errorf("after a reload #%s holds %q", id, got)
+	}
+	return root
 }
 
 // code is the code in the cell or exercise root.

@@ -12,7 +12,7 @@ import (
 
 // Runner runs cells and checks, off the page's thread: runner.Client.
 type Runner interface {
-	Do(job runner.Job, ev kernel.Hooks) (runner.Result, error)
+	Do(job runner.Job, hooks kernel.Hooks) (runner.Result, error)
 	Stop()
 	Busy() bool
 }

@@ -218,7 +218,7 @@ func TestQuizAnswersOfAnEarlierVersion(t *testing.T) {
 		{"more numbers", "numeric", `["3", "4"]`, "All right. dL/dw: right."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			b := open(t, blocks, saved(progress.Record{Kind: progress.KindQuiz, Lesson: "test-blocks", ID: c.quiz, Answer: c.answer}))
+			b := open(t, blocks, keptBefore(progress.Record{Kind: progress.KindQuiz, Lesson: "test-blocks", ID: c.quiz, Answer: c.answer}))
 			if got := b.feedback(c.quiz); got != c.says {
 				t.Errorf("the quiz says %q", got)
 			}

@@ -203,7 +203,7 @@ func TestProgressOfMovedLessons(t *testing.T) {
 		if got := b.code(b.cell("double")); got != "print('from before the rename')" {
 			t.Errorf("the renamed lesson's cell holds %q", got)
 		}
-		if b.kept(progress.KindCell, "00-test-blocks", "double") != nil {
+		if b.record(progress.KindCell, "00-test-blocks", "double") != nil {
 			t.Error("the record is still kept under the earlier name")
 		}
 		c := open(t, "lessons/checking-gradients.html", besides(b))
@@ -224,7 +224,7 @@ func TestProgressOfMovedLessons(t *testing.T) {
 		b := open(t, blocks, earlier, func(b *bench) { b.store.Err = errors.New("the disk is full") })
 		b.noticeWith("Your saved progress could not all be moved to its new lesson: the disk is full. It is still kept where it was.")
 		b.store.Err = nil
-		if b.kept(progress.KindCell, "00-test-blocks", "double") == nil {
+		if b.record(progress.KindCell, "00-test-blocks", "double") == nil {
 			t.Error("the record under the earlier name is gone")
 		}
 	})
@@ -302,7 +302,7 @@ func TestNewVersionOfTheLessonsCode(t *testing.T) {
 				if got := b.code(root); got != want {
 					t.Errorf("after the answer the editor holds %q, want %q", got, want)
 				}
-				r := b.kept(tc.kind, "test-blocks", tc.id)
+				r := b.record(tc.kind, "test-blocks", tc.id)
 				if r.Source != want || r.Authored != progress.Hash(authored) {
 					t.Errorf("the store keeps %q from %s", r.Source, r.Authored)
 				}

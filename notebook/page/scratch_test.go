@@ -160,7 +160,7 @@ func TestScratchDeletionSavedLater(t *testing.T) {
 	b.answer(c, true)
 	b.noticeWith("Your latest change could not be saved: the disk is full.")
 	b.store.Err = nil
-	if b.kept(progress.KindScratch, "scratch", "scratch-1") == nil {
+	if b.record(progress.KindScratch, "scratch", "scratch-1") == nil {
 		t.Fatal("the failed deletion deleted the record")
 	}
 	// The page keeps the deletion to save with its next change, but
@@ -171,7 +171,7 @@ func TestScratchDeletionSavedLater(t *testing.T) {
 	t.Skip("a failed deletion of a scratch cell is never saved: notebook/progress's SetScratch needs the fix said above")
 	b.typeCode(b.cell("scratch-2"), "print('still here')")
 	b.settle()
-	if b.kept(progress.KindScratch, "scratch", "scratch-1") != nil {
+	if b.record(progress.KindScratch, "scratch", "scratch-1") != nil {
 		t.Error("the next change did not save the deletion")
 	}
 	b.reload()
@@ -191,7 +191,7 @@ func TestManyScratchCells(t *testing.T) {
 	if len(ids) != page.MaxScratchCells || ids[0] != "scratch-1" || ids[len(ids)-1] != page.ScratchID(page.MaxScratchCells) {
 		t.Errorf("%d cells shown, from %s to %s", len(ids), ids[0], ids[len(ids)-1])
 	}
-	if got := b.kept(progress.KindScratch, "scratch", page.ScratchID(n)); got == nil || got.Source != fmt.Sprintf("print(%d)", n) {
+	if got := b.record(progress.KindScratch, "scratch", page.ScratchID(n)); got == nil || got.Source != fmt.Sprintf("print(%d)", n) {
 		t.Errorf("the last cell is kept as %+v", got)
 	}
 	b.click("#add-cell")

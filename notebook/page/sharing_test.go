@@ -117,7 +117,7 @@ func TestSharedLink(t *testing.T) {
 		if c.Query(".shared") != nil {
 			t.Error("the shared code's box stays after its run")
 		}
-		if r := b.kept(progress.KindCell, "test-blocks", "double"); r.Source != "print('theirs')" || !r.Ran {
+		if r := b.record(progress.KindCell, "test-blocks", "double"); r.Source != "print('theirs')" || !r.Ran {
 			t.Errorf("the store keeps %+v", r)
 		}
 	})

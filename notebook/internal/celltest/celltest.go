@@ -23,6 +23,23 @@ func One(tb testing.TB, src string) kernel.CellResult {
 	return Run(src)[0]
 }
 
+// Fails runs each cell of cases, a source and what its error must say,
+// in a Session of its own: each must stop with an error whose message
+// contains that text and names the cell's line.
+func Fails(t *testing.T, cases map[string]string) {
+	t.Helper()
+	for src, says := range cases {
+		r := One(t, src)
+		if r.Err == nil || !strings.Contains(r.Err.Msg, says) {
+			t.Errorf("%q: error %v, want it to say %q", src, r.Err, says)
+			continue
+		}
+		if !strings.Contains(r.Err.Error(), "line") {
+			t.Errorf("%q: %q names no line", src, r.Err.Error())
+		}
+	}
+}
+
 // Long are the limits of a test that trains a model: ten minutes, and a
 // hundred million Values a cell.
 var Long = kernel.Limits{Time: 10 * time.Minute, Values: 100_000_000}
