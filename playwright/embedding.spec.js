@@ -92,3 +92,39 @@ test("a course page whose CSP forbids Gradbook's worker still runs its cells, on
   await expect(page.locator(".gradbook-embed").first().getByRole("alert")).toHaveText("Gradbook's runner could not start here (this page's Content-Security-Policy forbids the runner's worker: add blob: to its worker-src): cells run on the page itself, and a long run holds the page up until it ends.");
   expected(errors, /Creating a worker from 'blob:/, /Loading the image 'data:,'/, /^Content-Security-Policy violation: \S+ refused (blob|data)/);
 });
+
+// A Gradbook frame's height shows how much work the learner saved in it
+// (a saved 40-line cell makes it taller): it is told only to a parent
+// that asks as embed.js does. A page of another origin on the same site
+// (another port here), which shares the frame's storage, framing a cell
+// without embed.js hears no height; with embed.js, the frame is sized.
+test("a frame tells its height only to a page whose embed.js asked for it", async ({ page, errors }) => {
+  const site = hosts["a host that sends CORS headers"];
+  const frame = `<iframe title="Gradbook: fan-out" src="${site}embed.html?lesson=fan-out&amp;cell=square" width="100%" height="200"></iframe>`;
+  const listen = `<script>window.heights = []; addEventListener("message", (e) => { if (e.data && e.data.gradbook === "height") heights.push(e.data.height); });</script>`;
+  fs.writeFileSync(path.join(courseDir, "spy.html"), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not a course page</title><link rel="icon" href="data:,"></head><body>${listen}${frame}</body></html>`);
+  fs.writeFileSync(path.join(courseDir, "asks.html"), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A course page</title><link rel="icon" href="data:,"></head><body>${listen}${frame}<script src="${site}embed.js"></script></body></html>`);
+
+  // The learner saved a 40-line cell there.
+  await page.goto(`${site}lessons/fan-out.html`);
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  await typeInto(page.locator("#cell-square"), Array.from({ length: 40 }, (_, i) => `x${i} = ${i}`).join("\n"));
+  await expect(page.locator("#save-status")).toHaveText("Saved.");
+
+  await page.goto(`http://127.0.0.1:${coursePort}/spy.html`);
+  const spied = page.frameLocator("iframe");
+  await expect(spied.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  await expect(spied.locator("textarea.editor")).toHaveValue(/x39 = 39/);
+  await spied.getByRole("button", { name: "Run", exact: true }).click(); // the frame grows: still nothing told
+  await expect(spied.locator("output.out")).toBeVisible();
+  // A round trip through the frame's own messages, after which a height
+  // would have come.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
+  expect(await page.evaluate(() => heights)).toEqual([]);
+  expect((await page.locator("iframe").boundingBox()).height).toBeLessThan(210);
+
+  await page.goto(`http://127.0.0.1:${coursePort}/asks.html`);
+  await expect(page.frameLocator("iframe").locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  await expect.poll(async () => (await page.locator("iframe").boundingBox()).height).toBeGreaterThan(600);
+  expect((await page.evaluate(() => heights)).length).toBeGreaterThan(0);
+});

@@ -337,11 +337,12 @@ test("suspend data from an earlier version of the lesson: its earlier name's wor
   await page.goto("about:blank");
   const newer = suspendOf([], 99);
   const sco2 = await launch(page, "mine", "item-my-lesson", { suspend: newer });
-  await expect(sco2.locator("#notices")).toContainText("The work your LMS keeps for this lesson could not be read: it was exported by a newer version of Gradbook (schema 99; this one reads up to 2). It is left as it is");
+  await expect(sco2.locator("#notices")).toContainText("The work your LMS keeps for this lesson was written by a newer version of Gradbook, which this lesson cannot read. So as not to lose it, it is left as it is");
+  await sco2.locator("#quiz-why-sum").getByRole("button", { name: "Check my answer" }).click();
   await expectHeld(page, { suspend_data: newer });
 });
 
-test("an LMS that refuses to commit gets a notice and the work stays; suspend data that is not Gradbook's is left as it is", async ({ page, errors }) => {
+test("an LMS that refuses to commit gets a notice and the work stays; suspend data that is not Gradbook's is set aside, and replaced by the learner's next change", async ({ page, errors }) => {
   test.setTimeout(120_000);
   let sco = await launch(page, "p2004", "item-a-derivative-is-a-nudge", { refuse: "Commit" });
   await answerNudge(sco);
@@ -356,12 +357,16 @@ test("an LMS that refuses to commit gets a notice and the work stays; suspend da
   await expect(sco.locator("#quiz-predict-up .feedback")).toContainText("Right.");
   await expectHeld(page, { completion_status: "incomplete", "score.scaled": "0.5" });
 
-  // Suspend data of another program: the lesson says so and never
-  // overwrites it.
+  // Suspend data of another program: the lesson says so, sets it aside
+  // while the learner changes nothing, and puts their work in its place
+  // once they do.
   await page.goto("about:blank");
   sco = await launch(page, "p2004", "item-a-derivative-is-a-nudge", { suspend: "viewed=1,2,3|lastslide=3" });
-  await expect(sco.locator("#notices")).toContainText("The work your LMS keeps for this lesson could not be read: it was not written by Gradbook. It is left as it is");
+  await expect(sco.locator("#notices")).toContainText("The work your LMS keeps for this lesson could not be read: it was not written by Gradbook. It is set aside: your work in this browser is shown, and once you change something, your work takes its place in your LMS.");
   await expectHeld(page, { completion_status: "incomplete", "score.scaled": "0.5", suspend_data: "viewed=1,2,3|lastslide=3" });
+  await passExercise(sco, "nudged-grads", path.join(repo, "site/lessons/a-derivative-is-a-nudge.md"));
+  await expectHeld(page, { completion_status: "completed", "score.scaled": "1" });
+  expect(readSuspend((await held(page)).suspend_data).records.map((r) => `${r.kind}/${r.id}`).sort()).toEqual(["exercise/nudged-grads", "quiz/predict-up", "visit/last"]);
 });
 
 test("outside an LMS, a package's lesson works as on the site and says that nothing is reported", async ({ page, errors }) => {

@@ -9,7 +9,8 @@
 //
 // Inline cells form one notebook in page order; a cell taken from a lesson
 // runs after that lesson's cells above it. It also sizes Gradbook iframes
-// (embed.html) to their content. Progress is kept in this page's own
+// (embed.html) to their content: they tell their height only to a page
+// with this script, which asks them for it. Progress is kept in this page's own
 // IndexedDB, under the database "gradbook".
 //
 // The cells need five files from the Gradbook site besides scripts:
@@ -26,14 +27,33 @@
   const base = new URL(".", script.src).href;
   const gradbook = new URL(base).origin;
 
-  // Size <iframe src=".../embed.html?..."> to what they show. Only a
-  // Gradbook page in one of this page's frames may ask, and only for a
-  // height up to maxHeight: another frame's messages are ignored.
+  // Size <iframe src=".../embed.html?..."> to what they show. A Gradbook
+  // frame tells its height only to a parent that asks (a frame's height
+  // shows how much work the learner saved there): this script asks each
+  // Gradbook frame of the page, once it loads, with a nonce of its own,
+  // and takes heights, up to maxHeight, only from that frame with that
+  // nonce. Another frame's messages are ignored.
   const maxHeight = 50000;
+  const nonces = new WeakMap(); // a frame's window → the nonce it was given
+  function ask(frame) {
+    let src;
+    try {
+      src = new URL(frame.src, location.href);
+    } catch {
+      return;
+    }
+    if (src.origin !== gradbook || !frame.contentWindow) return;
+    const nonce = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    nonces.set(frame.contentWindow, nonce);
+    frame.contentWindow.postMessage({ gradbook: "size-me", nonce }, gradbook);
+  }
+  document.addEventListener("load", (event) => { if (event.target instanceof HTMLIFrameElement) ask(event.target); }, true);
+  for (const frame of document.querySelectorAll("iframe")) ask(frame);
   window.addEventListener("message", (event) => {
     if (event.origin !== gradbook) return;
     const d = event.data;
     if (!d || d.gradbook !== "height" || typeof d.height !== "number" || !(d.height >= 0)) return;
+    if (!event.source || typeof d.nonce !== "string" || nonces.get(event.source) !== d.nonce) return;
     for (const frame of document.querySelectorAll("iframe")) {
       if (frame.contentWindow === event.source) frame.style.height = Math.ceil(Math.min(d.height, maxHeight)) + "px";
     }

@@ -56,19 +56,33 @@
   globalThis.gradbookEditor = arrived.then(importEditor).catch(() => null);
 
   // In an iframe: lessons/x.html?frame shows the lesson without the site's
-  // header and footer, and every page tells the parent its height, so that
-  // embed.js can size the frame to its content. The height goes to the
-  // parent's origin only, never to "*".
+  // header and footer, and every page tells its parent its height, so that
+  // embed.js can size the frame to its content, but only once the parent
+  // asked as embed.js does ("size-me", with a nonce): a height shows how
+  // much work the learner saved here, so it is not told to a parent that
+  // did not ask. It goes to the origin that asked, never to "*", with the
+  // nonce it was given.
   if (new URLSearchParams(location.search).has("frame")) document.body.classList.add("frame");
-  const parentOrigin = location.ancestorOrigins && location.ancestorOrigins.length > 0 ? location.ancestorOrigins[0]
-    : document.referrer ? new URL(document.referrer).origin : null;
+  let asked = null; // { origin, nonce } of the parent that asked
+  let observer = null;
   function observeHeight() {
-    if (window.parent === window || !parentOrigin || parentOrigin === "null" || typeof ResizeObserver !== "function") return;
-    const tell = () => window.parent.postMessage({ gradbook: "height", height: document.documentElement.scrollHeight }, parentOrigin);
-    new ResizeObserver(tell).observe(document.body);
+    if (!asked || typeof ResizeObserver !== "function") return;
+    const { origin, nonce } = asked;
+    const tell = () => window.parent.postMessage({ gradbook: "height", height: document.documentElement.scrollHeight, nonce }, origin);
+    if (observer) observer.disconnect();
+    observer = new ResizeObserver(tell);
+    observer.observe(document.body);
     tell();
   }
-  observeHeight();
+  if (window.parent !== window) {
+    window.addEventListener("message", (event) => {
+      const d = event.data;
+      if (event.source !== window.parent || !d || d.gradbook !== "size-me" || typeof d.nonce !== "string" || d.nonce.length > 64) return;
+      if (event.origin === "null") return; // an opaque origin cannot be told apart
+      asked = { origin: event.origin, nonce: d.nonce };
+      observeHeight();
+    });
+  }
 
   // The first line of what the Go runtime says when it dies ("fatal
   // error: out of memory"), to say why it stopped.

@@ -32,6 +32,7 @@ const (
 	ProxyReady = "proxy-ready"
 	File       = "file"
 	Height     = "height"
+	SizeMe     = "size-me"
 	Activate   = "activate"
 )
 
@@ -67,7 +68,8 @@ var Messages = []Message{
 	{Fetch, "course page", "proxy frame", []string{"id", "file"}, "fetch one of Gradbook's files"},
 	{ProxyReady, "proxy frame", "course page", nil, "the frame listens"},
 	{File, "proxy frame", "course page", []string{"id", "status", "type", "body", "error"}, "the file, or why not"},
-	{Height, "Gradbook frame", "course page", []string{"height"}, "size me to my content"},
+	{SizeMe, "course page", "Gradbook frame", []string{"nonce"}, "embed.js asks a frame for its height (nothing is told a parent that did not ask)"},
+	{Height, "Gradbook frame", "course page", []string{"height", "nonce"}, "size me to my content: the nonce the parent's size-me gave"},
 	{Activate, "page", "service worker", nil, "take the new build"},
 }
 

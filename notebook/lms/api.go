@@ -12,9 +12,10 @@ import (
 
 // Object is an LMS's API object as a page reaches it: Call calls one of
 // its methods, by name, and returns what it returned (a bool, a string
-// or a float64; nil for anything else), or an error if it threw.
+// of at most limit UTF-16 code units, cut before it leaves JavaScript, or
+// a float64; nil for anything else), or an error if it threw.
 type Object interface {
-	Call(method string, args ...string) (any, error)
+	Call(method string, limit int, args ...string) (any, error)
 }
 
 // Window is a browser window, as API discovery walks them.
@@ -97,8 +98,17 @@ type adapter struct {
 	threw error // the last call's exception, if it threw
 }
 
-func (a *adapter) call(name string, args ...string) any {
-	r, err := a.obj.Call(method(a.v, name), args...)
+// What an answer may hold, read no further: an LMS's words are shown
+// clipped to 200 characters, a code or a "true" is short, and no element
+// is read past MaxRead (one character more tells that it was longer).
+const (
+	answerLimit  = 32
+	messageLimit = 1000
+	valueLimit   = MaxRead + 1
+)
+
+func (a *adapter) call(name string, limit int, args ...string) any {
+	r, err := a.obj.Call(method(a.v, name), limit, args...)
 	a.threw = err
 	return r
 }
@@ -127,29 +137,31 @@ func text(r any) string {
 	return ""
 }
 
-func (a *adapter) Initialize() bool { return truth(a.call("Initialize", "")) }
-func (a *adapter) Terminate() bool  { return truth(a.call("Terminate", "")) }
-func (a *adapter) Commit() bool     { return truth(a.call("Commit", "")) }
+func (a *adapter) Initialize() bool { return truth(a.call("Initialize", answerLimit, "")) }
+func (a *adapter) Terminate() bool  { return truth(a.call("Terminate", answerLimit, "")) }
+func (a *adapter) Commit() bool     { return truth(a.call("Commit", answerLimit, "")) }
 func (a *adapter) GetValue(element string) string {
-	if r := a.call("GetValue", element); a.threw == nil {
+	if r := a.call("GetValue", valueLimit, element); a.threw == nil {
 		return text(r)
 	}
 	return ""
 }
-func (a *adapter) SetValue(element, v string) bool { return truth(a.call("SetValue", element, v)) }
+func (a *adapter) SetValue(element, v string) bool {
+	return truth(a.call("SetValue", answerLimit, element, v))
+}
 
 func (a *adapter) LastError() (int, string) {
 	if err := a.threw; err != nil {
 		return ErrThrew, "it threw " + err.Error()
 	}
-	code, _ := strconv.Atoi(strings.TrimSpace(text(a.call("GetLastError"))))
+	code, _ := strconv.Atoi(strings.TrimSpace(text(a.call("GetLastError", answerLimit))))
 	if err := a.threw; err != nil {
 		return ErrThrew, "its GetLastError threw " + err.Error()
 	}
 	if code == 0 {
 		return 0, ""
 	}
-	msg := text(a.call("GetErrorString", strconv.Itoa(code)))
+	msg := text(a.call("GetErrorString", messageLimit, strconv.Itoa(code)))
 	a.threw = nil
 	return code, msg
 }

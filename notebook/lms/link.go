@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -62,12 +63,18 @@ type Link struct {
 
 	// mu is held for one report at a time, never across a wait: Leave
 	// takes it from the page's last event.
-	mu    sync.Mutex
-	last  []Value // the last report's values, for Leave
-	st    Status  // and its status, for the status line
-	stop  func() bool
-	unfit bool   // the LMS's suspend data could not be read: it is left as it is
-	left  string // what the suspend data left out, as last said
+	mu   sync.Mutex
+	last []Value     // the last report's values, for Leave
+	st   Status      // and its status, for the status line
+	stop func() bool // the commit waiting, if one is
+	due  time.Time   // and when it comes
+	left string      // what the suspend data left out, as last said
+	// held is what the LMS's suspend data is to this page, and launched
+	// the learner's work as the page first reported it (for held
+	// unreadable or unread: it is replaced once the learner changes it).
+	held     held
+	launched string
+	based    bool
 	// reloading is true once the page reloads itself: the session goes
 	// on into the reloaded page.
 	reloading bool
@@ -96,15 +103,38 @@ func Connect(l Launch, api API, page Page, now func() time.Time) *Link {
 	return link
 }
 
+// held is what the LMS's suspend data is to a lesson's page.
+type held int
+
+const (
+	// heldRead: read and taken back, or none; the learner's work
+	// replaces it at each report.
+	heldRead held = iota
+	// heldNewer: written by a newer Gradbook, which this one cannot read
+	// but the learner's next launch of the newer package can: it is left
+	// as it is, never replaced.
+	heldNewer
+	// heldUnreadable: not Gradbook's, cut short or damaged: of use to no
+	// Gradbook, it is set aside, and replaced by the learner's work once
+	// they change something.
+	heldUnreadable
+	// heldUnread: the LMS gave an error, not the data: it is read again
+	// before the learner's first change is sent, and replaced by their
+	// work if it still cannot be read.
+	heldUnread
+)
+
 // Database names the database that keeps the learner's progress: one per
 // learner of the LMS, so that two learners on one browser never see or
-// report each other's work.
+// report each other's work. It is "" when the LMS does not say who the
+// learner is (gives no id, or an error): then this browser keeps nothing,
+// since whoever comes next could be anyone.
 func (l *Link) Database() string {
 	switch {
 	case l.s == nil:
 		return "gradbook"
 	case l.s.LearnerID == "":
-		return "gradbook-lms"
+		return ""
 	}
 	return "gradbook-lms-" + progress.Hash(l.s.LearnerID)
 }
@@ -114,18 +144,33 @@ func (l *Link) Database() string {
 // prog from then on.
 func (l *Link) Restore(prog *progress.Progress) {
 	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.prog = prog
-	l.mu.Unlock()
-	if l.s == nil || l.s.SuspendData == "" {
+	if l.s == nil {
 		return
 	}
-	_, err := Restore(context.Background(), prog, l.s.SuspendData, l.lessons...)
+	if err := l.s.SuspendErr; err != nil {
+		l.held = heldUnread
+		l.page.Notice("Your LMS did not give the work it keeps for this lesson (" + err.Error() + "). Your work in this browser is shown; your LMS is asked again before your next change is sent to it, and if it still gives nothing it can read, your work here takes its place.")
+		return
+	}
+	l.take(prog, l.s.SuspendData)
+}
+
+// take takes suspend data back into prog, and says what could not be.
+func (l *Link) take(prog *progress.Progress, data string) {
+	l.held = heldRead
+	if data == "" {
+		return
+	}
+	_, err := Restore(context.Background(), prog, data, l.lessons...)
 	switch {
+	case errors.Is(err, ErrNewer):
+		l.held = heldNewer
+		l.page.Notice("The work your LMS keeps for this lesson was written by a newer version of Gradbook, which this lesson cannot read. So as not to lose it, it is left as it is: open the lesson from its newer package to get it back. Your work here is kept in this browser, and your completion and score are still reported.")
 	case errors.Is(err, ErrUnreadable):
-		l.mu.Lock()
-		l.unfit = true
-		l.mu.Unlock()
-		l.page.Notice("The work your LMS keeps for this lesson could not be read: " + strings.TrimPrefix(err.Error(), ErrUnreadable.Error()+": ") + ". It is left as it is: your work in this browser is shown, and your progress is reported without changing it.")
+		l.held = heldUnreadable
+		l.page.Notice("The work your LMS keeps for this lesson could not be read: " + strings.TrimPrefix(err.Error(), ErrUnreadable.Error()+": ") + ". It is set aside: your work in this browser is shown, and once you change something, your work takes its place in your LMS.")
 	case err != nil:
 		l.page.Notice("Your work from your LMS is shown, but this browser could not keep a copy: " + err.Error() + ".")
 	}
@@ -139,23 +184,51 @@ func (l *Link) Changed() {
 	l.report(l.prog)
 }
 
-// report tells the LMS what prog comes to.
+// report tells the LMS what prog comes to, and has it committed soon,
+// off the learner's path.
 func (l *Link) report(prog *progress.Progress) {
-	st := Measure(prog, l.launch.Lesson, l.launch.Items)
-	recs := Collect(prog, l.launch.Lesson, l.launch.Records)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	vals, left := l.values(st, recs)
+	vals, st, left := l.values(prog)
+	if l.held == heldUnread && l.suspended(vals) != "" {
+		// The learner changed something: before it replaces what the LMS
+		// keeps, that is asked for once more.
+		data, err := l.s.ReadSuspend()
+		if err == nil {
+			l.take(prog, data)
+		} else {
+			l.held = heldUnreadable
+			l.page.Notice("Your LMS still did not give the work it keeps for this lesson (" + err.Error() + "): your work here takes its place.")
+		}
+		vals, st, left = l.values(prog)
+	}
 	l.last, l.st = vals, st
-	waiting, err := l.s.Report(vals)
+	_, err := l.s.Report(vals)
 	l.said(err)
 	if s := left.String(); s != l.left {
 		l.left = s
 		l.sayLeft(s)
 	}
-	if waiting && l.stop == nil {
-		l.stop = l.page.Later(CommitEvery, l.Commit)
+	l.schedule()
+}
+
+// schedule has what waits committed when it is due (Session.Due), on the
+// page's timer: never in the event that changed it, and once for changes
+// that come together.
+func (l *Link) schedule() {
+	d, ok := l.s.Due()
+	if !ok {
+		return
 	}
+	at := l.now().Add(d)
+	if l.stop != nil {
+		if !at.Before(l.due) {
+			return
+		}
+		l.stop()
+	}
+	l.due = at
+	l.stop = l.page.Later(d, l.Commit)
 }
 
 // sayLeft says in one notice what of the learner's work the suspend data
@@ -168,13 +241,52 @@ func (l *Link) sayLeft(what string) {
 	l.page.Left(fmt.Sprintf("Your LMS keeps at most %s characters of work for this lesson, and yours takes more: %s did not fit, and only this browser keeps that.", words.Int(l.launch.Version.SuspendLimit()), what))
 }
 
-// values are what a report of st and recs sets.
-func (l *Link) values(st Status, recs []*progress.Record) ([]Value, Left) {
+// values are what a report of prog sets, what prog comes to, and what
+// the suspend data leaves out of it.
+func (l *Link) values(prog *progress.Progress) ([]Value, Status, Left) {
+	st := Measure(prog, l.launch.Lesson, l.launch.Items)
+	recs := Collect(prog, l.launch.Lesson, l.launch.Records)
 	data, left := "", Left{}
-	if !l.unfit {
+	if l.replaces(recs) {
 		data, left = Encode(recs, l.launch.Version.SuspendLimit())
 	}
-	return l.launch.Version.Values(st, l.s.Passing, data), left
+	return l.launch.Version.Values(st, l.s.Passing, data), st, left
+}
+
+// replaces reports whether the learner's work, recs, replaces the LMS's
+// suspend data: always once it was read, never when a newer Gradbook
+// wrote it, and otherwise once the learner has changed something since
+// the launch (where they were in the lesson is no change).
+func (l *Link) replaces(recs []*progress.Record) bool {
+	if l.held == heldRead {
+		return true
+	}
+	var work strings.Builder
+	for _, r := range recs {
+		if r.Kind != progress.KindVisit {
+			fmt.Fprintf(&work, "%s/%s@%d;", r.Kind, r.ID, r.Updated)
+		}
+	}
+	if !l.based {
+		l.launched, l.based = work.String(), true
+	}
+	switch {
+	case l.held == heldNewer || work.String() == l.launched:
+		return false
+	case l.held == heldUnreadable:
+		l.held = heldRead // replaced from now on
+	}
+	return true
+}
+
+// suspended is the suspend data vals set, "" for none.
+func (l *Link) suspended(vals []Value) string {
+	for _, v := range vals {
+		if v.Element == l.launch.Version.el().suspend {
+			return v.Value
+		}
+	}
+	return ""
 }
 
 // Commit commits what waits.
@@ -202,22 +314,19 @@ func (l *Link) Hidden() {
 // as it is, if nothing holds it, else of the last one. It runs in the
 // page's last event, so it waits for nothing.
 func (l *Link) Leave() {
-	if l.s == nil || l.s.Ended() {
-		return
-	}
-	var vals []Value
-	if l.prog != nil {
-		if snap, ok := l.prog.TryLesson(l.launch.Lesson); ok {
-			st, recs := Measure(snap, l.launch.Lesson, l.launch.Items), Collect(snap, l.launch.Lesson, l.launch.Records)
-			vals, _ = l.values(st, recs)
-		}
-	}
-	if !l.mu.TryLock() {
+	if l.s == nil || l.s.Ended() || !l.mu.TryLock() {
 		return
 	}
 	defer l.mu.Unlock()
-	if vals == nil {
-		vals = l.last
+	vals := l.last
+	if l.prog != nil {
+		if snap, ok := l.prog.TryLesson(l.launch.Lesson); ok {
+			vals, _, _ = l.values(snap)
+		}
+	}
+	if l.held == heldUnread {
+		// Not read again now, in the page's last event: left as it is.
+		vals = slices.DeleteFunc(slices.Clone(vals), func(v Value) bool { return v.Element == l.launch.Version.el().suspend })
 	}
 	if vals != nil {
 		l.s.Report(vals) // the page is going: no one to tell of a refusal

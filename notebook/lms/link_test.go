@@ -2,6 +2,8 @@ package lms
 
 import (
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
@@ -18,13 +20,29 @@ type object struct {
 	lms   *fakeLMS
 	throw map[string]bool // by method name
 	calls []string
+	// limits are the most of each method's answer the page reads.
+	limits map[string]int
+	// errorString, if set, is what GetErrorString answers.
+	errorString string
 }
 
-func (o *object) Call(method string, args ...string) (any, error) {
+func (o *object) Call(method string, limit int, args ...string) (any, error) {
 	o.calls = append(o.calls, method)
-	if o.throw[method] {
+	if o.limits == nil {
+		o.limits = map[string]int{}
+	}
+	o.limits[strings.TrimPrefix(method, "LMS")] = limit
+	if o.throw[method] || len(args) > 0 && o.throw[method+" "+args[0]] {
 		return nil, errors.New("TypeError: the LMS is broken")
 	}
+	r, err := o.answer(method, args...)
+	if s, ok := r.(string); ok && len(s) > limit {
+		r = s[:limit] // as package web cuts it, in JavaScript
+	}
+	return r, err
+}
+
+func (o *object) answer(method string, args ...string) (any, error) {
 	name := strings.TrimPrefix(method, "LMS")
 	if o.v == SCORM12 && name == "Finish" {
 		name = "Terminate"
@@ -45,6 +63,9 @@ func (o *object) Call(method string, args ...string) (any, error) {
 		return float64(code), nil // a number, as some LMSs answer
 	case "GetErrorString":
 		_, msg := o.lms.LastError()
+		if o.errorString != "" {
+			msg = o.errorString
+		}
 		return msg, nil
 	}
 	return nil, nil
@@ -159,13 +180,20 @@ func TestFind(t *testing.T) {
 	}
 }
 
-// page is a Link's page in a test: what it was told, and a clock.
+// page is a Link's page in a test: what it was told, and its timers.
 type page struct {
 	mu      sync.Mutex
 	notices []string
 	status  string
 	left    string
-	timers  []func()
+	timers  []*timer
+}
+
+// timer is a call a Link asked for later.
+type timer struct {
+	d       time.Duration
+	f       func()
+	stopped bool
 }
 
 func (p *page) Notice(msg string) { p.mu.Lock(); p.notices = append(p.notices, msg); p.mu.Unlock() }
@@ -174,11 +202,31 @@ func (p *page) Left(msg string)   { p.mu.Lock(); p.left = msg; p.mu.Unlock() }
 func (p *page) Later(d time.Duration, f func()) func() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if d != CommitEvery {
-		panic("a timer for other than CommitEvery")
+	t := &timer{d: d, f: f}
+	p.timers = append(p.timers, t)
+	return func() bool { was := !t.stopped; t.stopped = true; return was }
+}
+
+// waiting is the timers not yet run or stopped.
+func (p *page) waiting() []*timer {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []*timer
+	for _, t := range p.timers {
+		if !t.stopped {
+			out = append(out, t)
+		}
 	}
-	p.timers = append(p.timers, f)
-	return func() bool { return true }
+	return out
+}
+
+// fire runs the timers waiting, as the page's clock would once they are
+// due.
+func (p *page) fire() {
+	for _, t := range p.waiting() {
+		t.stopped = true
+		t.f()
+	}
 }
 
 // A lesson's link: launched, it says so; every change is reported, and
@@ -203,22 +251,42 @@ func TestLink(t *testing.T) {
 	if got := f.values["cmi.completion_status"]; got != "incomplete" || f.values["cmi.score.scaled"] != "0.5" {
 		t.Errorf("after a quiz: completion %q, score %q", got, f.values["cmi.score.scaled"])
 	}
-	if len(f.commits) != 1 {
-		t.Errorf("%d commits after a graded change, want 1", len(f.commits))
-	}
 	if !strings.HasPrefix(pg.status, "Reported to your LMS: 1 of 2 done, score 50%") {
 		t.Errorf("status %q", pg.status)
 	}
-	// Code being written waits for a commit, at most CommitEvery.
+	// A graded change is committed CommitSoon later, not in the change's
+	// own call (an LMS's Commit blocks the page): changes that come
+	// together are committed once.
+	if len(f.commits) != 0 {
+		t.Errorf("%d commits in the graded change's own call, want 0", len(f.commits))
+	}
+	prog.Put(ctx, progress.Record{Kind: progress.KindExercise, Lesson: "fan-out", ID: "x", Source: "y", Passed: true})
+	l.Changed()
+	if w := pg.waiting(); len(w) != 1 || w[0].d != CommitSoon {
+		t.Fatalf("after two graded changes, timers waiting: %v, want one of CommitSoon", w)
+	}
+	pg.fire()
+	if len(f.commits) != 1 || f.commits[0]["cmi.completion_status"] != "completed" {
+		t.Errorf("%d commits of two graded changes, want 1 with both", len(f.commits))
+	}
+	// Code being written waits for a commit, at most CommitEvery after
+	// the last.
+	clk.pass(time.Second)
 	prog.Put(ctx, progress.Record{Kind: progress.KindCell, Lesson: "fan-out", ID: "a", Source: "x = 1"})
 	l.Changed()
-	if len(f.commits) != 1 || len(pg.timers) != 1 {
-		t.Fatalf("%d commits and %d timers after code, want 1 and 1", len(f.commits), len(pg.timers))
+	if w := pg.waiting(); len(f.commits) != 1 || len(w) != 1 || w[0].d != CommitEvery-time.Second {
+		t.Fatalf("%d commits and timers %v after code, want 1 and one of CommitEvery-1s", len(f.commits), w)
 	}
-	clk.pass(CommitEvery)
-	pg.timers[0]()
+	// A graded change meanwhile brings the commit forward.
+	prog.Put(ctx, progress.Record{Kind: progress.KindQuiz, Lesson: "fan-out", ID: "q1", Answer: "2"})
+	l.Changed()
+	if w := pg.waiting(); len(w) != 1 || w[0].d != CommitSoon {
+		t.Fatalf("timers %v after a graded change, want one of CommitSoon", w)
+	}
+	clk.pass(CommitSoon)
+	pg.fire()
 	if len(f.commits) != 2 {
-		t.Errorf("%d commits after CommitEvery, want 2", len(f.commits))
+		t.Errorf("%d commits, want 2", len(f.commits))
 	}
 	prog.Put(ctx, progress.Record{Kind: progress.KindCell, Lesson: "fan-out", ID: "a", Source: "x = 2"})
 	l.Hidden()
@@ -276,5 +344,157 @@ func TestLinkWithout(t *testing.T) {
 	}
 	if len(pg.notices) != 1 || !strings.Contains(pg.notices[0], "could not be read") {
 		t.Errorf("notices %q", pg.notices)
+	}
+}
+
+// What an LMS answers is read no further than the page uses: a 1.5 MB
+// GetErrorString is cut before it leaves JavaScript (the limit the
+// adapter gives the glue) and said in 200 characters; an element is read
+// up to MaxRead and one character more.
+func TestAdaptReadsNoMoreThanItShows(t *testing.T) {
+	f := newLMS(nil)
+	f.refuse["SetValue cmi.exit"] = 405
+	o := &object{v: SCORM2004, lms: f, errorString: strings.Repeat("General Commit Failure ", 65_000)}
+	s, err := Open(SCORM2004, Adapt(SCORM2004, o), newClock().now, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Report([]Value{{"cmi.exit", "suspend"}})
+	var r *Refused
+	if !errors.As(err, &r) || r.Code != 405 || len([]rune(r.Message)) > 201 || !strings.HasPrefix(r.Message, "General Commit Failure General") {
+		t.Errorf("a 1.5 MB error string said as %d characters: %.80q", len([]rune(fmt.Sprint(err))), err)
+	}
+	for method, most := range map[string]int{"GetErrorString": 1000, "GetLastError": 32, "Initialize": 32, "SetValue": 32, "GetValue": MaxRead + 1} {
+		if got, ok := o.limits[method]; !ok || got > most {
+			t.Errorf("%s read up to %d characters, want at most %d", method, got, most)
+		}
+	}
+}
+
+// hex is n characters that do not compress.
+func hex(seed uint64, n int) string {
+	r := rand.New(rand.NewPCG(seed, 1))
+	var b strings.Builder
+	for b.Len() < n {
+		fmt.Fprintf(&b, "%016x", r.Uint64())
+	}
+	return b.String()[:n]
+}
+
+// A learner whose LMS cannot say who they are (its GetValue throws, or
+// it gives no id) is never taken for anyone: no id is "false", and this
+// browser keeps no database that another learner would share.
+func TestLinkLearnerUnknown(t *testing.T) {
+	for name, o := range map[string]*object{
+		"GetValue throws": {v: SCORM2004, lms: newLMS(map[string]string{"cmi.learner_id": "ada"}), throw: map[string]bool{"GetValue": true}},
+		"no id":           {v: SCORM2004, lms: newLMS(nil)},
+	} {
+		l := Connect(Launch{Version: SCORM2004, Lesson: "fan-out"}, Adapt(SCORM2004, o), &page{}, newClock().now)
+		if got := l.Database(); got != "" {
+			t.Errorf("%s: the progress is kept in the database %q, which every such learner would share", name, got)
+		}
+	}
+}
+
+// Suspend data the page cannot read never stops the learner's work from
+// reaching the LMS: cut short, damaged, not Gradbook's, or not given (the
+// LMS's GetValue threw) it is left as it is at launch, said, and replaced
+// by the learner's work once they change something; the next launch, in
+// a fresh browser, gets that work back. Suspend data of a newer Gradbook
+// is left as it is for good, and said.
+func TestLinkUnreadableSuspendData(t *testing.T) {
+	launch := Launch{Version: SCORM2004, Lesson: "fan-out", Items: []string{"exercise/x", "quiz/q1", "quiz/q2"}, Records: []string{"exercise/x", "cell/a"}}
+	big, _ := Encode([]*progress.Record{{V: progress.Version, Kind: progress.KindCell, Lesson: "fan-out", ID: "a", Source: hex(1, 58_000), Updated: 1}}, 64000)
+	if len(big) < 40_000 {
+		t.Fatalf("the valid suspend data is %d characters", len(big))
+	}
+	newerSchema := pack([]byte(`{"gradbook":"progress","version":99,"records":[]}`))
+	for _, tc := range []struct {
+		name, held string
+		throw      bool // GetValue cmi.suspend_data throws
+		notice     string
+		kept       bool // the LMS's is kept for good
+	}{
+		{name: "40 KB cut to 4,096", held: big[:4096], notice: "could not be read: it is cut short or damaged. It is set aside"},
+		{name: "garbage", held: "%%% not suspend data %%%", notice: "could not be read: it was not written by Gradbook. It is set aside"},
+		{name: "GetValue throws", held: big, throw: true, notice: "Your LMS did not give the work it keeps for this lesson (it refused GetValue cmi.suspend_data: -1 it threw TypeError: the LMS is broken)"},
+		{name: "a newer format", held: "gradbook2:whatever", notice: "written by a newer version of Gradbook", kept: true},
+		{name: "a newer schema", held: newerSchema, notice: "written by a newer version of Gradbook", kept: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newLMS(map[string]string{"cmi.learner_id": "ada", "cmi.suspend_data": tc.held})
+			o := &object{v: SCORM2004, lms: f, throw: map[string]bool{"GetValue cmi.suspend_data": tc.throw}}
+			pg := &page{}
+			l := Connect(launch, Adapt(SCORM2004, o), pg, newClock().now)
+			prog, _ := progress.Open(ctx, progress.NewMemStore())
+			l.Restore(prog)
+			if len(pg.notices) != 1 || !strings.Contains(pg.notices[0], tc.notice) {
+				t.Errorf("notices %q, want one with %q", pg.notices, tc.notice)
+			}
+			l.Changed() // the launch's report
+			if got := f.values["cmi.suspend_data"]; got != tc.held {
+				t.Errorf("at launch the LMS's suspend data became %.40q…", got)
+			}
+			// The learner passes the exercise and edits a cell.
+			prog.Put(ctx, progress.Record{Kind: progress.KindExercise, Lesson: "fan-out", ID: "x", Source: "def f(): pass", Passed: true})
+			prog.Put(ctx, progress.Record{Kind: progress.KindCell, Lesson: "fan-out", ID: "a", Source: "print('mine')"})
+			l.Changed()
+			pg.fire()
+			l.Leave()
+			got := f.values["cmi.suspend_data"]
+			if tc.kept {
+				if got != tc.held {
+					t.Errorf("suspend data of a newer Gradbook was replaced by %.40q…", got)
+				}
+				return
+			}
+			// Relaunched in a fresh browser, the work is there.
+			f2 := newLMS(map[string]string{"cmi.learner_id": "ada", "cmi.suspend_data": got})
+			pg2 := &page{}
+			l2 := Connect(launch, f2, pg2, newClock().now)
+			fresh, _ := progress.Open(ctx, progress.NewMemStore())
+			l2.Restore(fresh)
+			l2.Changed()
+			if len(pg2.notices) != 0 {
+				t.Errorf("relaunched: notices %q", pg2.notices)
+			}
+			if r := fresh.Get(progress.KindCell, "fan-out", "a"); r == nil || r.Source != "print('mine')" {
+				t.Errorf("relaunched in a fresh browser, the cell holds %+v", r)
+			}
+			if got := f2.values["cmi.progress_measure"]; got != "0.3333333" {
+				t.Errorf("relaunched, progress_measure %q, want 0.3333333", got)
+			}
+		})
+	}
+}
+
+// Suspend data the LMS did not give at launch is asked for again before
+// the learner's first change is sent: given then, it is taken back and
+// kept with the change, never replaced unread.
+func TestLinkSuspendDataGivenLater(t *testing.T) {
+	held, _ := Encode([]*progress.Record{{V: progress.Version, Kind: progress.KindExercise, Lesson: "fan-out", ID: "x", Source: "def f(): pass", Passed: true, Updated: 1}}, 64000)
+	f := newLMS(map[string]string{"cmi.learner_id": "ada", "cmi.suspend_data": held})
+	o := &object{v: SCORM2004, lms: f, throw: map[string]bool{"GetValue cmi.suspend_data": true}}
+	pg := &page{}
+	launch := Launch{Version: SCORM2004, Lesson: "fan-out", Items: []string{"exercise/x", "quiz/q1", "quiz/q2"}, Records: []string{"exercise/x", "cell/a"}}
+	l := Connect(launch, Adapt(SCORM2004, o), pg, newClock().now)
+	prog, _ := progress.Open(ctx, progress.NewMemStore())
+	l.Restore(prog)
+	l.Changed()
+	o.throw = nil // the LMS answers again
+	prog.Put(ctx, progress.Record{Kind: progress.KindCell, Lesson: "fan-out", ID: "a", Source: "print('mine')"})
+	l.Changed()
+	if r := prog.Get(progress.KindExercise, "fan-out", "x"); r == nil || !r.Passed {
+		t.Errorf("the LMS's work, given at the second asking, was not taken back: %+v", r)
+	}
+	fresh, _ := progress.Open(ctx, progress.NewMemStore())
+	if _, err := Restore(ctx, fresh, f.values["cmi.suspend_data"], "fan-out"); err != nil {
+		t.Fatal(err)
+	}
+	if x, a := fresh.Get(progress.KindExercise, "fan-out", "x"), fresh.Get(progress.KindCell, "fan-out", "a"); x == nil || !x.Passed || a == nil || a.Source != "print('mine')" {
+		t.Errorf("the LMS keeps the exercise %+v and the cell %+v", x, a)
+	}
+	if got := f.values["cmi.progress_measure"]; got != "0.3333333" {
+		t.Errorf("progress_measure %q", got)
 	}
 }

@@ -196,8 +196,9 @@ func TestDuration(t *testing.T) {
 }
 
 // A session reads what the LMS holds, sets only what changed, commits
-// at once what the LMS grades by and other changes within CommitEvery,
-// and ends once, with the session time and exit.
+// nothing itself, and says when what it set is due: a change the LMS
+// grades by CommitSoon, others CommitEvery after the last commit; it ends
+// once, with the session time and exit.
 func TestSession(t *testing.T) {
 	c := newClock()
 	lms := newLMS(map[string]string{"cmi.learner_id": "learner-7", "cmi.mode": "normal", "cmi.suspend_data": "gradbook1:x"})
@@ -205,42 +206,56 @@ func TestSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.LearnerID != "learner-7" || s.SuspendData != "gradbook1:x" || s.Review || s.Passing != 0.8 {
+	if s.LearnerID != "learner-7" || s.SuspendData != "gradbook1:x" || s.SuspendErr != nil || s.Review || s.Passing != 0.8 {
 		t.Fatalf("read %+v", s)
 	}
+	due := func() time.Duration {
+		t.Helper()
+		d, ok := s.Due()
+		if !ok {
+			return -1
+		}
+		return d
+	}
 	st := Status{Items: 2, Scored: 2}
-	if waiting, err := s.Report(SCORM2004.Values(st, s.Passing, "gradbook1:a")); err != nil || waiting || len(lms.commits) != 1 {
-		t.Fatalf("the first report: waiting %v, %v, %d commits", waiting, err, len(lms.commits))
+	if waiting, err := s.Report(SCORM2004.Values(st, s.Passing, "gradbook1:a")); err != nil || !waiting || len(lms.commits) != 0 || due() != CommitSoon {
+		t.Fatalf("the first report: waiting %v, %v, %d commits, due in %v", waiting, err, len(lms.commits), due())
+	}
+	if err := s.Commit(); err != nil || len(lms.commits) != 1 || due() != -1 {
+		t.Fatalf("its commit: %v, %d commits, due in %v", err, len(lms.commits), due())
 	}
 	if got := lms.commits[0]["cmi.completion_status"]; got != "incomplete" {
 		t.Errorf("committed completion %q", got)
 	}
 
-	// The same again sets nothing; new code waits for a commit.
+	// The same again sets nothing; new code waits for a commit, due
+	// CommitEvery after the last one.
 	lms.set = nil
 	c.pass(time.Second)
 	s.Report(SCORM2004.Values(st, s.Passing, "gradbook1:a"))
-	if len(lms.set) != 0 {
-		t.Errorf("an unchanged report set %v", lms.set)
+	if len(lms.set) != 0 || due() != -1 {
+		t.Errorf("an unchanged report set %v, due in %v", lms.set, due())
 	}
 	c.pass(time.Second)
-	if waiting, _ := s.Report(SCORM2004.Values(st, s.Passing, "gradbook1:b")); !waiting || len(lms.commits) != 1 {
-		t.Errorf("new code: waiting %v, %d commits", waiting, len(lms.commits))
+	if waiting, _ := s.Report(SCORM2004.Values(st, s.Passing, "gradbook1:b")); !waiting || due() != CommitEvery-2*time.Second {
+		t.Errorf("new code: waiting %v, due in %v", waiting, due())
 	}
 	c.pass(CommitEvery)
-	if waiting, _ := s.Report(SCORM2004.Values(st, s.Passing, "gradbook1:c")); waiting || len(lms.commits) != 2 {
-		t.Errorf("CommitEvery later: waiting %v, %d commits", waiting, len(lms.commits))
+	if due() != 0 {
+		t.Errorf("CommitEvery later: due in %v", due())
 	}
+	s.Commit()
 	if got := lms.commits[1]["cmi.session_time"]; got != "PT32S" {
 		t.Errorf("session time %q, want PT32S", got)
 	}
 
-	// A quiz right is committed at once.
+	// A quiz right is due CommitSoon.
 	c.pass(time.Second)
 	st.Right, st.Done, st.Tried = 1, 1, true
-	if waiting, _ := s.Report(SCORM2004.Values(st, s.Passing, "gradbook1:d")); waiting || len(lms.commits) != 3 {
-		t.Errorf("a quiz right: waiting %v, %d commits", waiting, len(lms.commits))
+	if waiting, _ := s.Report(SCORM2004.Values(st, s.Passing, "gradbook1:d")); !waiting || due() != CommitSoon {
+		t.Errorf("a quiz right: waiting %v, due in %v", waiting, due())
 	}
+	s.Commit()
 	if got := lms.commits[2]; got["cmi.score.scaled"] != "0.5" || got["cmi.success_status"] != "failed" {
 		t.Errorf("committed %v", got)
 	}
@@ -324,7 +339,8 @@ func TestRefusals(t *testing.T) {
 	}
 	lms.refuse["Commit"] = 391
 	st := Status{Items: 1, Scored: 1}
-	if _, err := s.Report(SCORM2004.Values(st, 0, "gradbook1:a")); !errors.As(err, &r) || r.Call != "Commit" || r.Code != 391 {
+	s.Report(SCORM2004.Values(st, 0, "gradbook1:a"))
+	if err := s.Commit(); !errors.As(err, &r) || r.Call != "Commit" || r.Code != 391 {
 		t.Errorf("a refused commit: %v", err)
 	}
 	lms.refuse["Commit"] = 0
@@ -340,7 +356,8 @@ func TestRefusals(t *testing.T) {
 	// At the next report, both go through.
 	lms.refuse["SetValue cmi.suspend_data"] = 0
 	c.pass(CommitEvery)
-	if _, err := s.Report(SCORM2004.Values(st, 0, "gradbook1:b")); err != nil || len(lms.commits) != 1 || lms.commits[0]["cmi.suspend_data"] != "gradbook1:b" {
+	_, err = s.Report(SCORM2004.Values(st, 0, "gradbook1:b"))
+	if err = firstOf(err, s.Commit()); err != nil || len(lms.commits) != 1 || lms.commits[0]["cmi.suspend_data"] != "gradbook1:b" {
 		t.Errorf("tried again: %v, commits %v", err, lms.commits)
 	}
 }

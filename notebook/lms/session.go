@@ -28,6 +28,12 @@ type API interface {
 // long after the last commit.
 const CommitEvery = 30 * time.Second
 
+// CommitSoon is how long a change the LMS grades by (completion, success,
+// score) waits for its commit: never in the click or the run that made
+// it, since an LMS's Commit blocks the page while it sends, and changes
+// that come together are committed together.
+const CommitSoon = time.Second
+
 // MaxRead is the most characters read from any element the LMS holds:
 // more than any LMS keeps in suspend data, little enough for the tab.
 const MaxRead = 1_000_000
@@ -65,7 +71,8 @@ type Session struct {
 	now func() time.Time
 	// Started is when the session began; the session time counts from it.
 	Started time.Time
-	// LearnerID is the LMS's id of the learner ("" if it gives none).
+	// LearnerID is the LMS's id of the learner: "" if it gives none, or
+	// its GetValue fails (an error is never an id).
 	LearnerID string
 	// Review is true when the LMS launched the lesson to review or browse
 	// it: nothing is reported then.
@@ -74,10 +81,14 @@ type Session struct {
 	// it gives one (from the manifest, or its own settings), else the
 	// page's own.
 	Passing float64
-	// SuspendData is the suspend data the LMS held at the start.
+	// SuspendData is the suspend data the LMS held at the start, and
+	// SuspendErr why it could not be read (the LMS's GetValue threw or
+	// gave an error): then it is not data, and ReadSuspend tries again.
 	SuspendData string
+	SuspendErr  error
 	set         map[string]string // what the LMS holds as this session set it
 	unsent      bool              // values set since the last commit
+	graded      bool              // and among them one the LMS grades by
 	lastCommit  time.Time
 	ended       bool
 }
@@ -100,25 +111,49 @@ func Open(v Version, api API, now func() time.Time, passing float64, again bool)
 	}
 	s.Started = now()
 	s.lastCommit = s.Started
-	s.LearnerID = s.read(e.learner, 255)
-	mode := s.read(e.mode, 20)
+	s.LearnerID, _ = s.read(e.learner, 255)
+	mode, _ := s.read(e.mode, 20)
 	s.Review = mode == "review" || mode == "browse"
 	s.Passing = passing
-	if p := v.passingOf(s.read(e.passing, 20)); p > 0 {
-		s.Passing = p
+	if p, _ := s.read(e.passing, 20); v.passingOf(p) > 0 {
+		s.Passing = v.passingOf(p)
 	}
-	s.SuspendData = s.read(e.suspend, MaxRead)
+	s.SuspendData, s.SuspendErr = s.ReadSuspend()
 	return s, nil
 }
 
-// read returns an element's value, or "" where the LMS has none, gives an
-// error or more than max characters.
-func (s *Session) read(element string, max int) string {
-	v := s.api.GetValue(element)
-	if !s.ok() || len(v) > max {
-		return ""
+// ReadSuspend reads the suspend data the LMS holds now: "" for none, and
+// an error if the LMS gave none but an error. Data longer than MaxRead is
+// returned cut, for Decode to refuse.
+func (s *Session) ReadSuspend() (string, error) {
+	v, err := s.read(s.v.el().suspend, MaxRead+1)
+	if errors.Is(err, errTooLong) {
+		return v, nil
 	}
-	return v
+	return v, err
+}
+
+// errTooLong is read's error for a value longer than asked for.
+var errTooLong = errors.New("too long")
+
+// noValue is the code of SCORM 2004's "Data Model Element Value Not
+// Initialized": the element has no value yet, which is no error.
+const noValue = 403
+
+// read returns an element's value, "" where the LMS has none, or an
+// error: the LMS's GetValue failed (threw or set an error), which is
+// never a value, or gave more than max characters (cut to max).
+func (s *Session) read(element string, max int) (string, error) {
+	v := s.api.GetValue(element)
+	switch code, msg := s.api.LastError(); {
+	case code == noValue:
+		return "", nil
+	case code != 0:
+		return "", &Refused{Call: "GetValue", Element: element, Code: code, Message: clip(msg)}
+	case len(v) > max:
+		return v[:max], errTooLong
+	}
+	return v, nil
 }
 
 // ok reports whether the last call had no error.
@@ -128,10 +163,9 @@ func (s *Session) ok() bool {
 }
 
 // Report sets the values that differ from what this session last set,
-// and commits when what the LMS grades changed or the last commit is
-// CommitEvery old. It returns whether values wait for a commit (the page
-// then calls Commit in time) and the first refusal. Nothing is reported
-// in review mode.
+// and commits nothing: it returns whether values wait for a commit (Due
+// says by when; the page then calls Commit off the learner's path) and
+// the first refusal. Nothing is reported in review mode.
 func (s *Session) Report(vals []Value) (waiting bool, err error) {
 	if s.ended {
 		return false, ErrEnded
@@ -139,7 +173,6 @@ func (s *Session) Report(vals []Value) (waiting bool, err error) {
 	if s.Review {
 		return false, nil
 	}
-	graded := false
 	for _, v := range vals {
 		if old, ok := s.set[v.Element]; ok && old == v.Value {
 			continue
@@ -151,12 +184,23 @@ func (s *Session) Report(vals []Value) (waiting bool, err error) {
 		}
 		s.set[v.Element] = v.Value
 		s.unsent = true
-		graded = graded || s.v.graded(v.Element)
-	}
-	if s.unsent && (graded || s.now().Sub(s.lastCommit) >= CommitEvery) {
-		err = firstOf(err, s.Commit())
+		s.graded = s.graded || s.v.graded(v.Element)
 	}
 	return s.unsent, err
+}
+
+// Due says how long from now what waits may wait for its commit: a
+// change the LMS grades by CommitSoon, any other until CommitEvery after
+// the last commit; false if nothing waits.
+func (s *Session) Due() (time.Duration, bool) {
+	if !s.unsent || s.ended || s.Review {
+		return 0, false
+	}
+	d := max(CommitEvery-s.now().Sub(s.lastCommit), 0)
+	if s.graded {
+		d = min(d, CommitSoon)
+	}
+	return d, true
 }
 
 func firstOf(first, next error) error {
@@ -179,7 +223,7 @@ func (s *Session) Commit() error {
 		code, msg := s.api.LastError()
 		return &Refused{Call: "Commit", Code: code, Message: clip(msg)}
 	}
-	s.unsent = false
+	s.unsent, s.graded = false, false
 	s.lastCommit = s.now()
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gradbook/internal/words"
@@ -207,6 +208,10 @@ func pack(file []byte) string {
 // ErrUnreadable is wrapped by every reason suspend data cannot be read.
 var ErrUnreadable = errors.New("the LMS's suspend data cannot be read")
 
+// ErrNewer is wrapped too when a newer Gradbook wrote the suspend data:
+// a newer format, or a newer schema of progress file.
+var ErrNewer = errors.New("it was written by a newer version of Gradbook")
+
 // Decode reads suspend data back into the progress file it holds, for
 // progress.Read; "" holds nothing (nil). It refuses what Gradbook did not
 // write, and what would inflate past progress.MaxImport.
@@ -217,24 +222,33 @@ func Decode(s string) ([]byte, error) {
 	rest, ok := strings.CutPrefix(s, Prefix)
 	switch {
 	case len(s) > MaxRead:
-		return nil, fmt.Errorf("%w: it is %s characters long", ErrUnreadable, words.Int(len(s)))
-	case !ok && strings.HasPrefix(s, "gradbook"):
-		return nil, fmt.Errorf("%w: it was written by another version of Gradbook", ErrUnreadable)
+		return nil, fmt.Errorf("%w: it is longer than %s characters", ErrUnreadable, words.Int(MaxRead))
+	case !ok && newer(s):
+		return nil, fmt.Errorf("%w: %w", ErrUnreadable, ErrNewer)
 	case !ok:
 		return nil, fmt.Errorf("%w: it was not written by Gradbook", ErrUnreadable)
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(rest)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
+		return nil, fmt.Errorf("%w: it is cut short or damaged (%v)", ErrUnreadable, err)
 	}
 	data, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(raw)), progress.MaxImport+1))
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
+		return nil, fmt.Errorf("%w: it is cut short or damaged", ErrUnreadable)
 	case len(data) > progress.MaxImport:
 		return nil, fmt.Errorf("%w: it holds more than %s", ErrUnreadable, words.Bytes(progress.MaxImport))
 	}
 	return data, nil
+}
+
+// newer reports whether suspend data starts as a newer Gradbook's would:
+// "gradbook" and a version above Prefix's, then ":".
+func newer(s string) bool {
+	rest, ok := strings.CutPrefix(s, "gradbook")
+	n, _, ok2 := strings.Cut(rest, ":")
+	v, err := strconv.Atoi(n)
+	return ok && ok2 && err == nil && len(n) < 10 && v > 1
 }
 
 // Restore takes the learner's work back from the LMS's suspend data into
@@ -251,6 +265,9 @@ func Restore(ctx context.Context, prog *progress.Progress, data string, lessons 
 		return 0, err
 	}
 	f, err := prog.Read(file)
+	if errors.Is(err, progress.ErrNewerFile) {
+		return 0, fmt.Errorf("%w: %w", ErrUnreadable, ErrNewer)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("%w: %s", ErrUnreadable, strings.TrimPrefix(err.Error(), progress.ErrBadImport.Error()+": "))
 	}

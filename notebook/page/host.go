@@ -104,7 +104,8 @@ type Storage interface {
 type LMS interface {
 	// Database names the database that keeps the learner's progress: in
 	// an LMS, one per learner, so that two learners on one browser never
-	// see or report each other's work.
+	// see or report each other's work; "" keeps none, where the LMS does
+	// not say who the learner is.
 	Database() string
 	// Restore takes the learner's work back from the LMS, before the
 	// page restores its cells.

@@ -58,9 +58,12 @@ func (p *Page) startProgress() {
 	var err error
 	var prog *progress.Progress
 	p.unlocked(func() {
-		if p.env.Storage == nil {
+		switch {
+		case name == "":
+			err = errNoLearner
+		case p.env.Storage == nil:
 			err = errNoStorage
-		} else {
+		default:
 			store, err = p.env.Storage.Open(name)
 		}
 		if err != nil {
@@ -70,6 +73,9 @@ func (p *Page) startProgress() {
 		prog, err = progress.Open(context.Background(), store)
 	})
 	switch {
+	case errors.Is(err, errNoLearner):
+		p.notice("Your progress is not kept in this browser: your LMS does not say who you are, and the next learner here could see it. Your work is sent to your LMS, and the cells still work.")
+		prog, _ = progress.Open(context.Background(), progress.NewMemStore())
 	case store == nil:
 		p.notice("Your progress will not be kept: " + err.Error() + ". The cells still work.")
 		prog, _ = progress.Open(context.Background(), progress.NewMemStore())
@@ -113,6 +119,10 @@ func (p *Page) startProgress() {
 
 // errNoStorage says why progress cannot be kept here.
 var errNoStorage = errors.New("this browser does not let this page keep data (private browsing, or storage is blocked)")
+
+// errNoLearner is why progress is not kept in an LMS that does not say
+// who the learner is (LMS.Database is "").
+var errNoLearner = errors.New("the LMS does not say who the learner is")
 
 // noticeKey is where a page that reloads itself leaves, in session
 // storage, the notice the next page shows.

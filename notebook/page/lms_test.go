@@ -37,6 +37,9 @@ func newFakeLMS(values map[string]string) *fakeLMS {
 	if values == nil {
 		values = map[string]string{}
 	}
+	if _, ok := values["cmi.learner_id"]; !ok {
+		values["cmi.learner_id"] = "learner-1"
+	}
 	return &fakeLMS{values: values, refuse: map[string]int{}}
 }
 
@@ -165,8 +168,19 @@ func TestLMSLaunch(t *testing.T) {
 	if got := b.lmsStatus(); got != "Reported to your LMS: 1 of 6 done, score 20% (80% passes)." {
 		t.Errorf("after a right answer the LMS status says %q", got)
 	}
-	if api.committed() != commits+1 || api.value("cmi.score.raw") != "20" || api.value("cmi.success_status") != "failed" {
-		t.Errorf("a graded change: %d commits, score %q, success %q", api.committed()-commits, api.value("cmi.score.raw"), api.value("cmi.success_status"))
+	if api.value("cmi.score.raw") != "20" || api.value("cmi.success_status") != "failed" {
+		t.Errorf("a graded change: score %q, success %q", api.value("cmi.score.raw"), api.value("cmi.success_status"))
+	}
+	// The click and all the work it started have ended without a commit
+	// (an LMS's Commit blocks the page while it sends): the commit comes
+	// CommitSoon later, on the page's timer.
+	if api.committed() != commits {
+		t.Errorf("%d commits in the click that answered", api.committed()-commits)
+	}
+	b.clock.Advance(lms.CommitSoon)
+	b.p.Settle()
+	if api.committed() != commits+1 {
+		t.Errorf("%d commits CommitSoon after a graded change, want 1", api.committed()-commits)
 	}
 
 	// Code is not graded: it is committed within CommitEvery.
@@ -240,6 +254,8 @@ func TestLMSRefuses(t *testing.T) {
 	api.refuse["Commit"] = 391
 	b = open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
 	b.answerChoice(1)
+	b.clock.Advance(lms.CommitSoon)
+	b.p.Settle()
 	b.noticeWith("Your LMS did not take your progress: it refused Commit: 391 General Commit Failure. Your work is kept in this browser, and is sent again with your next change.")
 	if got := b.lmsStatus(); got != "Not reported to your LMS: see the notice above." {
 		t.Errorf("the LMS status says %q", got)
@@ -310,12 +326,34 @@ func TestLMSSuspendData(t *testing.T) {
 
 	api := newFakeLMS(map[string]string{"cmi.suspend_data": "gradbook9:from a newer Gradbook"})
 	b = open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
-	b.noticeWith("The work your LMS keeps for this lesson could not be read: ")
-	b.noticeWith("It is left as it is: your work in this browser is shown, and your progress is reported without changing it.")
+	b.noticeWith("The work your LMS keeps for this lesson was written by a newer version of Gradbook, which this lesson cannot read. So as not to lose it, it is left as it is: open the lesson from its newer package to get it back. Your work here is kept in this browser, and your completion and score are still reported.")
 	b.typeCode(b.cell("double"), "print('mine')")
 	b.settle()
 	if got := api.value("cmi.suspend_data"); got != "gradbook9:from a newer Gradbook" {
 		t.Errorf("the LMS holds %q", got)
+	}
+
+	// Suspend data that is not Gradbook's, or cut short, is set aside
+	// and said; the learner's first change takes its place, and reaches
+	// a fresh browser.
+	for _, held := range []string{"not Gradbook's", work[:len(work)/2]} {
+		api = newFakeLMS(map[string]string{"cmi.suspend_data": held})
+		b = open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
+		b.noticeWith("The work your LMS keeps for this lesson could not be read: ")
+		b.noticeWith("It is set aside: your work in this browser is shown, and once you change something, your work takes its place in your LMS.")
+		if got := api.value("cmi.suspend_data"); got != held {
+			t.Errorf("at launch the LMS's suspend data became %q", got)
+		}
+		b.answerChoice(1)
+		b.typeCode(b.cell("double"), "print('mine')")
+		b.settle()
+		again := open(t, blocks, inLMS(newFakeLMS(map[string]string{"cmi.suspend_data": api.value("cmi.suspend_data")}), "test-blocks", "2004", 0))
+		if got := again.code(again.cell("double")); got != "print('mine')" {
+			t.Errorf("relaunched in a fresh browser, the cell holds %q", got)
+		}
+		if got := again.find("#quiz-choice").Attr("data-state"); got != "right" {
+			t.Errorf("relaunched in a fresh browser, the quiz is %q", got)
+		}
 	}
 
 	b = open(t, blocks, inLMS(newFakeLMS(map[string]string{"cmi.suspend_data": work}), "test-blocks", "2004", 0), func(b *bench) {
@@ -392,5 +430,22 @@ func TestLMSBackAfterTheSessionEnded(t *testing.T) {
 	}
 	if !api.ended() {
 		t.Error("the session did not end")
+	}
+}
+
+// A learner whose LMS does not say who they are is kept in no database
+// another learner would share: the page keeps nothing, says so, and
+// reports to the LMS.
+func TestLMSLearnerUnknown(t *testing.T) {
+	api := newFakeLMS(map[string]string{"cmi.learner_id": ""})
+	b := open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
+	if b.browser.database != "" {
+		t.Errorf("the progress is kept in %q", b.browser.database)
+	}
+	b.noticeWith("Your progress is not kept in this browser: your LMS does not say who you are, and the next learner here could see it. Your work is sent to your LMS, and the cells still work.")
+	b.answerChoice(1)
+	b.settle()
+	if got := api.value("cmi.score.raw"); got != "20" {
+		t.Errorf("the LMS holds the score %q", got)
 	}
 }

@@ -603,6 +603,10 @@ func (p *Progress) keys() []string {
 // ErrBadImport is wrapped by every reason Import refuses a file.
 var ErrBadImport = errors.New("this file cannot be imported")
 
+// ErrNewerFile is wrapped, beside ErrBadImport, when a newer version of
+// Gradbook wrote the file.
+var ErrNewerFile = errors.New("it was exported by a newer version of Gradbook")
+
 // MaxImport is the largest file Import reads, in bytes: far more than a
 // learner's progress (a few hundred kilobytes), and small enough that
 // reading it never freezes the page.
@@ -638,7 +642,7 @@ func (p *Progress) Read(data []byte) (*File, error) {
 	}
 	version, _ := jsontext.Number(f, "version")
 	if version > Version {
-		return nil, fmt.Errorf("%w: it was exported by a newer version of Gradbook (schema %v; this one reads up to %d)", ErrBadImport, version, Version)
+		return nil, fmt.Errorf("%w: %w (schema %v; this one reads up to %d)", ErrBadImport, ErrNewerFile, version, Version)
 	}
 	list, ok := f["records"].([]any)
 	if !ok && f["records"] != nil {

@@ -7,6 +7,7 @@ package web
 // them, this file only reads them.
 
 import (
+	"errors"
 	"fmt"
 	"syscall/js"
 
@@ -53,13 +54,14 @@ func property(v js.Value, name string) (out js.Value) {
 	return js.Global().Get("Reflect").Call("get", v, name)
 }
 
-// object is an LMS's API object: a method that throws is an error.
+// object is an LMS's API object: a method that throws is an error, and a
+// string it answers is cut to limit in JavaScript, before Go copies it.
 type object struct{ v js.Value }
 
-func (o object) Call(method string, args ...string) (out any, err error) {
+func (o object) Call(method string, limit int, args ...string) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, fmt.Errorf("%v", r)
+			out, err = nil, thrown(r)
 		}
 	}()
 	as := make([]any, len(args))
@@ -71,9 +73,36 @@ func (o object) Call(method string, args ...string) (out any, err error) {
 	case js.TypeBoolean:
 		return r.Bool(), nil
 	case js.TypeString:
-		return r.String(), nil
+		return clipped(r, limit), nil
 	case js.TypeNumber:
 		return r.Float(), nil
 	}
 	return nil, nil
+}
+
+// thrownLimit is the most of what a method threw that is read.
+const thrownLimit = 1000
+
+// thrown is what a method threw, as an error of at most thrownLimit
+// characters of its text.
+func thrown(r any) error {
+	e, ok := r.(js.Error)
+	if !ok {
+		return fmt.Errorf("%v", r)
+	}
+	text := "something that is not an error"
+	func() {
+		defer func() { recover() }() // a toString that throws
+		text = clipped(js.Global().Call("String", e.Value), thrownLimit)
+	}()
+	return errors.New(text)
+}
+
+// clipped is a JavaScript string cut to limit UTF-16 code units in
+// JavaScript, so that no more crosses into Go.
+func clipped(s js.Value, limit int) string {
+	if s.Length() > limit {
+		s = s.Call("slice", 0, limit)
+	}
+	return s.String()
 }
