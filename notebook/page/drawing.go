@@ -164,11 +164,11 @@ func (v *drawingView) changed(t Node) {
 // or else Step back. A disabled button loses the focus, and the browser
 // would drop it to the page.
 func (v *drawingView) keepFocus(pressed Node) {
-	if !pressed.HasAttr("disabled") {
+	if !pressed.HasAttr(attrDisabled) {
 		return
 	}
 	for _, b := range []Node{v.next, v.all, v.back} {
-		if b != nil && !b.HasAttr("disabled") {
+		if b != nil && !b.HasAttr(attrDisabled) {
 			b.Focus()
 			return
 		}
