@@ -36,6 +36,10 @@ type Exercise struct {
 	Tests    []Test
 	Hints    []string
 	Solution string
+	// Heading is the id of the heading on the page that introduces the
+	// exercise, which names its region, so that two exercises on a page
+	// are told apart; "" names it by its label, "Exercise: your code".
+	Heading string
 }
 
 // Checkers are the exercises' checkers, by name. "backward" calls the
@@ -165,7 +169,11 @@ func (x *Exercise) HTML() string {
 	id := "exercise-" + x.ID
 	rows := min(max(strings.Count(x.Starter, "\n")+2, 6), 40)
 	var w writer
-	w.open("section", "class", classes(ClassCell, KindExercise), "id", id, AttrCellID, x.ID, AttrKind, KindExercise, AttrCheck, x.Check, "aria-labelledby", id+"-label")
+	labelledBy := id + "-label"
+	if x.Heading != "" {
+		labelledBy = x.Heading
+	}
+	w.open("section", "class", classes(ClassCell, KindExercise), "id", id, AttrCellID, x.ID, AttrKind, KindExercise, AttrCheck, x.Check, "aria-labelledby", labelledBy)
 	w.open("div", "class", ClassCellBar)
 	w.el("label", "Exercise: your code", "class", ClassCellLabel, "id", id+"-label", "for", id+"-src")
 	w.el("button", "Run", "type", "button", "class", ClassRun, "disabled", bare)

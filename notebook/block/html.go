@@ -81,8 +81,10 @@ func CodeCellHTML(id string, n int, source string) string {
 	w.close("div")
 	w.el("textarea", source, "class", ClassEditor, "id", "cell-"+id+"-src", "rows", fmt.Sprint(rows), "spellcheck", "false", "autocapitalize", "off", "autocomplete", "off", "aria-describedby", "cell-"+id+"-keys")
 	w.open("p", "class", "keys", "id", "cell-"+id+"-keys")
-	w.text("Shift+Enter or Ctrl+Enter runs the cell.")
-	w.el("span", " In the code, Tab indents; press Escape, then Tab, to move out of it.", "class", "visually-hidden")
+	// Always shown: a hint that appeared while the editor had the focus
+	// moved what lies below when a tap took the focus away, between the
+	// finger's press and its release, and the tap missed.
+	w.text("Shift+Enter or Ctrl+Enter runs the cell. In the code, Tab indents; press Escape, then Tab, to move out of it.")
 	w.close("p")
 	w.el("output", "", "class", ClassOut, "for", "cell-"+id+"-src", "role", "status", "aria-live", "polite")
 	w.el("div", "", "class", ClassDrawings)

@@ -78,6 +78,49 @@ type DrawNode struct {
 	X, Y  float64
 }
 
+// Called names node s in a sentence: its label, and where another value
+// of the drawing has the same label (two products without names are both
+// "mul"), which of them it is, in the order they are computed, and its
+// value, as its box shows it: "mul (the second, value 20)".
+func (d *Drawing) Called(s int) string {
+	n := d.Nodes[s]
+	if n.Const {
+		return n.Label
+	}
+	nth, of := 0, 0
+	for i, o := range d.Nodes {
+		if o.Label == n.Label && !o.Const {
+			of++
+			if i <= s {
+				nth++
+			}
+		}
+	}
+	if of < 2 {
+		return n.Label
+	}
+	return fmt.Sprintf("%s (the %s, value %s)", n.Label, ordinal(nth), words.Rounded(n.Value))
+}
+
+// ordinal says n (from 1) as a position: "first", "second", … "10th".
+func ordinal(n int) string {
+	if n >= 1 && n <= 9 {
+		return [...]string{"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"}[n-1]
+	}
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
+}
+
 // Edge is one use of node From as input Port of node To. On the reverse
 // pass it carries Contribution = grad(To) × Local.
 type Edge struct {

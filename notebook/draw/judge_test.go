@@ -1,6 +1,8 @@
 package draw
 
 import (
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -122,5 +124,76 @@ func TestBlanks(t *testing.T) {
 	}
 	if d.Blanks(0) != nil || d.Blanks(5) != nil {
 		t.Error("Blanks outside the pass")
+	}
+}
+
+// "You do the backward pass" shows no answer before it is earned: at the
+// start only the output's gradient, 1, is drawn, every other gradient is
+// 0 and every edge's contribution a dot, and the picture's description
+// and the table say no more; after a step, what that step sent, and no
+// more.
+func TestPracticeHidesAnswers(t *testing.T) {
+	d := judged(t)
+	contribs := regexp.MustCompile(`<text class="contrib"[^>]*>([^<]*)</text>`)
+	shown := func(svg string) []string {
+		var got []string
+		for _, m := range contribs.FindAllStringSubmatch(svg, -1) {
+			if m[1] != "·" {
+				got = append(got, m[1])
+			}
+		}
+		return got
+	}
+	start := d.SVG(View{ID: "p", Practice: true})
+	if got := shown(start); got != nil {
+		t.Errorf("at the start, the edges show contributions %v", got)
+	}
+	for _, answer := range []string{"grad 300", "grad 60", "grad 900", "grad 600", "grad 360", "gradient 300", "gradient 900"} {
+		if strings.Contains(start, answer) {
+			t.Errorf("at the start, the drawing shows %q", answer)
+		}
+	}
+	if !strings.Contains(start, "grad 1<") || !strings.Contains(start, "gradient 1;") {
+		t.Errorf("at the start, the output's gradient 1 is not shown:\n%s", start)
+	}
+	if table := d.TableHTMLIn(View{Practice: true}); strings.Contains(table, "<td>300</td>") || strings.Contains(table, "<td>600</td>") || !strings.Contains(table, "so far") {
+		t.Errorf("at the start, the table gives the answers away:\n%s", table)
+	}
+	// After step 1 (at L = t²): t has its 60, sent along one edge.
+	one := d.SVG(View{ID: "p", Practice: true, Step: 1})
+	if got := shown(one); !reflect.DeepEqual(got, []string{"60"}) {
+		t.Errorf("after step 1, the edges show %v, want [60]", got)
+	}
+	if strings.Contains(one, "grad 300") || !strings.Contains(one, "grad 60") {
+		t.Errorf("after step 1, the gradients shown are wrong:\n%s", one)
+	}
+	// The finished pass, outside practice, shows them all.
+	if all := d.SVG(View{ID: "p"}); !strings.Contains(all, "grad 300") || len(shown(all)) == 0 {
+		t.Error("the finished pass hides its gradients")
+	}
+}
+
+// A step names its node so that it cannot be taken for another: two
+// products without names are both "mul" in the drawing, and are told
+// apart by which is computed first and by their values.
+func TestCalledTellsNodesApart(t *testing.T) {
+	a, b := engine.NewValue(2, "a"), engine.NewValue(3, "b")
+	c, e := engine.NewValue(4, "c"), engine.NewValue(5, "e")
+	d := Value(a.Mul(b).Add(c.Mul(e)), nil)
+	// Steps: the add, then c·e (computed second), then a·b.
+	if got := d.StepText(2); !strings.Contains(got, "at mul (the second, value 20)") {
+		t.Errorf("StepText(2) = %q", got)
+	}
+	if got := d.StepText(3); !strings.Contains(got, "at mul (the first, value 6)") {
+		t.Errorf("StepText(3) = %q", got)
+	}
+	if got := d.StepText(1); !strings.Contains(got, "mul (the first, value 6).grad += ") || !strings.Contains(got, "mul (the second, value 20).grad += ") {
+		t.Errorf("StepText(1) = %q: its two inputs are not told apart", got)
+	}
+	if got := d.Called(nodeOf(t, d, "a")); got != "a" {
+		t.Errorf("Called(a) = %q, want its label alone", got)
+	}
+	if got := judged(t).StepText(1); !strings.Contains(got, "at L (sq)") {
+		t.Errorf("a named node: StepText(1) = %q", got)
 	}
 }

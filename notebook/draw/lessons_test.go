@@ -73,13 +73,13 @@ func lessonDrawings(t *testing.T) []lessonDrawing {
 }
 
 // views are the ways the page shows a drawing: left to right with the
-// finished pass, the overwrite bug and every step of the reverse pass;
+// finished pass, both ways at the start of "you do the backward pass", the overwrite bug and every step of the reverse pass;
 // top to bottom with the finished pass, the classic bugs and the first
 // step; and, in a drawing that folds, every group open, and each group
 // open alone.
 func views(d *draw.Drawing) []draw.View {
 	vs := []draw.View{{ID: "g"}, {ID: "g", Bug: engine.OverwriteBug}, {ID: "g", Vertical: true}, {ID: "g", Vertical: true, Bug: engine.OverwriteBug, Step: 1},
-		{ID: "g", Bug: engine.TwiceBug}, {ID: "g", Vertical: true, Bug: engine.RecursiveBug}}
+		{ID: "g", Bug: engine.TwiceBug}, {ID: "g", Vertical: true, Bug: engine.RecursiveBug}, {ID: "g", Practice: true}, {ID: "g", Vertical: true, Practice: true}}
 	for k := 1; k <= len(d.Steps); k++ {
 		vs = append(vs, draw.View{ID: "g", Step: k})
 	}

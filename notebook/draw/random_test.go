@@ -161,12 +161,14 @@ func network(r *rand.Rand, sizes []int, group func(layer, neuron int) []string) 
 }
 
 // allViews are the views the layout tests check: both ways, the finished
-// pass, each classic bug, a few steps, and groups open and folded.
+// pass, the start of "you do the backward pass", each classic bug, a few
+// steps, and groups open and folded.
 func allViews(d *Drawing) []View {
 	var vs []View
 	for _, vertical := range []bool{false, true} {
 		vs = append(vs, View{ID: "x", Vertical: vertical}, View{ID: "x", Vertical: vertical, Bug: engine.OverwriteBug, Step: 1},
-			View{ID: "x", Vertical: vertical, Bug: engine.TwiceBug}, View{ID: "x", Vertical: vertical, Bug: engine.RecursiveBug, Step: 1})
+			View{ID: "x", Vertical: vertical, Bug: engine.TwiceBug}, View{ID: "x", Vertical: vertical, Bug: engine.RecursiveBug, Step: 1},
+			View{ID: "x", Vertical: vertical, Practice: true})
 		for _, k := range []int{2, len(d.Steps) / 2, len(d.Steps)} {
 			if k > 0 {
 				vs = append(vs, View{ID: "x", Vertical: vertical, Step: k})

@@ -28,6 +28,11 @@ type View struct {
 	// drawing that folds, and with them the groups they are in; the
 	// others are one box each.
 	Expanded []string
+	// Practice draws the pass as the learner does it ("you do the
+	// backward pass"): Step 0 is the pass before its first step, with
+	// only the output's gradient, and no gradient or contribution is
+	// shown before the step that earns it.
+	Practice bool
 }
 
 // MinScale is the smallest a page should scale a drawing: its 12 px text
@@ -111,6 +116,13 @@ func (d *Drawing) SVG(v View) string {
 		active = d.Steps[v.Step-1].Node
 	} else {
 		v.Step = 0
+		if v.Practice {
+			grads = d.GradsAfter(0)
+		}
+	}
+	desc := d.Describe()
+	if v.Practice {
+		desc = d.describe(grads)
 	}
 	activeUnit, wrongUnit := -1, -1
 	if active >= 0 {
@@ -142,7 +154,7 @@ func (d *Drawing) SVG(v View) string {
 		fmt.Fprintf(&b, ` data-focus="%g %g %g %g"`, r.x, r.y, r.w, r.h)
 	}
 	fmt.Fprintf(&b, ` role="img" aria-labelledby="%s-title %s-desc">`, id, id)
-	fmt.Fprintf(&b, `<title id="%s-title">%s</title><desc id="%s-desc">%s</desc>`, id, html.EscapeString(d.Title), id, html.EscapeString(d.Describe()))
+	fmt.Fprintf(&b, `<title id="%s-title">%s</title><desc id="%s-desc">%s</desc>`, id, html.EscapeString(d.Title), id, html.EscapeString(desc))
 	fmt.Fprintf(&b, `<defs><marker id="%s-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerUnits="userSpaceOnUse" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" class="arrowhead"/></marker></defs>`, id)
 	for _, ue := range p.edges {
 		class := "edge"
@@ -154,7 +166,7 @@ func (d *Drawing) SVG(v View) string {
 			if sent[e] && !strings.Contains(class, "sending") {
 				class += " sending"
 			}
-			if v.Step > 0 && (stepAt[d.Edges[e].To] == 0 || stepAt[d.Edges[e].To] > v.Step) {
+			if (v.Step > 0 || v.Practice) && (stepAt[d.Edges[e].To] == 0 || stepAt[d.Edges[e].To] > v.Step) {
 				shown = false
 			}
 		}
@@ -273,6 +285,15 @@ func (d *Drawing) inputsOf(s int) []int {
 // Describe says in words what the drawing shows: each node's value and
 // gradient, and how it was computed.
 func (d *Drawing) Describe() string {
+	grads := make([]float64, len(d.Nodes))
+	for s, n := range d.Nodes {
+		grads[s] = n.Grad
+	}
+	return d.describe(grads)
+}
+
+// describe is Describe with these gradients.
+func (d *Drawing) describe(grads []float64) string {
 	var b strings.Builder
 	b.WriteString(words.Count(len(d.Nodes), "value") + ".")
 	if d.Out >= 0 {
@@ -290,7 +311,7 @@ func (d *Drawing) Describe() string {
 		}
 		fmt.Fprintf(&b, " = %s", words.Rounded(n.Value))
 		if d.Out >= 0 {
-			fmt.Fprintf(&b, ", gradient %s", words.Rounded(n.Grad))
+			fmt.Fprintf(&b, ", gradient %s", words.Rounded(grads[s]))
 		}
 		if d.Theirs != nil {
 			fmt.Fprintf(&b, ", yours %s", words.Rounded(d.Theirs[s]))
@@ -378,7 +399,10 @@ func (d *Drawing) StepText(k int) string {
 	st := d.Steps[k-1]
 	n := d.Nodes[st.Node]
 	var b strings.Builder
-	fmt.Fprintf(&b, "Step %d of %d: at %s (%s)", k, len(d.Steps), n.Label, n.Op)
+	fmt.Fprintf(&b, "Step %d of %d: at %s", k, len(d.Steps), d.Called(st.Node))
+	if n.Op != n.Label {
+		fmt.Fprintf(&b, " (%s)", n.Op)
+	}
 	if len(n.Group) > 0 && d.folds {
 		fmt.Fprintf(&b, ", in %s", groupKey(n.Group))
 	}
@@ -392,7 +416,7 @@ func (d *Drawing) StepText(k int) string {
 			consts++
 			continue
 		}
-		fmt.Fprintf(&b, " %s.grad += %s × %s = %s → %s.", d.Nodes[ed.From].Label, words.Rounded(before[st.Node]), words.Rounded(ed.Local), words.Rounded(ed.Contribution), words.Rounded(g[ed.From]))
+		fmt.Fprintf(&b, " %s.grad += %s × %s = %s → %s.", d.Called(ed.From), words.Rounded(before[st.Node]), words.Rounded(ed.Local), words.Rounded(ed.Contribution), words.Rounded(g[ed.From]))
 	}
 	if consts > 0 && consts == len(st.Edges) {
 		b.WriteString(" Its inputs are constants, whose gradients nobody needs.")
@@ -518,12 +542,26 @@ func (d *Drawing) PathsHTML(from int) string {
 // TableHTML lists the drawing's values as a table: a text alternative to
 // the picture. A drawing that folds adds each value's group; a comparison
 // adds the learner's gradients and marks the first that is wrong.
-func (d *Drawing) TableHTML() string {
+func (d *Drawing) TableHTML() string { return d.TableHTMLIn(View{}) }
+
+// TableHTMLIn is TableHTML for view v: in practice, the gradients so far.
+func (d *Drawing) TableHTMLIn(v View) string {
 	d.ready()
+	grads := make([]float64, len(d.Nodes))
+	for s, n := range d.Nodes {
+		grads[s] = n.Grad
+	}
+	if v.Practice {
+		grads = d.GradsAfter(v.Step)
+	}
 	var b strings.Builder
-	b.WriteString(`<table class="graph-table"><thead><tr><th scope="col">value</th><th scope="col">computed as</th><th scope="col">value</th>`)
+	b.WriteString(`<table class="graph-table"><thead><tr><th scope="col">name</th><th scope="col">computed as</th><th scope="col">value</th>`)
 	if d.Out >= 0 {
-		fmt.Fprintf(&b, `<th scope="col">∂%s/∂value</th>`, html.EscapeString(d.Nodes[d.Out].Label))
+		so := ""
+		if v.Practice {
+			so = ", so far"
+		}
+		fmt.Fprintf(&b, `<th scope="col">∂%s/∂value%s</th>`, html.EscapeString(d.Nodes[d.Out].Label), so)
 	}
 	if d.Theirs != nil {
 		b.WriteString(`<th scope="col">yours</th>`)
@@ -550,7 +588,7 @@ func (d *Drawing) TableHTML() string {
 		}
 		fmt.Fprintf(&b, `<tr data-name="%s"%s><th scope="row">%s</th><td>%s</td><td>%s</td>`, html.EscapeString(n.Name), row, html.EscapeString(n.Label), html.EscapeString(how), words.Rounded(n.Value))
 		if d.Out >= 0 {
-			fmt.Fprintf(&b, `<td>%s</td>`, words.Rounded(n.Grad))
+			fmt.Fprintf(&b, `<td>%s</td>`, words.Rounded(grads[s]))
 		}
 		if d.Theirs != nil {
 			cls := "theirs"

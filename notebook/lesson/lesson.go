@@ -105,16 +105,39 @@ type Cell struct {
 	Index  int // position among the lesson's cells, from 0
 	Line   int // the line of its opening fence in the lesson's file
 	Number int // position among the lesson's code cells, from 1 (0 if not code)
+
+	heading *ast.Heading // the heading an exercise is the only exercise under, which names it
+}
+
+// headingID is the id of the heading that names the cell, once the page's
+// ids are settled (headingIDs), or "".
+func (c *Cell) headingID() string {
+	if c.heading == nil {
+		return ""
+	}
+	if id, ok := c.heading.AttributeString("id"); ok {
+		if b, ok := id.([]byte); ok {
+			return string(b)
+		}
+	}
+	return ""
 }
 
 // kinds renders the cells of each kind, named by the first word of a
 // fenced block's info string. A new block kind is a parser with an HTML
 // method in package notebook and a line here.
 var kinds = map[string]func(c *Cell) (string, error){
-	"python":   func(c *Cell) (string, error) { return block.CodeCellHTML(c.ID, c.Number, c.Source), nil },
-	"quiz":     func(c *Cell) (string, error) { return parsed(block.ParseQuiz(c.ID, c.Source)) },
-	"explore":  func(c *Cell) (string, error) { return parsed(block.ParseExplore(c.ID, c.Source)) },
-	"exercise": func(c *Cell) (string, error) { return parsed(block.ParseExercise(c.ID, c.Source)) },
+	"python":  func(c *Cell) (string, error) { return block.CodeCellHTML(c.ID, c.Number, c.Source), nil },
+	"quiz":    func(c *Cell) (string, error) { return parsed(block.ParseQuiz(c.ID, c.Source)) },
+	"explore": func(c *Cell) (string, error) { return parsed(block.ParseExplore(c.ID, c.Source)) },
+	"exercise": func(c *Cell) (string, error) {
+		x, err := block.ParseExercise(c.ID, c.Source)
+		if err != nil {
+			return "", err
+		}
+		x.Heading = c.headingID()
+		return x.HTML(), nil
+	},
 }
 
 func parsed[T interface{ HTML() string }](x T, err error) (string, error) {
@@ -149,12 +172,14 @@ func Parse(slug string, src []byte) (*Lesson, error) {
 	)
 	doc := md.Parser().Parse(text.NewReader(body))
 	// Collect the cells and the title before rendering.
+	var heading *ast.Heading // the last heading so far
 	err = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
 		switch n := n.(type) {
 		case *ast.Heading:
+			heading = n
 			if l.Title == "" && n.Level == 1 {
 				l.Title = string(plainText(n, body))
 			}
@@ -172,6 +197,9 @@ func Parse(slug string, src []byte) (*Lesson, error) {
 				return ast.WalkContinue, nil
 			}
 			c := &Cell{Kind: kind, Attrs: attrs, Index: len(l.Cells), ID: attrs["id"], Line: line}
+			if kind == "exercise" {
+				c.heading = heading
+			}
 			var src bytes.Buffer
 			for i := 0; i < n.Lines().Len(); i++ {
 				seg := n.Lines().At(i)
@@ -205,6 +233,19 @@ func Parse(slug string, src []byte) (*Lesson, error) {
 	}
 	if l.Title == "" {
 		return nil, &Error{Line: 1, Msg: "no title: add title: to the front matter or a # heading"}
+	}
+	// An exercise is named by its heading only where it is the one
+	// exercise under it: two would share the name.
+	under := map[*ast.Heading]int{}
+	for _, c := range l.Cells {
+		if c.heading != nil {
+			under[c.heading]++
+		}
+	}
+	for _, c := range l.Cells {
+		if under[c.heading] > 1 {
+			c.heading = nil
+		}
 	}
 	l.headingIDs(doc)
 	if err := l.foldPredictions(doc, body); err != nil {

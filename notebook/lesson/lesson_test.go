@@ -234,6 +234,35 @@ func TestUniqueIDs(t *testing.T) {
 	}
 }
 
+// Each exercise's region is named by the heading that introduces it, so
+// that two exercises on one page are two landmarks with names of their
+// own (not both "Exercise: your code").
+func TestExerciseRegionsHaveTheirOwnNames(t *testing.T) {
+	lessons, err := LoadDir("../../site/lessons")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := regexp.MustCompile(`<section class="cell exercise" id="([^"]+)"[^>]* aria-labelledby="([^"]+)"`)
+	for _, l := range lessons {
+		names := map[string]string{}
+		for _, m := range section.FindAllStringSubmatch(l.Body, -1) {
+			el := regexp.MustCompile(`<(h[1-6]|label)[^>]* id="` + regexp.QuoteMeta(m[2]) + `"[^>]*>(.*?)</(h[1-6]|label)>`).FindStringSubmatch(l.Body)
+			if el == nil {
+				t.Errorf("%s: %s is labelled by #%s, which is not there", l.Slug, m[1], m[2])
+				continue
+			}
+			name := regexp.MustCompile(`<[^>]+>`).ReplaceAllString(el[2], "")
+			if name == "Exercise: your code" {
+				t.Errorf("%s: %s is named %q, not by its heading", l.Slug, m[1], name)
+			}
+			if other, ok := names[name]; ok {
+				t.Errorf("%s: %s and %s are both named %q", l.Slug, other, m[1], name)
+			}
+			names[name] = m[1]
+		}
+	}
+}
+
 // A renamed lesson: its old address leads to it, cells.json knows its old
 // name, and a name that is no longer free is refused.
 func TestRenamedLesson(t *testing.T) {

@@ -291,9 +291,14 @@ func (p *Page) RunAll() {
 			break
 		}
 	}
+	running := fmt.Sprintf("Running all %d cells", len(members))
+	if waiting != "" {
+		running = fmt.Sprintf("Running the %d cells above the prediction", len(members))
+	}
+	p.say(running + "…")
 	results := map[*Cell]*kernel.CellResult{}
 	for _, job := range PlanRunAll(members) {
-		if err := p.runBatch(job, results); err != nil {
+		if err := p.runBatch(job, results, running); err != nil {
 			break // stopped, or the runner died: the cells below wait
 		}
 	}
@@ -331,8 +336,9 @@ func (p *Page) RunAll() {
 }
 
 // runBatch runs one batch of Run all: its cells wait their turn, each counts
-// its own time, and each gets its result in results.
-func (p *Page) runBatch(job Batch, results map[*Cell]*kernel.CellResult) error {
+// its own time, and each gets its result in results; the status line says
+// running, and the cell whose turn it is.
+func (p *Page) runBatch(job Batch, results map[*Cell]*kernel.CellResult, running string) error {
 	cells := make([]*Cell, len(job.Members))
 	for j, k := range job.Members {
 		cells[j] = p.cells[k]
@@ -359,6 +365,7 @@ func (p *Page) runBatch(job Batch, results map[*Cell]*kernel.CellResult) error {
 				}
 				current = c
 				current.begin()
+				p.say(fmt.Sprintf("%s: Cell %d…", running, p.index(c)+1))
 			}
 		},
 	})

@@ -70,7 +70,7 @@ func TestErrorsAndExperiments(t *testing.T) {
 	if got := b.status(); !strings.HasPrefix(got, "Cell 2 stopped with an error in ") {
 		t.Errorf("status %q", got)
 	}
-	if got := fakedom.Find(t, c, ".cell-state").Text(); got != "needs another look" {
+	if got := fakedom.Find(t, c, ".cell-state").Text(); got != "✗ needs another look" {
 		t.Errorf("cell state %q", got)
 	}
 	b.typeCode(c, "b = L * 3\ncheck(b.value, 8, label=\"b\")")

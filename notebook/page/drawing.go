@@ -107,7 +107,7 @@ func (p *Page) appendHTML(parent Node, markup string) {
 func (v *drawingView) setTable() {
 	v.table.SetText("")
 	v.table.Append(v.p.elem("summary", "", "The graph as a table"))
-	v.p.appendHTML(v.table, v.d.TableHTML())
+	v.p.appendHTML(v.table, v.d.TableHTMLIn(v.view()))
 }
 
 // clicked acts on a click in the drawing: its buttons, and a folded
@@ -116,11 +116,11 @@ func (v *drawingView) clicked(t Node) {
 	switch {
 	case t == nil:
 	case t.HasClass(draw.ClassStepBack):
-		v.p.Do(func() { v.setStep(v.stopBefore()) })
+		v.p.Do(func() { v.setStep(v.stopBefore()); v.keepFocus(t) })
 	case t.HasClass(draw.ClassStepAll):
-		v.p.Do(func() { v.setStep(0) })
+		v.p.Do(func() { v.setStep(0); v.keepFocus(t) })
 	case t.HasClass(draw.ClassStep):
-		v.p.Do(v.stepOn)
+		v.p.Do(func() { v.stepOn(); v.keepFocus(t) })
 	case t.HasClass(draw.ClassFoldAll):
 		v.p.Do(func() { v.expanded = nil; v.relayout() })
 	case t.HasClass(classCheckStep):
@@ -158,6 +158,23 @@ func (v *drawingView) changed(t Node) {
 	}
 }
 
+// keepFocus gives the keyboard, when the stepping button pressed has
+// turned itself off (Step at the last step, Whole pass, Step back at the
+// start), to the one that goes on from there: Step, or else Whole pass,
+// or else Step back. A disabled button loses the focus, and the browser
+// would drop it to the page.
+func (v *drawingView) keepFocus(pressed Node) {
+	if !pressed.HasAttr(attrDisabled) {
+		return
+	}
+	for _, b := range []Node{v.next, v.all, v.back} {
+		if b != nil && !b.HasAttr(attrDisabled) {
+			b.Focus()
+			return
+		}
+	}
+}
+
 // toggle shows bug, or none, unchecking the other bugs' toggles.
 func (v *drawingView) toggle(bug engine.Mode, on bool) {
 	v.bug = engine.Accumulate
@@ -176,7 +193,7 @@ func (v *drawingView) toggle(bug engine.Mode, on bool) {
 
 // view is what the drawing shows now.
 func (v *drawingView) view() draw.View {
-	return draw.View{ID: v.id, Step: v.step, Bug: v.bug, Path: v.path, Vertical: v.vertical, Expanded: v.expanded}
+	return draw.View{ID: v.id, Step: v.step, Bug: v.bug, Path: v.path, Vertical: v.vertical, Expanded: v.expanded, Practice: v.doing}
 }
 
 // relayout chooses the drawing's direction for the width its column has,
@@ -294,6 +311,9 @@ func (v *drawingView) setStep(k int) {
 	v.text.SetText(v.d.StepTextIn(v.view()))
 	v.redraw()
 	if v.doing {
+		v.setTable()
+	}
+	if v.doing {
 		v.askBlanks()
 	}
 }
@@ -336,6 +356,7 @@ func (v *drawingView) setDoing(on bool) {
 		v.blanks.SetText("")
 		v.asked = nil
 		v.setStep(0)
+		v.setTable()
 		return
 	}
 	v.setStep(0)
@@ -354,16 +375,14 @@ func (v *drawingView) askBlanks() {
 		v.blanks.Append(v.p.elem("p", "", "You did the whole reverse pass: every gradient is in the drawing."))
 		return
 	}
-	at := v.d.Nodes[v.d.Steps[k-1].Node]
-	v.blanks.Append(v.p.elem("p", "", fmt.Sprintf("Step %d of %d, at %s: what does it add to the gradient of each input?", k, len(v.d.Steps), at.Label)))
+	v.blanks.Append(v.p.elem("p", "", fmt.Sprintf("Step %d of %d, at %s: what does it add to the gradient of each input?", k, len(v.d.Steps), v.d.Called(v.d.Steps[k-1].Node))))
 	var first Node
 	for i, e := range v.d.Blanks(k) {
-		from := v.d.Nodes[v.d.Edges[e].From]
 		id := fmt.Sprintf("%s-blank-%d", v.id, i)
 		row := v.p.elem("div", classBlank, "")
 		in := v.p.elem("input", classBlankInput, "", "type", "text", "inputmode", "decimal", "autocomplete", "off", "id", id)
 		verdict := v.p.elem("span", classBlankVerdict, "", "role", "status")
-		appendAll(row, v.p.elem("label", "", from.Label+".grad += ", "for", id), in, doc.CreateText(" "), verdict)
+		appendAll(row, v.p.elem("label", "", v.d.Called(v.d.Edges[e].From)+".grad += ", "for", id), in, doc.CreateText(" "), verdict)
 		v.blanks.Append(row)
 		v.asked = append(v.asked, blank{in: in, verdict: verdict, edge: e})
 		if first == nil {
@@ -396,6 +415,7 @@ func (v *drawingView) checkStep() {
 		v.step = k
 		v.text.SetText(v.d.StepText(k))
 		v.redraw()
+		v.setTable()
 		v.askBlanks()
 	}
 }

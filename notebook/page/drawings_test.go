@@ -534,3 +534,95 @@ func TestHiddenDrawingKeepsItsPlace(t *testing.T) {
 		t.Errorf("hidden, the box scrolled from %v to %v, scrolls %q", left, got, fig.Attr("data-scrolls"))
 	}
 }
+
+// "You do the backward pass" starts with nothing given away: the picture
+// shows the output's gradient, 1, and 0 for the rest, no contribution on
+// any edge, and the table no gradient but those; each right step then
+// shows what it earned.
+func TestPracticeStartsWithoutTheAnswers(t *testing.T) {
+	b := open(t, drawings)
+	fig := b.drawing("reuse")
+	b.clickIn(fig, "input.practice")
+	if got := b.picture(fig); got != "····avalue 2grad 0b = addvalue 4grad 0c = addvalue 8grad 1" {
+		t.Errorf("at the start the picture shows %q", got)
+	}
+	table := func() string { return b.within(fig, "table.graph-table").Text() }
+	if got := table(); got != "namecomputed asvalue∂c/∂value, so faraleaf20badd(a, a)40cadd(b, b)81" {
+		t.Errorf("at the start the table reads %q", got)
+	}
+	blanks := b.within(fig, ".blanks")
+	for _, in := range blanks.QueryAll("input.blank-input") {
+		fakedom.Type(in, "1")
+	}
+	b.clickIn(blanks, "button.check-step")
+	if got := b.picture(fig); got != "··11avalue 2grad 0b = addvalue 4grad 2c = addvalue 8grad 1" {
+		t.Errorf("after the first step the picture shows %q", got)
+	}
+	if got := table(); got != "namecomputed asvalue∂c/∂value, so faraleaf20badd(a, a)42cadd(b, b)81" {
+		t.Errorf("after the first step the table reads %q", got)
+	}
+	b.clickIn(fig, "input.practice")
+	if got := b.picture(fig); got != "2211avalue 2grad 4b = addvalue 4grad 2c = addvalue 8grad 1" {
+		t.Errorf("turned off, the picture shows %q", got)
+	}
+	if got := table(); got != "namecomputed asvalue∂c/∂valuealeaf24badd(a, a)42cadd(b, b)81" {
+		t.Errorf("turned off, the table reads %q", got)
+	}
+}
+
+// Where two values have the same label (two products without names),
+// the question and the blanks say which is meant.
+func TestPracticeNamesNodesApart(t *testing.T) {
+	b := open(t, drawings)
+	b.typeCode(b.cell("reuse"), "a, b = Value(2.0, \"a\"), Value(3.0, \"b\")\nc, e = Value(4.0, \"c\"), Value(5.0, \"e\")\nL = a * b + c * e\nL.backward()")
+	fig := b.drawing("reuse")
+	b.clickIn(fig, "input.practice")
+	blanks := b.within(fig, ".blanks")
+	var labels []string
+	for _, l := range blanks.QueryAll("label") {
+		labels = append(labels, l.Text())
+	}
+	if want := []string{"mul (the first, value 6).grad += ", "mul (the second, value 20).grad += "}; !slices.Equal(labels, want) {
+		t.Errorf("the blanks of the first step are labelled %q, want %q", labels, want)
+	}
+	for _, in := range blanks.QueryAll("input.blank-input") {
+		fakedom.Type(in, "1")
+	}
+	b.clickIn(blanks, "button.check-step")
+	if got := fakedom.VisibleText(fakedom.Find(t, blanks, "p")); got != "Step 2 of 3, at mul (the second, value 20): what does it add to the gradient of each input?" {
+		t.Errorf("the second question: %q", got)
+	}
+}
+
+// The buttons that step through the pass keep the keyboard: one that
+// turns itself off (Step at the last step, Whole pass, Step back at the
+// start) hands the focus to the one that goes on from there, instead of
+// dropping it to the page.
+func TestStepButtonsKeepTheKeyboard(t *testing.T) {
+	b := open(t, drawings)
+	fig := b.drawing("reuse")
+	press := func(sel string) {
+		t.Helper()
+		btn := b.within(fig, sel)
+		btn.Focus()
+		if a := b.doc.Active(); !a.Is(btn) {
+			t.Fatalf("%s cannot have the focus", sel)
+		}
+		b.clickIn(fig, sel)
+	}
+	focused := func(after, want string) {
+		t.Helper()
+		if a := b.doc.Active(); !a.Is(b.within(fig, want)) {
+			t.Errorf("after %s the focus is on %s, want %s", after, fakedom.HTML(a), want)
+		}
+	}
+	press("button.step")
+	focused("the first Step", "button.step")
+	press("button.step")
+	focused("the last Step", "button.step-all")
+	press("button.step-all")
+	focused("Whole pass", "button.step")
+	press("button.step")
+	press("button.step-back")
+	focused("Step back to the start", "button.step")
+}

@@ -59,6 +59,10 @@ const (
 // at its legible minimum: its box scrolls sideways, and says so.
 const attrScrolls = "data-scrolls"
 
+// attrDisabled is a form control's own disabled attribute (Node's
+// SetDisabled sets it), read to know whether a button is off.
+const attrDisabled = "disabled"
+
 // withAttr returns the first of els whose attribute attr is value, or nil.
 // The value is compared in Go: stored, imported and shared strings are
 // data and never become part of a CSS selector.

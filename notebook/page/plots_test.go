@@ -152,3 +152,21 @@ func TestRunAllWithoutCells(t *testing.T) {
 		t.Errorf("Run all without cells: status %q, notices %q", got, b.notices())
 	}
 }
+
+// While Run all runs, the status line says so, and which cell it is at:
+// not "Ready" for the seconds a long lesson takes.
+func TestRunAllSaysWhatRuns(t *testing.T) {
+	b := open(t, drawings)
+	b.typeCode(b.cell("values"), "hold()")
+	b.settle()
+	fakedom.Click(fakedom.Find(t, b.doc, "#run-all"))
+	waitFor(t, func() bool { return b.cell("values").Attr("aria-busy") == "true" })
+	if got := b.status(); got != "Running all 5 cells…" {
+		t.Errorf("while Run all runs the status says %q", got)
+	}
+	fakedom.Click(fakedom.Find(t, b.cell("values"), "button.run")) // Stop
+	b.p.Settle()
+	if got := b.status(); !strings.HasPrefix(got, "Ran all 5 cells") {
+		t.Errorf("after Stop the status says %q", got)
+	}
+}

@@ -46,7 +46,7 @@ func (c *Cell) mark(clean bool) {
 	case c.root.Attr(block.AttrState) == Changed:
 		s.SetText("your version")
 	default:
-		s.SetText("needs another look")
+		s.SetText("✗ needs another look")
 	}
 }
 

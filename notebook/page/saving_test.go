@@ -251,7 +251,7 @@ func TestCellsRestored(t *testing.T) {
 	if got := double.Attr("data-state"); got != "failed" {
 		t.Errorf("the cell with an error is %q", got)
 	}
-	if got := fakedom.Find(t, double, ".cell-state").Text(); got != "needs another look" {
+	if got := fakedom.Find(t, double, ".cell-state").Text(); got != "✗ needs another look" {
 		t.Errorf("the cell with an error says %q", got)
 	}
 	if got := b.code(double); got != "print(nope)" {

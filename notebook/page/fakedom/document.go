@@ -142,10 +142,12 @@ func (d *Document) SetWidth(px float64) {
 }
 
 // Active returns the element that has the focus (see Focus): the body
-// when none has, or when the one that had it has left the document.
+// when none has, or when the one that had it has left the document, been
+// disabled or hidden (HTML's focus fixup: the keyboard is then nowhere,
+// and the next Tab starts from the top).
 func (d *Document) Active() page.Node {
 	defer d.lock()()
-	if d.active != nil && d.active.connected() {
+	if d.active != nil && d.active.connected() && !d.active.disabled() && d.active.shown() {
 		return d.active
 	}
 	return wrap(d.body())

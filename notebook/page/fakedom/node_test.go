@@ -258,6 +258,17 @@ func TestFocus(t *testing.T) {
 			t.Errorf("Focus on #%s: active is #%s", tc.id, active())
 		}
 	}
+	doc.ByID("b").Focus()
+	doc.ByID("b").SetDisabled(true)
+	if !doc.Active().Is(doc.Body()) {
+		t.Error("the focused button was disabled, and is still active")
+	}
+	doc.ByID("b").SetDisabled(false)
+	doc.ByID("b").Focus()
+	doc.ByID("b").SetAttr("hidden", "")
+	if !doc.Active().Is(doc.Body()) {
+		t.Error("the focused button was hidden, and is still active")
+	}
 	doc.ByID("in").Focus()
 	doc.ByID("in").Remove()
 	if !doc.Active().Is(doc.Body()) {
