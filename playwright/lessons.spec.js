@@ -97,15 +97,15 @@ test("quizzes answer right and wrong with the matching feedback", async ({ page,
   await n.getByLabel("loss").fill("0.5");
   await n.getByRole("button", { name: "Check my answer" }).click();
   // A typical wrong number gets its diagnosis; another one, a plain "not right yet".
-  await expect(n.locator(".feedback")).toHaveText("Not quite. ∂L/∂w: not right yet. That is twice the answer: the ½ in front of the square was dropped. The ½ cancels the 2 that differentiating r² brings down. ∂L/∂b: not right yet. loss: right.");
+  await expect(n.locator(".feedback")).toHaveText("Not quite. Not right yet: ∂L/∂w. That is twice the answer: the ½ in front of the square was dropped. The ½ cancels the 2 that differentiating r² brings down. Not right yet: ∂L/∂b. Right: loss.");
   await expect(n.locator(".explain")).toBeHidden();
   await n.getByLabel("∂L/∂w").fill("3");
   await n.getByRole("button", { name: "Check my answer" }).click();
-  await expect(n.locator(".feedback")).toContainText("∂L/∂w: not right yet. The size is right but the sign is flipped");
+  await expect(n.locator(".feedback")).toContainText("Not right yet: ∂L/∂w. The size is right but the sign is flipped");
   await n.getByLabel("∂L/∂w").fill("-3");
   await n.getByLabel("∂L/∂b").fill("−1");
   await n.getByRole("button", { name: "Check my answer" }).click();
-  await expect(n.locator(".feedback")).toHaveText("All right. ∂L/∂w: right. ∂L/∂b: right. loss: right.");
+  await expect(n.locator(".feedback")).toHaveText("All right. Right: ∂L/∂w. Right: ∂L/∂b. Right: loss.");
   await expect(n.locator(".explain")).toBeVisible();
 
   const open_ = page.locator("#quiz-shared-weight");
