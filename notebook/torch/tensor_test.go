@@ -186,3 +186,16 @@ x.shape = 3`)
 		t.Errorf("error %v", r.Err)
 	}
 }
+
+// cmp's hint names the sums along the dimensions a gradient was left
+// stretched: the ninja's counts_sum_inv, a column (32, 1) stretched
+// along dim 1, sums over dim 1 with keepdim, not over dim 0.
+func TestCmpNamesTheStretchedDim(t *testing.T) {
+	r := celltest.One(t, `x = torch.ones(4, 3, requires_grad=True)
+c = torch.ones(4, 1, requires_grad=True)
+(x * c).sum().backward()
+cmp("c", x.detach(), c)`)
+	if want := "✗ c               | shape (4, 3), but the gradient has its tensor's shape (4, 1): larger — the tensor was broadcast in the forward pass, so its gradient sums over the dimensions it was stretched along (.sum(1, keepdim=True))"; !strings.Contains(r.Output, want) {
+		t.Errorf("cmp says\n%s\nwant\n%s", r.Output, want)
+	}
+}
