@@ -64,3 +64,37 @@ func TestTensorExercisesNameTheUsualMistakes(t *testing.T) {
 		}
 	}
 }
+
+// Each usual mistake in the GPT, tensor and ninja exercises gets the
+// test's own words, not a crash, a silent pass or bare numbers: Adam with
+// g for g² (which made v negative and a parameter nan) or with 1 − βᵏ
+// (a division by zero at the first step), logits without logit_maxes'
+// share (which cmp cannot see), a softmax not normalised, math.exp
+// cutting the graph, and db summed over the wrong dimension.
+func TestExerciseMistakesSayWhatTheyMean(t *testing.T) {
+	adam := exercise(t, "training-a-gpt", "adam")
+	softmax := exercise(t, "gpt-from-values", "softmax")
+	layer := exercise(t, "from-values-to-tensors", "layer-backward")
+	ninjaLoss := exercise(t, "backprop-ninja", "ninja-loss")
+	for _, c := range []struct {
+		x        *block.Exercise
+		from, to string // a change to the solution
+		says     string
+	}{
+		{adam, "v[i] = b2 * v[i] + (1 - b2) * g * g", "v[i] = b2 * v[i] + (1 - b2) * g", "v averages the squared gradient, g * g, not g"},
+		{adam, "c1, c2 = 1 - math.pow(b1, k + 1), 1 - math.pow(b2, k + 1)", "c1, c2 = 1 - math.pow(b1, k), 1 - math.pow(b2, k)", "Use 1 - b^(k + 1): math.pow(b1, k + 1)."},
+		{ninjaLoss, `d["logits"] = d["norm_logits"] + top * d["logit_maxes"]`, `d["logits"] = d["norm_logits"]`, "logits is used twice, directly and through logit_maxes"},
+		{softmax, "return [e / total for e in exps]", "return exps", "not probabilities yet (e^(l − m) alone gives 0.1353, 0.3679, 1 here): divide each by their total"},
+		{softmax, "exps = [(l - top).exp() for l in logits]", "exps = [Value(math.exp((l - top).value)) for l in logits]", "the graph is cut. math.exp(l.value)"},
+		{layer, "db = dout.sum(0)", "db = dout.sum(1)", "dout.sum(1) adds up each example's row"},
+	} {
+		if !strings.Contains(c.x.Solution, c.from) {
+			t.Fatalf("%s's solution has no %q", c.x.ID, c.from)
+		}
+		wrong := strings.Replace(c.x.Solution, c.from, c.to, 1)
+		r := c.x.Judge(c.x.Starter + "\n\n" + wrong)
+		if r.Passed || !strings.Contains(r.Why, c.says) {
+			t.Errorf("%s with %q for %q: passed %v, %q; want it to say %q", c.x.ID, c.to, c.from, r.Passed, r.Why, c.says)
+		}
+	}
+}
