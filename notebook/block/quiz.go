@@ -247,7 +247,7 @@ func Within(got, want, tol float64) bool {
 // expected number is then rounded, and only a learner who rounds it the
 // same way would be right.
 func callsRound(expr string) bool {
-	e, err := syntax.ParseExpr("answer", expr, 0)
+	e, err := (&syntax.FileOptions{}).ParseExpr("answer", expr, 0)
 	if err != nil {
 		return false // Expected says what is wrong with it
 	}

@@ -27,14 +27,7 @@ func TestNumericWrongAnswers(t *testing.T) {
 		t.Errorf("no worked answer in %s", q.HTML())
 	}
 	// The page's feedback, from the data the page carries.
-	data, err := jsontext.DecodeOrdered([]byte(strings.Split(strings.Split(q.HTML(), `class="block-data">`)[1], "</script>")[0]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := NumericOf(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := pageNumeric(t, q)
 	for _, tc := range []struct {
 		typed string
 		right bool
@@ -66,25 +59,18 @@ func TestNumericWrongAnswers(t *testing.T) {
 // whatever their labels; and a rounded answer without a tolerance is
 // refused, since it marks the exact number wrong.
 func TestNumericTolerance(t *testing.T) {
-	q, err := ParseQuiz("q", "The first loss?\n--- given\nfirst = math.log(27)\n--- answer the loss ±0.01\nfirst\n--- wrong 3.29\nA near miss that is still right.\n--- wrong 2.45\nThe bigram's.\n")
+	_, err := ParseQuiz("q", "The first loss?\n--- given\nfirst = math.log(27)\n--- answer the loss ±0.01\nfirst\n--- wrong 3.29\nA near miss that is still right.\n--- wrong 2.45\nThe bigram's.\n")
 	if err == nil || !strings.Contains(err.Error(), "the wrong value 3.29 is the right answer") {
 		t.Fatalf("a wrong value within the tolerance: %v", err)
 	}
-	q, err = ParseQuiz("q", "The first loss?\n--- given\nfirst = math.log(27)\n--- answer the loss ±0.01\nfirst\n--- wrong 3.2\nA near miss.\n--- answer ln 2\nmath.log(2)\n")
+	q, err := ParseQuiz("q", "The first loss?\n--- given\nfirst = math.log(27)\n--- answer the loss ±0.01\nfirst\n--- wrong 3.2\nA near miss.\n--- answer ln 2\nmath.log(2)\n")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if q.Answers[0].Label != "the loss" || q.Answers[0].Tolerance != 0.01 || q.Answers[1].Tolerance != 0 {
 		t.Fatalf("answers %+v", q.Answers)
 	}
-	data, err := jsontext.DecodeOrdered([]byte(strings.Split(strings.Split(q.HTML(), `class="block-data">`)[1], "</script>")[0]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := NumericOf(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := pageNumeric(t, q)
 	for _, tc := range []struct {
 		typed []string
 		right bool
@@ -118,6 +104,21 @@ func TestNumericTolerance(t *testing.T) {
 			t.Errorf("%q: %v, want an error saying %q", body, err, want)
 		}
 	}
+}
+
+// pageNumeric reads a numeric quiz as the page does, from the data its
+// HTML carries.
+func pageNumeric(t *testing.T, q *Quiz) *Numeric {
+	t.Helper()
+	data, err := jsontext.DecodeOrdered([]byte(strings.Split(strings.Split(q.HTML(), `class="block-data">`)[1], "</script>")[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := NumericOf(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page
 }
 
 // Sections lists exactly the sections each parser accepts: the format's

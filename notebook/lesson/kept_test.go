@@ -15,16 +15,7 @@ import (
 // held-out cell's state larger than all a Session keeps, so that every
 // state was dropped and each run trained the network again.
 func TestNinjaLastCellsRunFromKeptState(t *testing.T) {
-	l, err := LoadFile("../../site/lessons/backprop-ninja.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var srcs []string
-	for _, c := range l.Cells {
-		if c.Kind == "python" {
-			srcs = append(srcs, c.Source)
-		}
-	}
+	srcs := lessonFile(t, "backprop-ninja").Code("")
 	s := notebook.NewSession()
 	lim := kernel.Limits{Time: 5 * time.Minute}
 	all := s.Run(kernel.Request{Cells: srcs, All: true, Limits: lim})

@@ -195,7 +195,8 @@ func TestNumericQuizWithoutANumber(t *testing.T) {
 func TestNumericQuizRightToAnyDigits(t *testing.T) {
 	b := open(t, "lessons/gpt-from-values.html")
 	q := b.find("#quiz-first-loss")
-	for _, c := range []struct{ typed, says, state string }{
+	type answer struct{ typed, says, state string }
+	for _, c := range []answer{
 		{"3.2958", "All right.", "right"},
 		{"3.29584", "All right.", "right"},
 		{"3.3", "All right.", "right"},

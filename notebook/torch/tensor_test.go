@@ -231,15 +231,20 @@ check(torch.log(torch.tensor([1.0])).tolist(), [0.0], label="torch.log")`)
 	if !r.Passed() {
 		t.Errorf("a check failed:\n%s", r.Output)
 	}
-	for src, says := range map[string]string{
-		"F.softmax(torch.ones(2, 3))":    "softmax: give dim, the dimension whose entries add up to 1",
-		"torch.exp(2.0)":                 "torch.exp: want a tensor first, got float",
-		"torch.ones(2).numpy()":          "x.tolist() gives its numbers",
-		"F.softmax(torch.ones(2, 3), 2)": "",
+}
+
+// A functional form without its tensor, or without softmax's dim, says
+// what to give; x.numpy() says what gives the numbers.
+func TestFunctionalFormsSayWhatIsWrong(t *testing.T) {
+	type wrong struct{ src, says string }
+	for _, w := range []wrong{
+		{"F.softmax(torch.ones(2, 3))", "softmax: give dim, the dimension whose entries add up to 1"},
+		{"torch.exp(2.0)", "torch.exp: want a tensor first, got float"},
+		{"torch.ones(2).numpy()", "x.tolist() gives its numbers"},
+		{"F.softmax(torch.ones(2, 3), 2)", "axis 2 is out of range for shape (2, 3)"},
 	} {
-		r := celltest.One(t, src)
-		if r.Err == nil || says != "" && !strings.Contains(r.Err.Msg, says) {
-			t.Errorf("%s: %v, want an error saying %q", src, r.Err, says)
+		if r := celltest.One(t, w.src); r.Err == nil || !strings.Contains(r.Err.Msg, w.says) {
+			t.Errorf("%s: %v, want an error saying %q", w.src, r.Err, w.says)
 		}
 	}
 }

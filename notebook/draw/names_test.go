@@ -2,8 +2,8 @@ package draw_test
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
-	"strings"
 	"testing"
 
 	"gradbook/notebook/draw"
@@ -18,16 +18,7 @@ func mlpPass(t *testing.T) *draw.Drawing {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var srcs []string
-	for _, c := range l.Cells {
-		if c.Kind == "python" {
-			srcs = append(srcs, c.Source)
-			if c.ID == "mlp-pass" {
-				break
-			}
-		}
-	}
-	res := runCells(srcs)
+	res := runCells(l.Code("mlp-pass"))
 	if ds := res[len(res)-1].Drawings; len(ds) == 1 {
 		return ds[0]
 	}
@@ -58,16 +49,7 @@ func TestMLPParametersAreNamed(t *testing.T) {
 	if len(leaves) != 41 {
 		t.Errorf("%d parameters drawn, want 41: %v", len(leaves), leaves)
 	}
-	for _, want := range []string{"w[1][0][2]", "b[1][0]", "w[0][3][0]", "b[2][0]"} {
-		if !strings.Contains(strings.Join(leaves, " "), want) || !strings.Contains(strings.Join(menu, " "), want) {
-			t.Errorf("no parameter %s among the leaves %v or the Paths menu", want, leaves)
-		}
-	}
-	for _, name := range append(leaves, menu...) {
-		if _, err := strconv.ParseFloat(name, 64); err == nil {
-			t.Errorf("a value is named by its number, %s", name)
-		}
-	}
+	named(t, "the lesson's", leaves, menu, "w[1][0][2]", "b[1][0]", "w[0][3][0]", "b[2][0]")
 	res := runCells([]string{`def neuron(nin, seed):
     return [Value(w) for w in uniform(nin + 1, seed=seed)]
 
@@ -84,14 +66,21 @@ for lay in model:
 x[0].backward()`})
 	d = res[0].Drawings[0]
 	leaves, menu = paramNames(d)
-	for _, want := range []string{"L1 neuron 2 · w3", "L1 neuron 2 · b", "L2 neuron 4 · w1", "L3 neuron 1 · w4"} {
-		if !strings.Contains(strings.Join(leaves, "|"), want) || !strings.Contains(strings.Join(menu, "|"), want) {
-			t.Errorf("no parameter %s among the leaves %v or the Paths menu", want, leaves)
+	named(t, "unlabelled", leaves, menu, "L1 neuron 2 · w3", "L1 neuron 2 · b", "L2 neuron 4 · w1", "L3 neuron 1 · w4")
+}
+
+// named checks that the leaves and the Paths menu have each of want, and
+// that none is named by its number.
+func named(t *testing.T, which string, leaves, menu []string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !slices.Contains(leaves, w) || !slices.Contains(menu, w) {
+			t.Errorf("%s: no parameter %s among the leaves %v or the Paths menu", which, w, leaves)
 		}
 	}
 	for _, name := range append(leaves, menu...) {
 		if _, err := strconv.ParseFloat(name, 64); err == nil {
-			t.Errorf("unlabelled: a value is named by its number, %s", name)
+			t.Errorf("%s: a value is named by its number, %s", which, name)
 		}
 	}
 }
