@@ -90,10 +90,10 @@ test("quizzes answer right and wrong with the matching feedback", async ({ page,
   const n = page.locator("#quiz-numeric-check");
   await answer(n, { "∂L/∂w": "-6", "∂L/∂b": "2", "loss": "0.5" });
   // A typical wrong number gets its diagnosis; another one, a plain "not right yet".
-  await expect(n.locator(".feedback")).toHaveText("Not quite. ∂L/∂w: not right yet. That is twice the answer: the ½ in front of the square was dropped. The ½ cancels the 2 that differentiating r² brings down. ∂L/∂b: not right yet. loss: right.");
+  await expect(n.locator(".feedback")).toHaveText("Not quite. Not right yet: ∂L/∂w. That is twice the answer: the ½ in front of the square was dropped. The ½ cancels the 2 that differentiating r² brings down. Not right yet: ∂L/∂b. Right: loss.");
   await expect(n.locator(".explain")).toBeHidden();
-  await expect(await answer(n, { "∂L/∂w": "3" })).toContainText("∂L/∂w: not right yet. The size is right but the sign is flipped");
-  await expect(await answer(n, { "∂L/∂w": "-3", "∂L/∂b": "−1" })).toHaveText("All right. ∂L/∂w: right. ∂L/∂b: right. loss: right.");
+  await expect(await answer(n, { "∂L/∂w": "3" })).toContainText("Not right yet: ∂L/∂w. The size is right but the sign is flipped");
+  await expect(await answer(n, { "∂L/∂w": "-3", "∂L/∂b": "−1" })).toHaveText("All right. Right: ∂L/∂w. Right: ∂L/∂b. Right: loss.");
   await expect(n.locator(".explain")).toBeVisible();
 
   const open_ = page.locator("#quiz-shared-weight");

@@ -24,7 +24,8 @@ import (
 //	--- feedback             what a learner who picks it reads
 //
 //	--- given                Starlark that computes the answers, then
-//	--- answer <label>       one expression per number asked for, each
+//	--- answer <label> [±t]  one expression per number asked for (right
+//	                         within t of it, if given), each
 //	--- wrong <number>       with what a typical wrong number means, and
 //	--- explain              the worked solution, shown once answered
 //
@@ -59,10 +60,13 @@ type Choice struct {
 
 // Answer is one number a numeric quiz asks for, computed by Expr after
 // the quiz's given code has run, with feedback for typical wrong numbers.
+// Tolerance is how far a typed number may be from it and still be right
+// (`--- answer the loss ±0.01`); 0 means the default of Close.
 type Answer struct {
-	Label string
-	Expr  string
-	Wrong []Wrong
+	Label     string
+	Expr      string
+	Tolerance float64
+	Wrong     []Wrong
 }
 
 // Wrong is a typical wrong answer and what it tells the learner: −6 for
@@ -94,7 +98,18 @@ func ParseQuiz(id, body string) (*Quiz, error) {
 			if len(s.Args) == 0 || s.Text == "" {
 				return nil, blockErr(s, "write --- answer <label>, then the expression that computes it")
 			}
-			q.Answers = append(q.Answers, Answer{Label: strings.Join(s.Args, " "), Expr: s.Text})
+			a := Answer{Label: strings.Join(s.Args, " "), Expr: s.Text}
+			if last := s.Args[len(s.Args)-1]; strings.HasPrefix(last, "±") {
+				tol, ok := ParseNumber(strings.TrimPrefix(last, "±"))
+				if !ok || tol <= 0 || len(s.Args) == 1 {
+					return nil, blockErr(s, "write --- answer <label> ±<tolerance>, a positive number after the label: ±0.01")
+				}
+				a.Label, a.Tolerance = strings.Join(s.Args[:len(s.Args)-1], " "), tol
+			}
+			if a.Tolerance == 0 && callsRound(a.Expr) {
+				return nil, blockErr(s, "answer %s: a rounded answer marks the exact number wrong; compute the number itself and say how close is right, --- answer %s ±0.01", a.Label, a.Label)
+			}
+			q.Answers = append(q.Answers, a)
 		case "wrong":
 			if len(q.Answers) == 0 {
 				return nil, blockErr(s, "--- wrong must follow the --- answer it is a wrong value of")
@@ -145,7 +160,7 @@ func ParseQuiz(id, body string) (*Quiz, error) {
 		}
 		for i, a := range q.Answers {
 			for _, w := range a.Wrong {
-				if Close(w.Value, q.expected[i]) {
+				if Within(w.Value, q.expected[i], a.Tolerance) {
 					return nil, fmt.Errorf("answer %s: the wrong value %v is the right answer", a.Label, w.Value)
 				}
 			}
@@ -217,6 +232,37 @@ func Close(got, want float64) bool {
 	return math.Abs(got-want) <= 1e-6*math.Max(1, math.Abs(want))
 }
 
+// Within reports whether a typed answer is right: within tol of the
+// expected number, or Close to it where tol is 0 (none was stated). The
+// answer is the exact number, so a learner's is right however many of its
+// digits they type, as long as it is within tol.
+func Within(got, want, tol float64) bool {
+	if tol > 0 {
+		return math.Abs(got-want) <= tol*(1+1e-12)
+	}
+	return Close(got, want)
+}
+
+// callsRound reports whether an answer's expression calls round: the
+// expected number is then rounded, and only a learner who rounds it the
+// same way would be right.
+func callsRound(expr string) bool {
+	e, err := (&syntax.FileOptions{}).ParseExpr("answer", expr, 0)
+	if err != nil {
+		return false // Expected says what is wrong with it
+	}
+	found := false
+	syntax.Walk(e, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok {
+			if id, ok := c.Fn.(*syntax.Ident); ok && id.Name == "round" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // HTML renders the quiz: a fieldset with its question, the inputs for its
 // kind, a button and an announced place for feedback.
 func (q *Quiz) HTML() string {
@@ -279,10 +325,11 @@ func (q *Quiz) HTML() string {
 			wrong[i] = ws
 		}
 		labels := make([]any, len(q.Answers))
+		tolerance := make([]any, len(q.Answers))
 		for i, a := range q.Answers {
-			labels[i] = a.Label
+			labels[i], tolerance[i] = a.Label, a.Tolerance
 		}
-		w.WriteString(dataScript(jsontext.Object{{Name: "labels", Value: labels}, {Name: "expected", Value: expected}, {Name: "wrong", Value: wrong}}))
+		w.WriteString(dataScript(jsontext.Object{{Name: "labels", Value: labels}, {Name: "expected", Value: expected}, {Name: "tolerance", Value: tolerance}, {Name: "wrong", Value: wrong}}))
 	}
 	if q.Hint != "" {
 		w.markup("div", "<h4>A hint</h4>"+paragraphs(q.Hint), "class", ClassQuizHint, "hidden", bare)
@@ -379,11 +426,13 @@ func Reveal(wrong int, right bool) (hint, answer bool) {
 }
 
 // Numeric is a numeric quiz as the page has it: the answers' labels, the
-// expected numbers and the typical wrong ones, from the quiz's data.
+// expected numbers, how close to each is right (0: Close) and the typical
+// wrong ones, from the quiz's data.
 type Numeric struct {
-	Labels   []string
-	Expected []float64
-	Wrong    [][]Wrong
+	Labels    []string
+	Expected  []float64
+	Tolerance []float64
+	Wrong     [][]Wrong
 }
 
 // NumericOf reads a numeric quiz's data.
@@ -407,6 +456,11 @@ func NumericOf(data any) (*Numeric, error) {
 			for _, x := range list {
 				f, _ := x.(float64)
 				n.Expected = append(n.Expected, f)
+			}
+		case "tolerance":
+			for _, x := range list {
+				f, _ := x.(float64)
+				n.Tolerance = append(n.Tolerance, f)
 			}
 		case "wrong":
 			for _, ws := range list {
@@ -436,12 +490,18 @@ func NumericOf(data any) (*Numeric, error) {
 }
 
 // Judge says whether got answers question i, and what to tell the
-// learner: the feedback for a typical wrong number, if it is one.
+// learner: the feedback for a typical wrong number, if it is one. A
+// number within the answer's tolerance is right, even where it is also
+// near a typical wrong one.
 func (n *Numeric) Judge(i int, got float64) (right bool, feedback string) {
 	if i >= len(n.Expected) {
 		return false, ""
 	}
-	if Close(got, n.Expected[i]) {
+	tol := 0.0
+	if i < len(n.Tolerance) {
+		tol = n.Tolerance[i]
+	}
+	if Within(got, n.Expected[i], tol) {
 		return true, ""
 	}
 	if i < len(n.Wrong) {
@@ -455,9 +515,11 @@ func (n *Numeric) Judge(i int, got float64) (right bool, feedback string) {
 }
 
 // Feedback judges the answers a learner typed, one per answer in order,
-// and says so, answer by answer, as HTML: right, not a number, or not
-// right yet (with what a typical wrong number means). right is whether
-// all are.
+// and says so as HTML, in sentences that each start with a capital
+// whatever the labels are: "All right." or "Not quite.", then for one
+// answer what a typical wrong number means, and for several a sentence
+// per answer, "Right: ∂L/∂w." or "Not right yet: ∂L/∂b." (with what a
+// typical wrong number means). right is whether all are right.
 func (n *Numeric) Feedback(typed []string) (right bool, text string) {
 	right = len(typed) == len(n.Expected)
 	var lines []string
@@ -469,18 +531,24 @@ func (n *Numeric) Feedback(typed []string) (right bool, text string) {
 		got, ok := ParseNumber(s)
 		if !ok {
 			right = false
-			lines = append(lines, label+": type a number.")
+			lines = append(lines, TypeANumber(label))
 			continue
 		}
-		switch good, why := n.Judge(i, got); {
+		good, why := n.Judge(i, got)
+		right = right && good
+		if why != "" {
+			why = Inline(why)
+		}
+		switch {
+		case len(typed) == 1 && why != "":
+			lines = append(lines, why)
+		case len(typed) == 1:
 		case good:
-			lines = append(lines, label+": right.")
+			lines = append(lines, "Right: "+label+".")
 		case why != "":
-			right = false
-			lines = append(lines, label+": not right yet. "+Inline(why))
+			lines = append(lines, "Not right yet: "+label+". "+why)
 		default:
-			right = false
-			lines = append(lines, label+": not right yet.")
+			lines = append(lines, "Not right yet: "+label+".")
 		}
 	}
 	head := "Not quite."
@@ -488,6 +556,12 @@ func (n *Numeric) Feedback(typed []string) (right bool, text string) {
 		head = "All right."
 	}
 	return right, strings.Join(append([]string{head}, lines...), " ")
+}
+
+// TypeANumber is what a numeric quiz says to an answer that is not a
+// number, named by its label.
+func TypeANumber(label string) string {
+	return "Type a number for " + label + "."
 }
 
 // Choices is a multiple-choice quiz as the page has it: for each choice,

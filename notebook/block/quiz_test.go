@@ -27,23 +27,16 @@ func TestNumericWrongAnswers(t *testing.T) {
 		t.Errorf("no worked answer in %s", q.HTML())
 	}
 	// The page's feedback, from the data the page carries.
-	data, err := jsontext.DecodeOrdered([]byte(strings.Split(strings.Split(q.HTML(), `class="block-data">`)[1], "</script>")[0]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := NumericOf(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := pageNumeric(t, q)
 	for _, tc := range []struct {
 		typed string
 		right bool
 		says  string
 	}{
-		{"−3", true, "All right. dL/dw: right."},
-		{"-6", false, "Not quite. dL/dw: not right yet. The half was dropped."},
-		{"7", false, "Not quite. dL/dw: not right yet."},
-		{"seven", false, "Not quite. dL/dw: type a number."},
+		{"−3", true, "All right."},
+		{"-6", false, "Not quite. The half was dropped."},
+		{"7", false, "Not quite."},
+		{"seven", false, "Not quite. Type a number for dL/dw."},
 	} {
 		if right, says := page.Feedback([]string{tc.typed}); right != tc.right || says != tc.says {
 			t.Errorf("Feedback(%q) = %v %q, want %v %q", tc.typed, right, says, tc.right, tc.says)
@@ -58,6 +51,74 @@ func TestNumericWrongAnswers(t *testing.T) {
 	if _, err := ParseQuiz("q", "?\n--- wrong 1\nNo answer before it.\n"); err == nil {
 		t.Error("a wrong value before any answer was read")
 	}
+}
+
+// A stated tolerance makes a number right within it of the exact answer,
+// however many digits it has, and wins over a typical wrong number near
+// it; several answers are judged in sentences that start with capitals
+// whatever their labels; and a rounded answer without a tolerance is
+// refused, since it marks the exact number wrong.
+func TestNumericTolerance(t *testing.T) {
+	_, err := ParseQuiz("q", "The first loss?\n--- given\nfirst = math.log(27)\n--- answer the loss ±0.01\nfirst\n--- wrong 3.29\nA near miss that is still right.\n--- wrong 2.45\nThe bigram's.\n")
+	if err == nil || !strings.Contains(err.Error(), "the wrong value 3.29 is the right answer") {
+		t.Fatalf("a wrong value within the tolerance: %v", err)
+	}
+	q, err := ParseQuiz("q", "The first loss?\n--- given\nfirst = math.log(27)\n--- answer the loss ±0.01\nfirst\n--- wrong 3.2\nA near miss.\n--- answer ln 2\nmath.log(2)\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Answers[0].Label != "the loss" || q.Answers[0].Tolerance != 0.01 || q.Answers[1].Tolerance != 0 {
+		t.Fatalf("answers %+v", q.Answers)
+	}
+	page := pageNumeric(t, q)
+	for _, tc := range []struct {
+		typed []string
+		right bool
+		says  string
+	}{
+		{[]string{"3.2958", "0.693147"}, true, "All right. Right: the loss. Right: ln 2."},
+		{[]string{"3.3", "0.6931472"}, true, "All right. Right: the loss. Right: ln 2."},
+		{[]string{"3.30", "0.69"}, false, "Not quite. Right: the loss. Not right yet: ln 2."},
+		{[]string{"3.2", "x"}, false, "Not quite. Not right yet: the loss. A near miss. Type a number for ln 2."},
+		{[]string{"3.305", "0.693147"}, true, "All right. Right: the loss. Right: ln 2."},
+		{[]string{"3.306", "0.693147"}, false, "Not quite. Not right yet: the loss. Right: ln 2."},
+	} {
+		if right, says := page.Feedback(tc.typed); right != tc.right || says != tc.says {
+			t.Errorf("Feedback(%q) = %v %q, want %v %q", tc.typed, right, says, tc.right, tc.says)
+		}
+	}
+	for body, want := range map[string]string{
+		"?\n--- given\nx = 3.14159\n--- answer x\nround(x, 2)\n": "compute the number itself and say how close is right",
+		"?\n--- given\nx = 3.14159\n--- answer x ±-1\nx\n":       "a positive number after the label",
+		"?\n--- given\nx = 3.14159\n--- answer ±0.1\nx\n":        "a positive number after the label",
+		"?\n--- given\nx = 3.14159\n--- answer x ±a bit\nx\n":    "",
+	} {
+		_, err := ParseQuiz("q", body)
+		if want == "" {
+			if err != nil {
+				t.Errorf("%q: %v", body, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error saying %q", body, err, want)
+		}
+	}
+}
+
+// pageNumeric reads a numeric quiz as the page does, from the data its
+// HTML carries.
+func pageNumeric(t *testing.T, q *Quiz) *Numeric {
+	t.Helper()
+	data, err := jsontext.DecodeOrdered([]byte(strings.Split(strings.Split(q.HTML(), `class="block-data">`)[1], "</script>")[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := NumericOf(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page
 }
 
 // Sections lists exactly the sections each parser accepts: the format's

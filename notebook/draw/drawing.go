@@ -57,6 +57,7 @@ type Drawing struct {
 	folds   bool              // whether the drawing starts folded
 	gradW   []float64         // the widest "grad …" line of each node during the pass
 	pending *pictures         // the pictures laid out so far, by view
+	unnamed []bool            // leaves the program did not name, while drawn (nil after)
 }
 
 // DrawNode is one value in a Drawing.
@@ -209,7 +210,11 @@ func Graph(t *engine.Tape, vals []float64, out string) *Drawing {
 
 func draw(t *engine.Tape, vals []float64, labels []string, consts []bool, groups [][]string, out int) *Drawing {
 	n := len(vals)
-	d := &Drawing{Nodes: make([]DrawNode, n), Out: out, FirstWrong: -1}
+	d := &Drawing{Nodes: make([]DrawNode, n), Out: out, FirstWrong: -1, unnamed: make([]bool, n)}
+	for s := range d.unnamed {
+		// A leaf the program did not name is labelled by its number.
+		d.unnamed[s] = t.Op(s) == "" && labels[s] == words.Rounded(vals[s])
+	}
 	seen := map[string]int{}
 	for s := range d.Nodes {
 		name := labels[s]
@@ -253,6 +258,7 @@ func draw(t *engine.Tape, vals []float64, labels []string, consts []bool, groups
 		d.Steps[i], d.Steps[j] = d.Steps[j], d.Steps[i]
 	}
 	d.finish()
+	d.unnamed = nil
 	return d
 }
 

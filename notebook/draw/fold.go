@@ -64,6 +64,50 @@ func (d *Drawing) fallbackGroups() {
 			d.Nodes[s].Group = []string{name[h]}
 		}
 	}
+	d.nameParameters(owner, name)
+}
+
+// nameParameters names the leaves of each neuron that the program left
+// unnamed (a weight or bias made as Value(0.3)), which would otherwise be
+// called by their numbers in titles, the Paths menu and its paths: the
+// leaf multiplied in the neuron's k-th product is its weight "wk", one
+// added is its bias "b" ("L1 neuron 2 · w3").
+func (d *Drawing) nameParameters(owner []int, name []string) {
+	if d.unnamed == nil {
+		return
+	}
+	ins := make([][]int, len(d.Nodes))
+	for _, e := range d.Edges {
+		ins[e.To] = append(ins[e.To], e.From)
+	}
+	products := map[int]int{} // a neuron's products so far
+	role := make([]string, len(d.Nodes))
+	for s, nd := range d.Nodes { // in slot order: inputs before their users
+		h := owner[s]
+		if h < 0 || len(nd.Group) == 0 || !activations[d.Nodes[h].Op] || d.Nodes[h].Label != d.Nodes[h].Op {
+			continue // not in a neuron named by fallbackGroups
+		}
+		if nd.Op == "mul" {
+			products[h]++
+		}
+		for _, in := range ins[s] {
+			if !d.unnamed[in] || d.Nodes[in].Const || owner[in] != h || role[in] != "" {
+				continue
+			}
+			switch nd.Op {
+			case "mul":
+				role[in] = fmt.Sprintf("w%d", products[h])
+			case "add":
+				role[in] = "b"
+			}
+		}
+	}
+	for s, r := range role {
+		if r != "" {
+			d.Nodes[s].Name = name[owner[s]] + " · " + r
+			d.Nodes[s].Label = r
+		}
+	}
 }
 
 // headNames names the groups fallbackGroups makes after their heads. A

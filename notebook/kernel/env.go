@@ -18,7 +18,7 @@ import (
 //
 //	x = f(1)            →  __set__("x", f(1))
 //	a, b = 1, 2         →  __set__(("a", "b"), (1, 2))
-//	x += 1              →  __set__("x", x + 1)
+//	x += 1              →  __set__("x", x + 1, "+=")
 //	for i in xs: …      →  for __for1 in xs: __set__("i", __for1); …
 //	def f(): …          →  def f(): …; __set__("f", f)
 //
@@ -48,11 +48,15 @@ func rewriteStmts(stmts []syntax.Stmt, loops *int) []syntax.Stmt {
 				out = append(out, s)
 				continue
 			}
-			rhs := s.RHS
-			if s.Op != syntax.EQ {
-				rhs = &syntax.BinaryExpr{X: s.LHS, OpPos: s.OpPos, Op: augmented[s.Op], Y: s.RHS}
+			if s.Op == syntax.EQ {
+				out = append(out, setCall(s.OpPos, names, s.RHS))
+				continue
 			}
-			out = append(out, setCall(s.OpPos, names, rhs))
+			// The old value is told of the augmented assignment (Augmented).
+			set := setCall(s.OpPos, names, &syntax.BinaryExpr{X: s.LHS, OpPos: s.OpPos, Op: augmented[s.Op], Y: s.RHS})
+			call := set.(*syntax.ExprStmt).X.(*syntax.CallExpr)
+			call.Args = append(call.Args, &syntax.Literal{Token: syntax.STRING, TokenPos: s.OpPos, Raw: fmt.Sprintf("%q", s.Op.String()), Value: s.Op.String()})
+			out = append(out, set)
 		case *syntax.ForStmt:
 			s.Body = rewriteStmts(s.Body, loops)
 			if names, ok := targetNames(s.Vars); ok {
@@ -198,12 +202,33 @@ func assignedNames(f *syntax.File) []string {
 	return names
 }
 
-// setBuiltin is __set__(names, value): it binds a name, or unpacks value
-// into a nested tuple of names, in the environment.
+// Augmented is a value that a top-level augmented assignment of its name
+// (W -= x, which rebinds W to W - x) is told of before the name is
+// rebound, and may refuse: where a Python library would change the value
+// in place (a PyTorch parameter), rebinding it instead can silently
+// break what the learner meant.
+type Augmented interface {
+	starlark.Value
+	// Augmented returns why name op … must not rebind name, or nil.
+	Augmented(name, op string) error
+}
+
+// setBuiltin is __set__(names, value) or, for an augmented assignment,
+// __set__(name, value, op): it binds a name, or unpacks value into a
+// nested tuple of names, in the environment.
 func setBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	r := RunOf(thread)
-	if r == nil || len(args) != 2 {
+	if r == nil || len(args) < 2 || len(args) > 3 {
 		return nil, fmt.Errorf("%s is Gradbook's own", setName)
+	}
+	if len(args) == 3 {
+		name, _ := args[0].(starlark.String)
+		op, _ := args[2].(starlark.String)
+		if old, ok := r.lin.env[string(name)].(Augmented); ok {
+			if err := old.Augmented(string(name), string(op)); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return starlark.None, bind(r.lin.env, args[0], args[1])
 }

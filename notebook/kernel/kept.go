@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"slices"
+	"strings"
 
 	"go.starlark.net/starlark"
 )
@@ -43,32 +44,40 @@ func (s *Session) newLineage() *lineage {
 	return l
 }
 
-// snapshot is the state after a cell.
+// snapshot is the state after a cell, with the results of every cell up
+// to it: a run from it needs no other snapshot, so that dropping the
+// state after an early cell (a data set's) does not lose the states after
+// the cells below it.
 type snapshot struct {
-	srcs  []string // the sources of the cells up to this one
+	srcs  []string     // the sources of the cells up to this one
+	res   []CellResult // the results of the cells up to this one
+	drawn []bool       // whether each of res holds its cell's drawings
 	lin   *lineage
 	env   starlark.StringDict
-	res   CellResult
-	drawn bool     // res holds the cell's drawings
-	parts []func() // what puts each of lin.parts back (Part.Keep)
-	cost  int      // what it holds, in numbers: the parts' cost
+	parts []func() error // what puts each of lin.parts back (Part.Keep)
+	cost  int            // what it holds, in numbers: the parts' cost
 }
 
-// restore puts the lineage back as it was after the cell.
-func (s *snapshot) restore() {
+// restore puts the lineage back as it was after the cell, or says why it
+// cannot: a part found that what it did not copy has changed since.
+func (s *snapshot) restore() error {
 	clear(s.lin.env)
 	for k, v := range s.env {
 		s.lin.env[k] = v
 	}
 	for _, restore := range s.parts {
-		restore()
+		if err := restore(); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
 // take freezes the environment and records it, with what each part
-// keeps of the changeable values it reaches.
-func take(lin *lineage, srcs []string, res CellResult) *snapshot {
-	s := &snapshot{srcs: slices.Clone(srcs), lin: lin, env: make(starlark.StringDict, len(lin.env)), res: res}
+// keeps of the changeable values it reaches; res and drawn are the
+// results of the cells up to it.
+func take(lin *lineage, srcs []string, res []CellResult, drawn []bool) *snapshot {
+	s := &snapshot{srcs: slices.Clone(srcs), res: slices.Clone(res), drawn: slices.Clone(drawn), lin: lin, env: make(starlark.StringDict, len(lin.env))}
 	held := make([][]Changeable, len(lin.parts))
 	seen := map[starlark.Value]bool{}
 	var walk func(x starlark.Value, depth int)
@@ -122,7 +131,7 @@ func take(lin *lineage, srcs []string, res CellResult) *snapshot {
 		s.env[k] = v
 		walk(v, 0)
 	}
-	s.parts = make([]func(), len(lin.parts))
+	s.parts = make([]func() error, len(lin.parts))
 	for i, p := range lin.parts {
 		var cost int
 		s.parts[i], cost = p.Keep(held[i])
@@ -133,8 +142,23 @@ func take(lin *lineage, srcs []string, res CellResult) *snapshot {
 
 // keptStates are a Session's latest snapshots, within limits.
 type keptStates struct {
-	list  []*snapshot // oldest first
-	saved int         // numbers recorded, over all snapshots
+	list    []*snapshot // oldest first
+	saved   int         // numbers recorded, over all snapshots
+	dropped []string    // the keys of the latest snapshots dropped for their size
+}
+
+// key is a snapshot's sources as one string.
+func key(srcs []string) string { return strings.Join(srcs, "\x00") }
+
+// wasDropped reports whether the state after one of the cells above the
+// last of srcs was kept, then dropped for the limits.
+func (c *keptStates) wasDropped(srcs []string) bool {
+	for k := len(srcs) - 1; k >= 1; k-- {
+		if slices.Contains(c.dropped, key(srcs[:k])) {
+			return true
+		}
+	}
+	return false
 }
 
 // Limits of what a Session keeps: it holds the graphs of its snapshots.
@@ -143,24 +167,33 @@ const (
 	maxSaved     = 2_000_000
 )
 
-// prefix returns the kept snapshots after cells 1, 2, … k of srcs, for
-// the largest k for which it keeps them all.
-func (c *keptStates) prefix(srcs []string) []*snapshot {
-	byLen := make([]*snapshot, len(srcs))
+// longest returns the kept snapshot after the most cells of srcs, at
+// most upTo of them, whose first maxCells cells were drawn if drawn is
+// set (Run all shows every cell's drawings), or nil.
+func (c *keptStates) longest(srcs []string, upTo int, drawn bool) *snapshot {
+	var best *snapshot
 	for _, s := range c.list {
-		if k := len(s.srcs); k >= 1 && k <= len(srcs) && slices.Equal(s.srcs, srcs[:k]) {
-			byLen[k-1] = s
+		k := len(s.srcs)
+		if k < 1 || k > upTo || k > len(srcs) || (best != nil && k <= len(best.srcs)) || !slices.Equal(s.srcs, srcs[:k]) {
+			continue
 		}
-	}
-	var out []*snapshot
-	for _, s := range byLen {
-		if s == nil {
-			break
+		if drawn && slices.Contains(s.drawn, false) {
+			continue
 		}
-		out = append(out, s)
-		c.touch(s)
+		best = s
 	}
-	return out
+	if best != nil {
+		c.touch(best)
+	}
+	return best
+}
+
+// drop forgets s, whose state could not be put back.
+func (c *keptStates) drop(s *snapshot) {
+	if i := slices.Index(c.list, s); i >= 0 {
+		c.saved -= s.cost
+		c.list = slices.Delete(c.list, i, i+1)
+	}
 }
 
 func (c *keptStates) touch(s *snapshot) {
@@ -181,11 +214,14 @@ func (c *keptStates) put(s *snapshot) {
 	c.saved += s.cost
 	for len(c.list) > 1 && (len(c.list) > maxSnapshots || c.saved > maxSaved) {
 		c.saved -= c.list[0].cost
+		if c.dropped = append(c.dropped, key(c.list[0].srcs)); len(c.dropped) > maxSnapshots {
+			c.dropped = c.dropped[1:]
+		}
 		c.list = c.list[1:]
 	}
 }
 
 // forget drops every kept state: the next run computes everything again.
 func (c *keptStates) forget() {
-	c.list, c.saved = nil, 0
+	c.list, c.saved, c.dropped = nil, 0, nil
 }

@@ -26,9 +26,11 @@ type Part interface {
 	// from the state after the cell that just ended: held are the values
 	// of this part that the cell's globals reach (Changeable), which stay
 	// changeable although the globals are frozen. It returns the function
-	// that puts the part back as it is now, and how many numbers that
-	// holds: a Session keeps at most maxSaved over all its kept states.
-	Keep(held []Changeable) (restore func(), cost int)
+	// that puts the part back as it is now, or says why it cannot (what
+	// it checked instead of copying has changed since), and how many
+	// numbers that holds: a Session keeps at most maxSaved over all its
+	// kept states.
+	Keep(held []Changeable) (restore func() error, cost int)
 }
 
 // Changeable is a value that stays changeable after the cell that made it

@@ -48,15 +48,16 @@ func (p *counters) CellDone(_ int, assigned []string) {
 	p.assigned = append(p.assigned, assigned...)
 }
 
-func (p *counters) Keep(held []Changeable) (func(), int) {
+func (p *counters) Keep(held []Changeable) (func() error, int) {
 	kept := map[*counter]int{}
 	for _, h := range held {
 		kept[h.(*counter)] = h.(*counter).n
 	}
-	return func() {
+	return func() error {
 		for c, n := range kept {
 			c.n = n
 		}
+		return nil
 	}, len(kept)
 }
 

@@ -22,6 +22,10 @@ type CellResult struct {
 	// MS is how long the cell's own code ran, in milliseconds (0 for a
 	// cell whose kept state was used).
 	MS float64
+	// Above says, for a cell run alone, which cells above it ran first
+	// and why their kept state was not used ("cells 1–11 ran first: …"),
+	// or is empty when it ran from the kept state of the cells above.
+	Above string
 }
 
 // Passed reports whether the cell ran clean and every check passed.

@@ -11,6 +11,7 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 
+	"gradbook/internal/words"
 	"gradbook/notebook/plot"
 )
 
@@ -128,31 +129,32 @@ func (s *Session) run(r *Run, req Request, files []*syntax.File) {
 	if req.Quiet {
 		r.out.quiet = 1
 	}
-	var kept []*snapshot
+	var snap *snapshot
 	if !req.Fresh {
-		kept = s.kept.prefix(cells)
-		if len(kept) == len(cells) && !req.All {
-			kept = kept[:len(kept)-1] // run the cell itself: it prints, and its drawings are fresh
+		upTo := len(cells)
+		if !req.All {
+			upTo-- // run the cell itself: it prints, and its drawings are fresh
 		}
-		if req.All {
-			// Run all shows every cell's drawings: a cell kept from a run
-			// that did not draw it runs again.
-			for i, k := range kept {
-				if !k.drawn {
-					kept = kept[:i]
-					break
-				}
-			}
+		// Run all shows every cell's drawings: a state kept from a run that
+		// did not draw a cell above is not used.
+		snap = s.kept.longest(cells, upTo, req.All)
+	}
+	drawn := make([]bool, len(cells)) // each cell's result holds its drawings
+	start, why := 0, ""
+	if snap != nil {
+		if err := snap.restore(); err != nil {
+			// What the state kept without checking a copy has changed
+			// since: run the cells above again, and say why.
+			s.kept.drop(snap)
+			why = err.Error()
+			snap = nil
 		}
 	}
-	start := len(kept)
-	if start > 0 {
-		snap := kept[start-1]
+	if snap != nil {
+		start = len(snap.srcs)
 		r.lin = snap.lin
-		snap.restore()
-		for i, k := range kept {
-			res[i] = k.res
-		}
+		copy(res, snap.res)
+		copy(drawn, snap.drawn)
 	} else {
 		if overHeap(r.limits.Heap) {
 			s.kept.forget() // what earlier runs kept must not crowd out this one
@@ -231,9 +233,8 @@ func (s *Session) run(r *Run, req Request, files []*syntax.File) {
 			break
 		}
 		if !req.Fresh {
-			snap := take(r.lin, cells[:i+1], res[i])
-			snap.drawn = req.All || i == len(cells)-1
-			s.kept.put(snap)
+			drawn[i] = req.All || i == len(cells)-1
+			s.kept.put(take(r.lin, cells[:i+1], res[:i+1], drawn[:i+1]))
 		} else {
 			// Kept or not, a cell's globals freeze when it ends, so that a
 			// check (-check, the lesson tests) sees what the page does.
@@ -243,6 +244,26 @@ func (s *Session) run(r *Run, req Request, files []*syntax.File) {
 		}
 	}
 	r.current = -1
+	if !req.Fresh && !req.All && !req.Quiet && len(cells) > 1 && start < len(cells)-1 {
+		res[len(cells)-1].Above = above(start, len(cells)-1, why, s.kept.wasDropped(cells))
+	}
+}
+
+// above says which cells above the one asked for ran, from cell start
+// (from 0) to the one above it, and why their kept state was not used:
+// why, or dropped (for its size), or else that nothing was kept yet.
+func above(start, last int, why string, dropped bool) string {
+	which, them, their := fmt.Sprintf("cells %d–%d", start+1, last), "them", "their"
+	if start+1 == last {
+		which, them, their = fmt.Sprintf("cell %d", last), "it", "its"
+	}
+	switch {
+	case why != "":
+		return which + " ran first: " + why
+	case dropped:
+		return fmt.Sprintf("%s ran first: %s kept state was dropped, as a session keeps at most %s numbers", which, their, words.Int(maxSaved))
+	}
+	return fmt.Sprintf("%s ran first, as no state after %s is kept yet", which, them)
 }
 
 // compileError places an error found before a cell ran (resolving

@@ -58,12 +58,16 @@ func TestRunawayLoop(t *testing.T) {
 
 func TestPythonHabits(t *testing.T) {
 	for src, want := range map[string]string{
-		"x = 2 ** 3":                "no ** operator",
-		"x = 2\nprint(f\"{x}\")":    "no f-strings",
-		"class A:\n    pass":        "no classes",
-		"import math":               "no import",
-		"assert 1 == 1":             "use check(actual, expected)",
-		"print(\"%.2f\" % 3.14159)": "round(x, 2)",
+		"x = 2 ** 3":                       "no ** operator",
+		"x = 2\nprint(f\"{x}\")":           "no f-strings",
+		"class A:\n    pass":               "no classes",
+		"import math":                      "no import",
+		"assert 1 == 1":                    "use check(actual, expected)",
+		"print(\"%.2f\" % 3.14159)":        "round(x, 2)",
+		"y = x @ W":                        "write x.matmul(W) for x @ W",
+		"y = x[:, 0]":                      "a column is x.T[0]",
+		"y = x[1:3, 0]":                    "a column is x.T[0]",
+		"with torch.no_grad():\n    W = W": "W.data -= lr * W.grad",
 	} {
 		r := runOne(t, src)
 		if r.Err == nil || !strings.Contains(r.Err.Hint, want) {

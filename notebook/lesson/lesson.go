@@ -96,6 +96,22 @@ type Lesson struct {
 	Body     string // the rendered HTML of the prose and cells
 }
 
+// Code returns the sources of the lesson's code cells in order, as Run
+// all runs them: all of them, or up to and including the cell upTo.
+func (l *Lesson) Code(upTo string) []string {
+	var srcs []string
+	for _, c := range l.Cells {
+		if c.Kind != "python" {
+			continue
+		}
+		srcs = append(srcs, c.Source)
+		if c.ID == upTo {
+			break
+		}
+	}
+	return srcs
+}
+
 // Cell is one cell of a lesson.
 type Cell struct {
 	ID     string

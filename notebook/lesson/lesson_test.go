@@ -158,6 +158,13 @@ func TestLessonsRun(t *testing.T) {
 			}
 			for _, r := range notebook.NewSession().Run(kernel.Request{Cells: srcs, All: true}).Cells {
 				checks += len(r.Checks)
+				for _, c := range r.Checks {
+					// "✓ the step lowered the loss = False" says the
+					// opposite of what passed: a label states what holds.
+					if c.Label != "" && c.Passed && c.Expected == "False" {
+						t.Errorf("the check labelled %q expects False, so it reads %q: compare the other way and expect True", c.Label, c.Text)
+					}
+				}
 			}
 			if checks == 0 {
 				t.Errorf("lesson %s checks none of its numbers", l.Slug)

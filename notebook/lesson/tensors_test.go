@@ -7,14 +7,20 @@ import (
 	"gradbook/notebook/block"
 )
 
-// exercise returns the exercise id of the lesson file.
-func exercise(t *testing.T, file, id string) *block.Exercise {
+// lessonFile loads one of Gradbook's lessons, by its file name without .md.
+func lessonFile(t *testing.T, file string) *Lesson {
 	t.Helper()
 	l, err := LoadFile("../../site/lessons/" + file + ".md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range l.Cells {
+	return l
+}
+
+// exercise returns the exercise id of the lesson file.
+func exercise(t *testing.T, file, id string) *block.Exercise {
+	t.Helper()
+	for _, c := range lessonFile(t, file).Cells {
 		if c.ID == id {
 			x, err := block.ParseExercise(c.ID, c.Source)
 			if err != nil {
@@ -27,19 +33,23 @@ func exercise(t *testing.T, file, id string) *block.Exercise {
 	return nil
 }
 
-// The tensor and forward-mode lessons' exercises name the usual mistakes: a transpose on
-// the wrong side, a missing sum over a broadcast dimension, a tensor used
-// twice given one share, n where BatchNorm's variance has n − 1.
-func TestTensorExercisesNameTheUsualMistakes(t *testing.T) {
+// The exercises of the GPT, tensor and forward-mode lessons name the
+// usual mistakes in the tests' own words, not with a crash, a silent pass
+// or bare numbers: a transpose on the wrong side, a missing sum over a
+// broadcast dimension, a tensor used twice given one share, n where
+// BatchNorm's variance has n − 1; Adam with g for g² (which made v
+// negative and a parameter nan) or with 1 − βᵏ (a division by zero at the
+// first step), logits without logit_maxes' share (which cmp cannot see),
+// a softmax not normalised, math.exp cutting the graph, and db summed
+// over the wrong dimension.
+func TestExercisesNameTheUsualMistakes(t *testing.T) {
+	adam := exercise(t, "training-a-gpt", "adam")
+	softmax := exercise(t, "gpt-from-values", "softmax")
 	layer := exercise(t, "from-values-to-tensors", "layer-backward")
 	ninjaLoss := exercise(t, "backprop-ninja", "ninja-loss")
 	ninjaBN := exercise(t, "backprop-ninja", "ninja-bn")
 	tangents := exercise(t, "forward-or-reverse", "tangent-rules")
-	for _, c := range []struct {
-		x        *block.Exercise
-		from, to string // a change to the solution
-		says     string
-	}{
+	saysWhy(t, []mistake{
 		{layer, "dW = x.T.matmul(dout)", "dW = dout.T.matmul(x)", "the transpose is on the wrong side"},
 		{layer, "db = dout.sum(0)", "db = dout", "its gradient sums over them: dout.sum(0)"},
 		{layer, "dx = dout.matmul(W.T)", "dx = dout.matmul(W).T.T if dout.shape[1] == W.shape[0] else dout.matmul(W.T)", "dout.matmul(W.T)"},
@@ -53,7 +63,28 @@ func TestTensorExercisesNameTheUsualMistakes(t *testing.T) {
 		{tangents, "return da * b + a * db", "return da * b", "the product rule"},
 		{tangents, "return da / b - a * db / (b * b)", "return (da * b + a * db) / (b * b)", "the sign of the second term"},
 		{tangents, "return (1 - t * t) * da", "return t * da", "1 − tanh(a)²"},
-	} {
+		{adam, "v[i] = b2 * v[i] + (1 - b2) * g * g", "v[i] = b2 * v[i] + (1 - b2) * g", "v averages the squared gradient, g * g, not g"},
+		{adam, "c1, c2 = 1 - math.pow(b1, k + 1), 1 - math.pow(b2, k + 1)", "c1, c2 = 1 - math.pow(b1, k), 1 - math.pow(b2, k)", "Use 1 - b^(k + 1): math.pow(b1, k + 1)."},
+		{ninjaLoss, `d["logits"] = d["norm_logits"] + top * d["logit_maxes"]`, `d["logits"] = d["norm_logits"]`, "logits is used twice, directly and through logit_maxes"},
+		{softmax, "return [e / total for e in exps]", "return exps", "not probabilities yet (e^(l − m) alone gives 0.1353, 0.3679, 1 here): divide each by their total"},
+		{softmax, "exps = [(l - top).exp() for l in logits]", "exps = [Value(math.exp((l - top).value)) for l in logits]", "the graph is cut. math.exp(l.value)"},
+		{layer, "db = dout.sum(0)", "db = dout.sum(1)", "dout.sum(1) adds up each example's row"},
+	})
+}
+
+// mistake is a change to an exercise's solution, and what its tests must
+// say to it.
+type mistake struct {
+	x        *block.Exercise
+	from, to string
+	says     string
+}
+
+// saysWhy checks each mistake with its exercise's tests: it must fail,
+// saying what the mistake means.
+func saysWhy(t *testing.T, mistakes []mistake) {
+	t.Helper()
+	for _, c := range mistakes {
 		if !strings.Contains(c.x.Solution, c.from) {
 			t.Fatalf("%s's solution has no %q", c.x.ID, c.from)
 		}

@@ -31,12 +31,12 @@ func (p *randomPart) SetRun(*kernel.Run) {}
 func (p *randomPart) CellDone(int, []string) {}
 
 // Keep records where the generator is; it holds no numbers a run made.
-func (p *randomPart) Keep([]kernel.Changeable) (restore func(), cost int) {
+func (p *randomPart) Keep([]kernel.Changeable) (restore func() error, cost int) {
 	var state []byte
 	if p.rng != nil {
 		state, _ = p.rng.MarshalBinary() // never fails
 	}
-	return func() {
+	return func() error {
 		p.rng = nil
 		if state != nil {
 			p.rng = new(rand.PCG)
@@ -44,6 +44,7 @@ func (p *randomPart) Keep([]kernel.Changeable) (restore func(), cost int) {
 				panic(err) // what MarshalBinary wrote
 			}
 		}
+		return nil
 	}, 0
 }
 

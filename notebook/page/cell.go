@@ -192,7 +192,12 @@ func (p *Page) Run(c *Cell) {
 	c.show(r, last)
 	c.root.SetAttr(block.AttrMS, strconv.FormatFloat(ms, 'f', 1, 64))
 	p.fresh(c)
-	p.say(fmt.Sprintf("Cell %d %s in %s.", i+1, Verdict(r), Duration(ms)))
+	if r.Above != "" {
+		// Say why it took the time the cells above took.
+		p.say(fmt.Sprintf("Cell %d %s in %s: %s.", i+1, Verdict(r), Duration(ms), r.Above))
+	} else {
+		p.say(fmt.Sprintf("Cell %d %s in %s.", i+1, Verdict(r), Duration(ms)))
+	}
 	p.ran(c, r.Passed()) // saving comes after the learner sees the result
 }
 

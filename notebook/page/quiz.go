@@ -155,7 +155,7 @@ func (q *quiz) judge() (given string, right, ok bool) {
 		for i, in := range q.inputs {
 			typed[i] = in.Value()
 			if _, ok := block.ParseNumber(typed[i]); !ok {
-				missing = append(missing, q.label(i)+": type a number.")
+				missing = append(missing, block.TypeANumber(q.label(i)))
 			}
 		}
 		if len(missing) > 0 {

@@ -113,7 +113,7 @@ func TestEnterChecksAnAnswer(t *testing.T) {
 	if !b.press(n, "input.answer-input", "Enter") {
 		t.Error("Enter in the field was not taken")
 	}
-	if got := b.feedback("numeric"); got != "All right. dL/dw: right." {
+	if got := b.feedback("numeric"); got != "All right." {
 		t.Errorf("after Enter the quiz says %q", got)
 	}
 }
@@ -129,9 +129,9 @@ func TestNumericQuiz(t *testing.T) {
 		typed, says  string
 		hint, worked bool
 	}{
-		{"6", "Not quite. dL/dw: not right yet. That is L.", false, false},
-		{"5", "Not quite. dL/dw: not right yet.", true, false},
-		{"−6", "Not quite. dL/dw: not right yet.", true, true},
+		{"6", "Not quite. That is L.", false, false},
+		{"5", "Not quite.", true, false},
+		{"−6", "Not quite.", true, true},
 	} {
 		b.typeInto(q, "input.answer-input", c.typed)
 		b.clickIn(q, "button.answer")
@@ -147,7 +147,7 @@ func TestNumericQuiz(t *testing.T) {
 	}
 	b.typeInto(q, "input.answer-input", " 3 ")
 	b.clickIn(q, "button.answer")
-	if got := b.feedback("numeric"); got != "All right. dL/dw: right." || q.Attr("data-state") != "right" {
+	if got := b.feedback("numeric"); got != "All right." || q.Attr("data-state") != "right" {
 		t.Errorf("the right number: %q, state %q", got, q.Attr("data-state"))
 	}
 	b.reload()
@@ -155,7 +155,7 @@ func TestNumericQuiz(t *testing.T) {
 	if got := b.within(q, "input.answer-input").Value(); got != " 3 " {
 		t.Errorf("after a reload the field holds %q", got)
 	}
-	if got := b.feedback("numeric"); got != "All right. dL/dw: right." || q.Attr("data-state") != "right" {
+	if got := b.feedback("numeric"); got != "All right." || q.Attr("data-state") != "right" {
 		t.Errorf("after a reload the quiz says %q, state %q", got, q.Attr("data-state"))
 	}
 }
@@ -170,7 +170,7 @@ func TestNumericQuizWithoutANumber(t *testing.T) {
 	for _, typed := range []string{"", "three", "", "1/0"} {
 		b.typeInto(q, "input.answer-input", typed)
 		b.clickIn(q, "button.answer")
-		if got := b.feedback("numeric"); got != "dL/dw: type a number." {
+		if got := b.feedback("numeric"); got != "Type a number for dL/dw." {
 			t.Errorf("with %q the quiz says %q", typed, got)
 		}
 	}
@@ -185,6 +185,31 @@ func TestNumericQuizWithoutANumber(t *testing.T) {
 	b.clickIn(q, "button.answer")
 	if b.shown(q, ".quiz-hint") {
 		t.Error("the first wrong number shows the hint")
+	}
+}
+
+// A right answer is right however many of its digits the learner types,
+// within the tolerance the quiz states, even where a typical wrong number
+// lies near it: the first loss of A GPT from Values is ln 27 = 3.2958…,
+// which the lesson prints as 3.2958.
+func TestNumericQuizRightToAnyDigits(t *testing.T) {
+	b := open(t, "lessons/gpt-from-values.html")
+	q := b.find("#quiz-first-loss")
+	type answer struct{ typed, says, state string }
+	for _, c := range []answer{
+		{"3.2958", "All right.", "right"},
+		{"3.29584", "All right.", "right"},
+		{"3.3", "All right.", "right"},
+		{"3,30", "All right.", "right"},
+		{"27", "Not quite. 27 is the number of tokens. The loss is −ln of a probability: for 27 equally likely tokens, −ln(1/27).", "wrong"},
+		{"2.45", "Not quite. That is the bigram model's loss, after counting every pair of letters. The untrained GPT has learnt nothing yet.", "wrong"},
+		{"3.4", "Not quite.", "wrong"},
+	} {
+		b.typeInto(q, "input.answer-input", c.typed)
+		b.clickIn(q, "button.answer")
+		if got := b.feedback("first-loss"); got != c.says || q.Attr("data-state") != c.state {
+			t.Errorf("%s: the quiz says %q, state %q; want %q, %q", c.typed, got, q.Attr("data-state"), c.says, c.state)
+		}
 	}
 }
 
@@ -213,9 +238,9 @@ func TestQuizAnswersOfAnEarlierVersion(t *testing.T) {
 		says               string
 	}{
 		{"a choice it no longer has", "choice", "7", "Choose an answer first."},
-		{"fewer numbers", "numeric", `[]`, "dL/dw: type a number."},
-		{"a number stored as a number", "numeric", `[3]`, "dL/dw: type a number."},
-		{"more numbers", "numeric", `["3", "4"]`, "All right. dL/dw: right."},
+		{"fewer numbers", "numeric", `[]`, "Type a number for dL/dw."},
+		{"a number stored as a number", "numeric", `[3]`, "Type a number for dL/dw."},
+		{"more numbers", "numeric", `["3", "4"]`, "All right."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b := open(t, blocks, keptBefore(progress.Record{Kind: progress.KindQuiz, Lesson: "test-blocks", ID: c.quiz, Answer: c.answer}))
@@ -302,12 +327,12 @@ func TestNumericQuizWithoutLabels(t *testing.T) {
 	b := open(t, blocks, rewritten(`{"labels":["dL/dw"],"expected":[3]`, `{"expected":[3]`))
 	q := b.find("#quiz-numeric")
 	b.clickIn(q, "button.answer")
-	if got := b.feedback("numeric"); got != "answer 1: type a number." {
+	if got := b.feedback("numeric"); got != "Type a number for answer 1." {
 		t.Errorf("the quiz says %q", got)
 	}
 	b.typeInto(q, "input.answer-input", "3")
 	b.clickIn(q, "button.answer")
-	if got := b.feedback("numeric"); got != "All right. answer 1: right." {
+	if got := b.feedback("numeric"); got != "All right." {
 		t.Errorf("the quiz says %q", got)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"gradbook/internal/words"
 )
@@ -214,11 +215,7 @@ func Line(series []Series, o Options) (*Plot, error) {
 				ups++
 			}
 		}
-		over := "points"
-		if o.XLabel != "" {
-			over = o.XLabel + "s"
-		}
-		line := fmt.Sprintf("%s goes from %s to %s over %d %s", s.Name, short(s.Ys[0]), short(last), len(s.Ys), over)
+		line := fmt.Sprintf("%s goes from %s to %s over %d %s", s.Name, short(s.Ys[0]), short(last), len(s.Ys), overWhat(o.XLabel))
 		if ups > 0 {
 			line += fmt.Sprintf(", going up at %d of them", ups)
 		}
@@ -226,6 +223,21 @@ func Line(series []Series, o Options) (*Plot, error) {
 	}
 	p.Summary = strings.Join(sum, "; ") + "."
 	return p, nil
+}
+
+// overWhat names what a line's points are, after "over 40": the x
+// label made plural where it is one word ("step": "steps"), else points,
+// with the label beside them ("points (steps / 25)").
+func overWhat(xlabel string) string {
+	switch {
+	case xlabel == "":
+		return "points"
+	case strings.IndexFunc(xlabel, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0:
+		return "points (" + xlabel + ")"
+	case strings.HasSuffix(xlabel, "s"):
+		return xlabel
+	}
+	return xlabel + "s"
 }
 
 func short(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }

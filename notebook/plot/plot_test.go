@@ -38,6 +38,20 @@ func TestLineSaysWhatItShows(t *testing.T) {
 	if len(p.Table) != 3 || p.Table[1][3] != "0.5 (3)" {
 		t.Errorf("table %v", p.Table)
 	}
+	// Only a one-word x label is made plural; the lessons' others name
+	// the points beside them.
+	for xlabel, want := range map[string]string{
+		"steps / 25":                    "over 2 points (steps / 25).",
+		"log₂ n, for n = 1, 2, 4, … 32": "over 2 points (log₂ n, for n = 1, 2, 4, … 32).",
+		"steps":                         "over 2 steps.",
+		"epoch":                         "over 2 epochs.",
+		"":                              "over 2 points.",
+	} {
+		p, err := Line([]Series{{Name: "loss", Ys: []float64{2, 1}}}, Options{XLabel: xlabel})
+		if err != nil || !strings.HasSuffix(p.Summary, want) {
+			t.Errorf("x label %q: summary %q, want it to end %q", xlabel, p.Summary, want)
+		}
+	}
 	if _, err := Line([]Series{{Name: "x", Ys: []float64{math.NaN()}}}, Options{}); err == nil {
 		t.Error("NaN was plotted")
 	}

@@ -5,6 +5,7 @@ package torch
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"go.starlark.net/starlark"
 
@@ -71,6 +72,34 @@ func nameOfTensor(globals starlark.StringDict, t *tensor.Tensor) string {
 	return ""
 }
 
+// stretchedSums says which sums take a gradient of shape got back to its
+// tensor's shape want, where want broadcasts to got: " (.sum(1,
+// keepdim=True))" for a column stretched along dim 1, " (.sum(0))" for a
+// row given a leading dimension, or "" where want does not broadcast.
+func stretchedSums(got, want []int) string {
+	extra := len(got) - len(want)
+	if extra < 0 {
+		return ""
+	}
+	var sums []string
+	for i, d := range got {
+		switch {
+		case i < extra:
+			sums = append(sums, fmt.Sprintf(".sum(%d)", i-len(sums)))
+		case want[i-extra] == d:
+		case want[i-extra] == 1:
+			// A dimension kept as 1: numbered once the leading ones are summed away.
+			sums = append(sums, fmt.Sprintf(".sum(%d, keepdim=True)", i-extra))
+		default:
+			return ""
+		}
+	}
+	if len(sums) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(sums, "") + ")"
+}
+
 func pyBool(b bool) string {
 	if b {
 		return "True"
@@ -92,7 +121,7 @@ func shapeMistake(got, want []int) string {
 		m *= d
 	}
 	if n > m {
-		return ": larger — the tensor was broadcast in the forward pass, so its gradient sums over the dimensions it was stretched along (.sum(0), with keepdim=True where it kept a 1)"
+		return ": larger — the tensor was broadcast in the forward pass, so its gradient sums over the dimensions it was stretched along" + stretchedSums(got, want)
 	}
 	if n < m {
 		return ": smaller — a sum too many, or keepdim left out?"

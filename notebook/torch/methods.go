@@ -50,6 +50,7 @@ var tensorMethods = []attrs.Method[*Tensor]{
 	{Name: "zero_", NoArgs: (*Tensor).zero},
 	{Name: "pow", Call: (*Tensor).pow},
 	{Name: "matmul", Call: (*Tensor).matmul},
+	{Name: "softmax", Call: (*Tensor).softmax},
 	{Name: "view", Call: (*Tensor).reshape},
 	{Name: "reshape", Call: (*Tensor).reshape},
 }
@@ -148,6 +149,20 @@ func (x *Tensor) pow(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		return nil, fmt.Errorf("pow: the exponent must be a finite number, got %s", kv.String())
 	}
 	return x.p.wrap(x.t.Pow(k)), nil
+}
+
+// softmax is t.softmax(dim): exp(t) / Σ exp(t) along dim, whose entries
+// then add up to 1; dim is required, as PyTorch warns without it.
+func (x *Tensor) softmax(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var dim starlark.Value = starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "dim?", &dim); err != nil {
+		return nil, err
+	}
+	d, err := starlark.AsInt32(dim)
+	if err != nil {
+		return nil, fmt.Errorf("softmax: give dim, the dimension whose entries add up to 1 (dim=-1 for the last), not %s", dim.String())
+	}
+	return x.wrapErr(x.t.Softmax(d))
 }
 
 // matmul is t.matmul(u): Starlark has no @.

@@ -6,6 +6,7 @@ package torch
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"go.starlark.net/starlark"
 
@@ -53,12 +54,41 @@ var torchModuleMembers = []kernel.Builtin{
 	{Name: "multinomial", Fn: torchMultinomial},
 	{Name: "one_hot", Fn: torchOneHot},
 	{Name: "cross_entropy", Fn: torchCrossEntropy},
+	{Name: "softmax", Fn: asMethod},
+	{Name: "exp", Fn: asMethod},
+	{Name: "log", Fn: asMethod},
+	{Name: "tanh", Fn: asMethod},
+	{Name: "relu", Fn: asMethod},
+	{Name: "sigmoid", Fn: asMethod},
 }
 
-// functionalModuleMembers are F, torch.nn.functional's two functions here.
+// functionalModuleMembers are F, torch.nn.functional's functions here.
 var functionalModuleMembers = []kernel.Builtin{
 	{Name: "one_hot", Fn: torchOneHot},
 	{Name: "cross_entropy", Fn: torchCrossEntropy},
+	{Name: "softmax", Fn: asMethod},
+	{Name: "relu", Fn: asMethod},
+	{Name: "tanh", Fn: asMethod},
+	{Name: "sigmoid", Fn: asMethod},
+}
+
+// asMethod is a function of torch or F that is also a tensor's method of
+// the same name, as PyTorch has both: torch.exp(x) is x.exp(),
+// F.softmax(x, dim=1) is x.softmax(dim=1).
+func asMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) == 0 {
+		return nil, fmt.Errorf("%s: give the tensor first, as in %s(x)", b.Name(), b.Name())
+	}
+	method := b.Name()[strings.LastIndexByte(b.Name(), '.')+1:] // torch.exp: exp
+	x, ok := args[0].(*Tensor)
+	if !ok {
+		return nil, fmt.Errorf("%s: want a tensor first, got %s (for a Value v, v.%s())", b.Name(), args[0].Type(), method)
+	}
+	m, err := x.Attr(method)
+	if err != nil || m == nil {
+		return nil, fmt.Errorf("%s: a tensor has no .%s (please report it)", b.Name(), method)
+	}
+	return starlark.Call(thread, m, args[1:], kwargs)
 }
 
 // made wraps a new tensor of a torch function, marked as a parameter

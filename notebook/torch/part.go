@@ -1,6 +1,8 @@
 package torch
 
 import (
+	"errors"
+	"math"
 	"slices"
 
 	"gradbook/notebook/kernel"
@@ -27,15 +29,35 @@ func (p *torchPart) CellDone(int, []string) {}
 
 type savedTensor struct {
 	t            *tensor.Tensor
-	data         []float64
+	data         []float64 // nil for a tensor checked by its sum instead
+	sum          uint64
 	grad         *tensor.Tensor // the gradient tensor, whose numbers are in gdata
 	gdata        []float64
 	requiresGrad bool
 }
 
+// fingerprint is a checksum of numbers: a kept state checks by it that the
+// numbers of a tensor it did not copy are as they were.
+func fingerprint(data []float64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, x := range data {
+		h = (h ^ math.Float64bits(x)) * 1099511628211
+	}
+	return h
+}
+
 // Keep records the numbers and gradient of every tensor the held ones
-// were made from, and torch's generator.
-func (p *torchPart) Keep(held []kernel.Changeable) (restore func(), cost int) {
+// were made from, and torch's generator. It copies the numbers of the
+// held tensors, which a later cell can change in place (p.data += …,
+// t[k] = v), and of the leaves (parameters) of their graphs. The numbers
+// of a tensor inside a graph (an op's output) only a cell's tensor could
+// change, and no later cell reaches one that the held ones do not: those
+// it checks by a checksum instead, so that a state which keeps the graph
+// of a large computation (a BatchNorm estimate over a data set) is not
+// counted, nor copied, whole; should one have changed all the same (a
+// run from an earlier state, with other code, changed a tensor that was
+// a global there), restoring says so and the cells run again.
+func (p *torchPart) Keep(held []kernel.Changeable) (restore func() error, cost int) {
 	var trng []byte // the generator's state, if it was used
 	if p.trng != nil {
 		trng, _ = p.trng.MarshalBinary() // never fails
@@ -48,6 +70,10 @@ func (p *torchPart) Keep(held []kernel.Changeable) (restore func(), cost int) {
 		case *maxPair:
 			roots = append(roots, x.values.t, x.indices.t)
 		}
+	}
+	isRoot := make(map[*tensor.Tensor]bool, len(roots))
+	for _, r := range roots {
+		isRoot[r] = true
 	}
 	seen := map[*tensor.Tensor]bool{}
 	saved := make(map[*tensor.Tensor][]float64, len(p.saved))
@@ -71,7 +97,12 @@ func (p *torchPart) Keep(held []kernel.Changeable) (restore func(), cost int) {
 				continue
 			}
 			seen[t] = true
-			sv := savedTensor{t: t, data: keep(t), grad: t.Grad, requiresGrad: t.RequiresGrad()}
+			sv := savedTensor{t: t, grad: t.Grad, requiresGrad: t.RequiresGrad()}
+			if isRoot[t] || t.IsLeaf() {
+				sv.data = keep(t)
+			} else {
+				sv.sum = fingerprint(t.Data())
+			}
 			if t.Grad != nil {
 				sv.gdata = keep(t.Grad)
 			}
@@ -79,9 +110,16 @@ func (p *torchPart) Keep(held []kernel.Changeable) (restore func(), cost int) {
 		}
 	}
 	p.saved = saved
-	return func() {
+	return func() error {
 		for _, st := range tensors {
-			copy(st.t.Data(), st.data)
+			if st.data == nil && fingerprint(st.t.Data()) != st.sum {
+				return errChangedSince
+			}
+		}
+		for _, st := range tensors {
+			if st.data != nil {
+				copy(st.t.Data(), st.data)
+			}
 			st.t.Grad = st.grad
 			if st.grad != nil {
 				copy(st.grad.Data(), st.gdata)
@@ -97,5 +135,10 @@ func (p *torchPart) Keep(held []kernel.Changeable) (restore func(), cost int) {
 				panic(err) // what MarshalBinary wrote
 			}
 		}
+		return nil
 	}, cost
 }
+
+// errChangedSince is why a kept state cannot be used: a tensor inside a
+// graph it keeps has changed since.
+var errChangedSince = errors.New("a run from a state above them changed a tensor their state keeps")

@@ -38,6 +38,7 @@ var (
 	_ starlark.Sliceable   = (*Tensor)(nil)
 	_ starlark.Iterable    = (*Tensor)(nil)
 	_ kernel.Changeable    = (*Tensor)(nil)
+	_ kernel.Augmented     = (*Tensor)(nil)
 )
 
 // KeptBy returns the part of the chain of cells that made the tensor,
@@ -223,7 +224,25 @@ var tensorAttrs = attrs.New([]attrs.Field[*Tensor]{
 func (x *Tensor) AttrNames() []string { return tensorAttrs.Names() }
 
 // Attr returns an attribute or a method.
-func (x *Tensor) Attr(name string) (starlark.Value, error) { return tensorAttrs.Attr(x, name) }
+func (x *Tensor) Attr(name string) (starlark.Value, error) {
+	if name == "numpy" {
+		// Not Starlark's "did you mean .numel?": say what gives the numbers.
+		return nil, fmt.Errorf("a tensor here has no .numpy(): x.tolist() gives its numbers as (nested) lists, x.item() the number of a one-element tensor")
+	}
+	return tensorAttrs.Attr(x, name)
+}
+
+// Augmented refuses W -= x (and +=, *=, /=) on a parameter, a leaf that
+// requires grad: in Starlark it rebinds W to a new tensor computed from
+// it, which backward no longer fills (W.grad stays None, training stops);
+// PyTorch refuses it too ("a leaf Variable that requires grad is being
+// used in an in-place operation").
+func (x *Tensor) Augmented(name, op string) error {
+	if !x.t.IsLeaf() || !x.t.RequiresGrad() {
+		return nil
+	}
+	return fmt.Errorf("%s %s …: %s is a parameter (requires_grad=True), and here %s %s … makes %s a new tensor that backward never reaches: its .grad would stay None and training would stop (PyTorch refuses it too). Change its numbers in place, as a torch.no_grad() update does: %s.data %s …", name, op, name, name, op, name, name, op)
+}
 
 func shapeTuple(shape []int) starlark.Tuple {
 	t := make(starlark.Tuple, len(shape))

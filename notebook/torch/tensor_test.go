@@ -164,11 +164,100 @@ names = dir(x)
 print(len(names), [n for n in names if type(getattr(x, n)) != "builtin_function_or_method"])
 print(x.relu(), x.sum(1), x.view(2, 1).shape, x.size(1), x.float() == x)
 x.shape = 3`)
-	want := "28 [\"T\", \"data\", \"grad\", \"ndim\", \"requires_grad\", \"shape\"]\ntensor([[1, 0]]) tensor([-1]) (2, 1) 2 True\n"
+	want := "29 [\"T\", \"data\", \"grad\", \"ndim\", \"requires_grad\", \"shape\"]\ntensor([[1, 0]]) tensor([-1]) (2, 1) 2 True\n"
 	if r.Output != want {
 		t.Errorf("output %q, want %q", r.Output, want)
 	}
 	if r.Err == nil || r.Err.Msg != "Tensor has no settable field .shape (.data, .grad, .requires_grad and .label can be set)" {
 		t.Errorf("error %v", r.Err)
+	}
+}
+
+// cmp's hint names the sums along the dimensions a gradient was left
+// stretched: the ninja's counts_sum_inv, a column (32, 1) stretched
+// along dim 1, sums over dim 1 with keepdim, not over dim 0.
+func TestCmpNamesTheStretchedDim(t *testing.T) {
+	r := celltest.One(t, `x = torch.ones(4, 3, requires_grad=True)
+c = torch.ones(4, 1, requires_grad=True)
+(x * c).sum().backward()
+cmp("c", x.detach(), c)`)
+	if want := "✗ c               | shape (4, 3), but the gradient has its tensor's shape (4, 1): larger — the tensor was broadcast in the forward pass, so its gradient sums over the dimensions it was stretched along (.sum(1, keepdim=True))"; !strings.Contains(r.Output, want) {
+		t.Errorf("cmp says\n%s\nwant\n%s", r.Output, want)
+	}
+}
+
+// PyTorch's functional forms are the tensor's methods: F.softmax,
+// torch.softmax, F.relu, torch.exp, torch.tanh, …, with the same numbers
+// and gradients.
+func TestFunctionalForms(t *testing.T) {
+	r := celltest.One(t, `x = torch.tensor([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]], requires_grad=True)
+p = F.softmax(x, dim=1)
+print([round(v, 6) for v in p[0].tolist()], p[1].tolist())
+check(torch.softmax(x, 1).tolist(), x.softmax(dim=-1).tolist(), label="torch.softmax is x.softmax")
+(p * torch.tensor([[1.0, 0.0, 0.0], [0.0, 0.0, 0.0]])).sum().backward()
+print([round(v, 6) for v in x.grad[0].tolist()])
+check(F.relu(torch.tensor([-1.0, 2.0])).tolist(), [0.0, 2.0], label="F.relu")
+check(torch.exp(torch.tensor([0.0])).tolist(), [1.0], label="torch.exp")
+check(torch.tanh(torch.tensor([0.0])).tolist(), [0.0], label="torch.tanh")
+check(torch.relu(torch.tensor([-1.0])).tolist(), [0.0], label="torch.relu")
+check(F.sigmoid(torch.tensor([0.0])).tolist(), [0.5], label="F.sigmoid")
+check(torch.log(torch.tensor([1.0])).tolist(), [0.0], label="torch.log")`)
+	if r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	for _, want := range []string{
+		"[0.090031, 0.244728, 0.665241] [0.3333333333333333, 0.3333333333333333, 0.3333333333333333]",
+		// d p0/d x = p0 (1 − p0), −p0 p1, −p0 p2
+		"[0.081925, -0.022033, -0.059892]",
+	} {
+		if !strings.Contains(r.Output, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.Output)
+		}
+	}
+	if !r.Passed() {
+		t.Errorf("a check failed:\n%s", r.Output)
+	}
+}
+
+// A functional form without its tensor, or without softmax's dim, says
+// what to give; x.numpy() says what gives the numbers.
+func TestFunctionalFormsSayWhatIsWrong(t *testing.T) {
+	type wrong struct{ src, says string }
+	for _, w := range []wrong{
+		{"F.softmax(torch.ones(2, 3))", "softmax: give dim, the dimension whose entries add up to 1"},
+		{"torch.exp(2.0)", "torch.exp: want a tensor first, got float"},
+		{"torch.ones(2).numpy()", "x.tolist() gives its numbers"},
+		{"F.softmax(torch.ones(2, 3), 2)", "axis 2 is out of range for shape (2, 3)"},
+	} {
+		if r := celltest.One(t, w.src); r.Err == nil || !strings.Contains(r.Err.Msg, w.says) {
+			t.Errorf("%s: %v, want an error saying %q", w.src, r.Err, w.says)
+		}
+	}
+}
+
+// W -= 0.1 * W.grad on a parameter is refused with the way to write it,
+// since it would rebind W to a tensor backward never fills; through .data
+// it trains, and other tensors and Values take augmented assignment.
+func TestAugmentedAssignmentOnAParameter(t *testing.T) {
+	r := celltest.One(t, `W = torch.ones(2, requires_grad=True)
+(W * W).sum().backward()
+W -= 0.1 * W.grad`)
+	if r.Err == nil || r.Err.Line != 3 || r.Err.Msg != "W -= …: W is a parameter (requires_grad=True), and here W -= … makes W a new tensor that backward never reaches: its .grad would stay None and training would stop (PyTorch refuses it too). Change its numbers in place, as a torch.no_grad() update does: W.data -= …" {
+		t.Errorf("W -= …: %+v", r.Err)
+	}
+	r = celltest.One(t, `W = torch.ones(2, requires_grad=True)
+for step in range(2):
+    (W * W).sum().backward()
+    W.data -= 0.1 * W.grad
+    W.grad = None
+x = torch.ones(2)
+x += 1
+h = W * 2
+h -= 1
+v = Value(1.0)
+v -= 0.5
+print(W.tolist(), x.tolist(), h.tolist(), v.value)`)
+	if r.Err != nil || r.Output != "[0.64, 0.64] [2.0, 2.0] [0.28, 0.28] 0.5\n" {
+		t.Errorf("%v %q", r.Err, r.Output)
 	}
 }

@@ -55,7 +55,7 @@ type savedValue struct {
 // Keep records the number, gradient and label of every Value that the
 // held ones were made from (backward reaches them), and the names cells
 // gave Values.
-func (p *part) Keep(held []kernel.Changeable) (restore func(), cost int) {
+func (p *part) Keep(held []kernel.Changeable) (restore func() error, cost int) {
 	roots := make([]*engine.Value, 0, len(held))
 	for _, h := range held {
 		if v, ok := h.(*Value); ok {
@@ -70,11 +70,12 @@ func (p *part) Keep(held []kernel.Changeable) (restore func(), cost int) {
 	})
 	p.size = len(values)
 	names := maps.Clone(p.names)
-	return func() {
+	return func() error {
 		for _, sv := range values {
 			sv.v.Data, sv.v.Grad, sv.v.Label = sv.data, sv.grad, sv.label
 		}
 		p.names = maps.Clone(names)
+		return nil
 	}, len(values)
 }
 
