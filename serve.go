@@ -79,6 +79,12 @@ func main() {
 	scormID := flag.String("scorm-id", "", "the package's `identifier` in its manifest: a letter or _, then letters, digits, _, - and . (default: from the zip's file name)")
 	scormTitle := flag.String("scorm-title", "Gradbook", "the course's `title`, as the LMS lists it")
 	passing := flag.String("passing-score", "", "in a SCORM package, the passing score (a `percentage`, 80%) of the lessons whose front matter sets none")
+	ancestors := lesson.AnyAncestor
+	flag.Func("frame-ancestors", "the `sources` that may show the site's pages in frames, as CSP's frame-ancestors takes them: * (any course page: the default), or your course sites (\"https://course.example.org https://*.example.edu\"); in what it serves and in an export's _headers", func(v string) error {
+		var err error
+		ancestors, err = lesson.FrameAncestors(v)
+		return err
+	})
 	flag.Parse()
 	log.SetFlags(0)
 	if filepath.Clean(*siteDir) == "site" {
@@ -159,7 +165,7 @@ func main() {
 		b.compress()
 	}
 	if *out != "" {
-		version, err := lesson.Export(*siteDir, *out)
+		version, err := lesson.Export(*siteDir, *out, ancestors)
 		if err != nil {
 			log.Fatalf("serve: exporting to %s: %v", *out, err)
 		}
@@ -177,7 +183,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	mux := http.NewServeMux()
-	mux.Handle("/", handler(*siteDir))
+	mux.Handle("/", handler(*siteDir, ancestors))
 	b.preview.Routes(mux, ctx.Done())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	// Serving starts at once: until a file has its compressed copies
@@ -444,11 +450,12 @@ const maxPath = 1024
 // say how much of gradbook.wasm has loaded.
 const decodedLength = "Gradbook-Decoded-Length"
 
-// handler serves dir with the headers the site needs. A file that
+// handler serves dir with the headers the site needs, its pages framed
+// only by ancestors (lesson.FrameAncestors'). A file that
 // compresses is sent as its brotli or gzip copy (precompress.Dir) when the
 // request's Accept-Encoding allows it and the copy is fresh, as it is
 // otherwise.
-func handler(dir string) http.Handler {
+func handler(dir, ancestors string) http.Handler {
 	mime.AddExtensionType(".wasm", "application/wasm")
 	files := http.FileServer(http.Dir(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -460,7 +467,7 @@ func handler(dir string) http.Handler {
 		}
 		h := w.Header()
 		h.Set("Cache-Control", "no-cache")
-		h.Set("Content-Security-Policy", lesson.CSP+"; frame-ancestors *")
+		h.Set("Content-Security-Policy", lesson.CSP+"; frame-ancestors "+ancestors)
 		// Course pages on other origins load the embed script, the wasm
 		// and the cells from here, and read how much of the wasm came.
 		h.Set("Access-Control-Allow-Origin", "*")

@@ -17,6 +17,7 @@ import (
 	"github.com/andybalholm/brotli"
 
 	"gradbook/internal/precompress"
+	"gradbook/notebook/lesson"
 	"gradbook/notebook/lms"
 )
 
@@ -25,7 +26,7 @@ import (
 func TestHandler(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "index.html"), []byte("<p>hi</p>"), 0o644)
-	srv := httptest.NewServer(handler(dir))
+	srv := httptest.NewServer(handler(dir, "https://course.example.org"))
 	defer srv.Close()
 	for _, tc := range []struct {
 		path string
@@ -44,8 +45,8 @@ func TestHandler(t *testing.T) {
 		if res.StatusCode != tc.want {
 			t.Errorf("%.40s: %d, want %d", tc.path, res.StatusCode, tc.want)
 		}
-		if tc.want == http.StatusOK && res.Header.Get("Content-Security-Policy") == "" {
-			t.Errorf("%s: no Content-Security-Policy", tc.path)
+		if csp := res.Header.Get("Content-Security-Policy"); tc.want == http.StatusOK && !strings.HasSuffix(csp, "; frame-ancestors https://course.example.org") {
+			t.Errorf("%s: Content-Security-Policy %q, want it to end with -frame-ancestors's", tc.path, csp)
 		}
 	}
 }
@@ -112,7 +113,7 @@ func TestHandlerEncodings(t *testing.T) {
 	if _, err := precompress.Dir(dir); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(handler(dir))
+	srv := httptest.NewServer(handler(dir, lesson.AnyAncestor))
 	defer srv.Close()
 	info, _ := os.Stat(filepath.Join(dir, "gradbook.wasm"))
 	lastModified := info.ModTime().UTC().Format(http.TimeFormat)

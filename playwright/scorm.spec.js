@@ -88,13 +88,13 @@ test.afterAll(() => {
 // what the LMS kept from an earlier session, and waits until the SCO's
 // notebook is ready. Every request stays on the LMS's origin and finds
 // its file.
-async function launch(page, pkg, item, { suspend = null, refuse = "" } = {}) {
+async function launch(page, pkg, item, { suspend = null, refuse = "", query = "" } = {}) {
   const bad = [];
   page.on("request", (r) => { if (!r.url().startsWith(lmsURL) && !r.url().startsWith("blob:") && !r.url().startsWith("data:")) bad.push(`to another origin: ${r.url()}`); });
   page.on("response", (r) => { if (r.status() >= 400) bad.push(`${r.status()}: ${r.url()}`); });
   page.bad = bad;
   if (suspend !== null) await page.addInitScript((s) => { window.lmsStart = { "cmi.suspend_data": s }; }, suspend);
-  await page.goto(`${lmsURL}lms.html?package=${pkg}&item=${item}${refuse ? "&refuse=" + refuse : ""}`);
+  await page.goto(`${lmsURL}lms.html?package=${pkg}&item=${item}${refuse ? "&refuse=" + refuse : ""}${query}`);
   const sco = page.frameLocator("#sco");
   await expect(sco.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   return sco;
@@ -380,4 +380,69 @@ test("outside an LMS, a package's lesson works as on the site and says that noth
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   await expect(page.locator("#lms-status")).toHaveCount(0);
   expect(await page.evaluate(() => document.body.dataset.lms)).toBeUndefined();
+});
+
+// A hostile LMS (playwright/lms/lms.js's throw, errorstring, commitwait).
+const nudge = path.join(repo, "site/lessons/a-derivative-is-a-nudge.md");
+
+// relaunched launches the lesson in a fresh browser with the suspend data
+// the LMS kept, and returns what the LMS holds once it has reported.
+async function relaunched(browser, suspend) {
+  const other = await browser.newContext();
+  const p2 = await other.newPage();
+  const sco = await launch(p2, "p2004", "item-a-derivative-is-a-nudge", { suspend });
+  await expect(sco.locator("#exercise-nudged-grads")).toHaveAttribute("data-state", "passed");
+  await expectHeld(p2, { progress_measure: "1", completion_status: "completed" });
+  await other.close();
+}
+
+test("a hostile LMS whose GetValue throws: no learner \"false\", no shared database, and the learner's work still reaches the LMS and a fresh browser", async ({ page, browser, errors }) => {
+  test.setTimeout(150_000);
+  const sco = await launch(page, "p2004", "item-a-derivative-is-a-nudge", { suspend: "gradbook1:kept-by-the-lms", query: "&throw=GetValue" });
+  await expect(sco.locator("#notices")).toContainText("Your LMS did not give the work it keeps for this lesson (it refused GetValue cmi.suspend_data: -1 it threw TypeError: the LMS is broken).");
+  await expect(sco.locator("#notices")).toContainText("Your progress is not kept in this browser: your LMS does not say who you are, and the next learner here could see it.");
+  await answerNudge(sco);
+  await passExercise(sco, "nudged-grads", nudge);
+  await expectHeld(page, { completion_status: "completed", progress_measure: "1", "score.scaled": "1" });
+  await expect(sco.locator("#notices")).toContainText("Your LMS still did not give the work it keeps for this lesson");
+  const kept = await sco.locator("body").evaluate(async () => (await indexedDB.databases()).map((d) => d.name).filter((n) => n.startsWith("gradbook-lms")));
+  expect(kept).toEqual([]);
+  const ended = await close(page);
+  expect(ended.suspend_data).toMatch(/^gradbook1:[A-Za-z0-9_-]+$/);
+  await relaunched(browser, ended.suspend_data);
+});
+
+test("suspend data cut short (40 KB cut to 4,096 characters) is set aside, and the learner's work takes its place and reaches a fresh browser", async ({ page, browser, errors }) => {
+  test.setTimeout(150_000);
+  const big = suspendOf([{ v: 2, kind: "cell", lesson: "a-derivative-is-a-nudge", id: "worked", source: require("crypto").randomBytes(29_000).toString("hex"), updated: Date.now() - 86_400_000 }]);
+  expect(big.length).toBeGreaterThan(40_000);
+  const cut = big.slice(0, 4096);
+  const sco = await launch(page, "p2004", "item-a-derivative-is-a-nudge", { suspend: cut });
+  await expect(sco.locator("#notices")).toContainText("The work your LMS keeps for this lesson could not be read: it is cut short or damaged. It is set aside: your work in this browser is shown, and once you change something, your work takes its place in your LMS.");
+  await expectHeld(page, { progress_measure: "0", suspend_data: cut });
+  await answerNudge(sco);
+  await passExercise(sco, "nudged-grads", nudge);
+  await expectHeld(page, { completion_status: "completed", progress_measure: "1" });
+  const ended = await close(page);
+  expect(ended.suspend_data).not.toBe(cut);
+  await relaunched(browser, ended.suspend_data);
+});
+
+test("a hostile LMS's 1.5 MB error text is said clipped, and its Commit, which blocks 4 s, never runs in the task of the change it commits", async ({ page, errors }) => {
+  test.setTimeout(150_000);
+  const sco = await launch(page, "p2004", "item-a-derivative-is-a-nudge", { refuse: "Commit", query: "&errorstring=big&commitwait=4000" });
+  // The launch's report is committed (and refused) first, on its own.
+  await expect.poll(() => page.evaluate(() => lms.commitCalls.length), { timeout: 30_000 }).toBe(1);
+  const q = sco.locator("#quiz-predict-up");
+  await q.getByLabel("…rises by about 0.01 · (6² + 4² + 2² + 4²) = 0.72.").check();
+  const start = Date.now();
+  await q.getByRole("button", { name: "Check my answer" }).click();
+  await expect(q.locator(".feedback")).toContainText("Right.");
+  console.log(`figures: a hostile LMS whose Commit blocks 4 s: the answer's feedback ${Date.now() - start} ms after the click`);
+  const notice = sco.locator("#notices p").filter({ hasText: "Your LMS did not take your progress" });
+  await expect(notice).toContainText("it refused Commit: 391 General Commit Failure General Commit Failure", { timeout: 30_000 });
+  expect((await notice.textContent()).length).toBeLessThan(500);
+  await expect.poll(() => page.evaluate(() => lms.commitCalls.length), { timeout: 30_000 }).toBe(2);
+  const calls = await page.evaluate(() => lms.commitCalls);
+  expect(calls.filter((c) => c.inReport)).toEqual([]);
 });

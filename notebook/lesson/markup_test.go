@@ -239,7 +239,7 @@ func TestPageCodeUsesDeclaredNames(t *testing.T) {
 }
 
 // plainAttr are HTML's own attributes, which are no contract of ours.
-var plainAttr = map[string]bool{"hidden": true, "class": true, "role": true, "aria-label": true, "aria-busy": true, "aria-describedby": true, "href": true, "download": true, "id": true, "for": true}
+var plainAttr = map[string]bool{"hidden": true, "disabled": true, "class": true, "role": true, "aria-label": true, "aria-busy": true, "aria-describedby": true, "href": true, "download": true, "id": true, "for": true}
 
 // declaredNames are the values of the constants in block's markup.go.
 func declaredNames(t *testing.T) map[string]bool {

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"text/template"
@@ -87,10 +90,44 @@ func WriteServiceWorker(dir string) (string, error) {
 // not read it ignore it; it is not part of the site's files.
 const headers = `# Netlify and Cloudflare Pages read this file. It lets course pages on
 # other sites fetch the files that embedded Gradbook cells need
-# (gradbook.wasm, cells.json, editor.js, runner.js, wasm_exec.js): every file here is public anyway.
+# (gradbook.wasm, cells.json, editor.js, runner.js, wasm_exec.js): every file here is public anyway,
+# and says which pages may show Gradbook's in frames (serve.go -frame-ancestors).
 /*
   Access-Control-Allow-Origin: *
-`
+  Content-Security-Policy: frame-ancestors `
+
+// AnyAncestor is the frame-ancestors of a site whose cells any course
+// page may embed in a frame: the default.
+const AnyAncestor = "*"
+
+// FrameAncestors checks list as the sources that may show Gradbook's
+// pages in a frame, as CSP's frame-ancestors takes them, separated by
+// spaces: * (any page: the default), 'self', 'none' (alone), or origins
+// with a scheme, http or https (https://course.example.org,
+// https://*.example.edu, http://localhost:8000). It returns the list as
+// the headers write it, or says what is wrong with it: it goes into a
+// header, so nothing else may.
+func FrameAncestors(list string) (string, error) {
+	fields := strings.Fields(list)
+	if len(fields) == 0 {
+		return "", errors.New("no source: give *, 'self', 'none' or origins such as https://course.example.org")
+	}
+	for _, f := range fields {
+		switch {
+		case f == "*" || f == "'self'":
+		case f == "'none'":
+			if len(fields) > 1 {
+				return "", errors.New("'none' goes alone")
+			}
+		case !ancestorOrigin.MatchString(f):
+			return "", fmt.Errorf("%q is not *, 'self', 'none' or an origin such as https://course.example.org (a scheme, http or https, a host that may start with *., and a port)", f)
+		}
+	}
+	return strings.Join(fields, " "), nil
+}
+
+// ancestorOrigin is an origin as frame-ancestors takes it.
+var ancestorOrigin = regexp.MustCompile(`^https?://(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:([0-9]{1,5}|\*))?$`)
 
 // Copy copies the published files of the built site in dir to out, each
 // with its modification time and with its compressed copies that are
@@ -141,12 +178,12 @@ func copyFile(dst, src string, info fs.FileInfo) error {
 // a service worker, the _headers file, and a brotli and a gzip copy of
 // every file that compresses (gradbook.wasm.br, gradbook.wasm.gz: for
 // hosts that serve such copies), ready for any static host under any
-// path.
-func Export(dir, out string) (string, error) {
+// path. ancestors are the pages that may frame it (FrameAncestors').
+func Export(dir, out, ancestors string) (string, error) {
 	if err := Copy(dir, out); err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(out, "_headers"), []byte(headers), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(out, "_headers"), []byte(headers+ancestors+"\n"), 0o644); err != nil {
 		return "", err
 	}
 	version, err := WriteServiceWorker(out)

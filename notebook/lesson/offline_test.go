@@ -19,11 +19,11 @@ func TestExportHeaders(t *testing.T) {
 	src, out := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(src, "index.html"), []byte("<p>hi</p>"), 0o644)
 	os.WriteFile(filepath.Join(src, "gradbook.wasm"), []byte("\x00asm"), 0o644)
-	if _, err := Export(src, out); err != nil {
+	if _, err := Export(src, out, "https://course.example.org 'self'"); err != nil {
 		t.Fatal(err)
 	}
 	h, err := os.ReadFile(filepath.Join(out, "_headers"))
-	if err != nil || !strings.Contains(string(h), "/*\n  Access-Control-Allow-Origin: *\n") {
+	if err != nil || !strings.Contains(string(h), "/*\n  Access-Control-Allow-Origin: *\n  Content-Security-Policy: frame-ancestors https://course.example.org 'self'\n") {
 		t.Errorf("_headers: %q %v", h, err)
 	}
 	sw, _ := os.ReadFile(filepath.Join(out, "sw.js"))
@@ -60,7 +60,7 @@ func TestExportCompressed(t *testing.T) {
 	if want := []string{"data.tar.gz", "gradbook.wasm", "index.html", "moved.js"}; !slices.Equal(files, want) {
 		t.Errorf("Files = %q, want %q", files, want)
 	}
-	if _, err := Export(src, out); err != nil {
+	if _, err := Export(src, out, AnyAncestor); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"gradbook.wasm.br", "gradbook.wasm.gz", "index.html.br", "index.html.gz", "sw.js.gz", "sw.js.br"} {
@@ -86,5 +86,27 @@ func TestExportCompressed(t *testing.T) {
 	sw, _ := os.ReadFile(filepath.Join(out, "sw.js"))
 	if strings.Contains(string(sw), ".br\"") || strings.Contains(string(sw), "wasm.gz") || !strings.Contains(string(sw), `"gradbook.wasm"`) || !strings.Contains(string(sw), `"data.tar.gz"`) {
 		t.Errorf("the service worker's files are wrong:\n%s", sw)
+	}
+}
+
+// The pages that may frame Gradbook's go into a header: a list of CSP's
+// sources, or an error that says what is wrong, never anything else.
+func TestFrameAncestors(t *testing.T) {
+	for _, tc := range []struct{ in, want, err string }{
+		{"*", "*", ""},
+		{"  https://course.example.org   https://*.example.edu:8443 'self' ", "https://course.example.org https://*.example.edu:8443 'self'", ""},
+		{"http://localhost:8000", "http://localhost:8000", ""},
+		{"'none'", "'none'", ""},
+		{"", "", "no source"},
+		{"'none' https://a.example", "", "'none' goes alone"},
+		{"https://a.example; script-src *", "", `"https://a.example;" is not`},
+		{"https://a.example\r\nSet-Cookie: x=1", "", `"Set-Cookie:" is not`},
+		{"javascript:alert(1)", "", "is not"},
+		{"course.example.org", "", "is not"},
+	} {
+		got, err := FrameAncestors(tc.in)
+		if got != tc.want || (tc.err == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("FrameAncestors(%q) = %q, %v; want %q, %q", tc.in, got, err, tc.want, tc.err)
+		}
 	}
 }

@@ -43,14 +43,20 @@
 //	time             cmi.session_time, PT1M5.2S    cmi.core.session_time, 0000:01:05.20
 //	exit             cmi.exit: suspend             cmi.core.exit: suspend
 //
-// A report sets only what changed. It commits at once when what the LMS
-// grades changed (completion, success, score); other changes (code being
-// written) wait for a commit at most CommitEvery after the last one. The
-// page also commits when it is hidden, and ends the session (Terminate or
-// LMSFinish, which commit too) when it goes away. A call the LMS refuses
-// is an error (*Refused) with the LMS's own code and message, and is
-// tried again at the next report; the learner's work stays in the
-// browser's IndexedDB either way.
+// A report sets only what changed, and never commits itself: an LMS's
+// Commit may block the page while it sends, so a Link commits on the
+// page's timer (Page.Later), CommitSoon after a change to what the LMS
+// grades (completion, success, score), and at most CommitEvery after the
+// last commit for other changes (code being written), once for changes
+// that come together. The page also commits when it is hidden, and ends
+// the session (Terminate or LMSFinish, which commit too) when it goes
+// away. A call the LMS refuses is an error (*Refused) with the LMS's own
+// code and message, and is tried again at the next report; the learner's
+// work stays in the browser's IndexedDB either way. A GetValue that fails
+// (throws, or sets an error) is an error, never a value: a learner id
+// that cannot be read is none, and a learner with none gets no database
+// (Link.Database is ""). What an LMS answers is read no further than the
+// page uses (Object.Call's limit, applied in JavaScript).
 //
 // # The suspend data
 //
@@ -67,4 +73,11 @@
 // back), keeps only the lesson's records (and those of its earlier
 // names, which the page then moves to it), and merges them with what the
 // browser holds: the newer record wins, and a pass stays a pass.
+//
+// Suspend data that cannot be read never blocks the learner's work: not
+// Gradbook's, cut short or damaged, it is set aside and replaced by the
+// learner's work at their first change; not given (the LMS's GetValue
+// failed), it is asked for again before that change is sent, and replaced
+// if it still is not; written by a newer Gradbook (ErrNewer), it is left
+// as it is for good, since a newer lesson can read it. Each is said.
 package lms

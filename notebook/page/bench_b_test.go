@@ -120,8 +120,16 @@ func (b *bench) answer(root page.Node, yes bool) {
 	sel := ".confirm .confirm-no"
 	if yes {
 		sel = ".confirm .confirm-yes"
+		b.armed()
 	}
 	fakedom.Click(fakedom.Find(b.t, root, sel))
+	b.p.Settle()
+}
+
+// armed waits until a question's yes answer takes a click, as a learner
+// who reads it does.
+func (b *bench) armed() {
+	b.clock.Advance(page.AskArm)
 	b.p.Settle()
 }
 

@@ -1,6 +1,10 @@
 package page
 
-import "gradbook/notebook/block"
+import (
+	"time"
+
+	"gradbook/notebook/block"
+)
 
 // ask shows a question with two answers inside root, before the node
 // before (at the end if before is nil), and calls yes or no (either may be
@@ -19,6 +23,11 @@ func (p *Page) ask(root, before Node, question, yesLabel, noLabel string, yes, n
 	appendAll(box, p.elem("p", "", question), yesButton, p.doc.CreateText(" "), noButton)
 	root.InsertBefore(box, before)
 	noButton.Focus()
+	// The answer that changes something takes no click until the question
+	// has been seen: a page that frames this one cannot have a learner's
+	// double click land on it (clickjacking).
+	yesButton.SetAttr("disabled", "")
+	p.clock.AfterFunc(askArm, func() { p.Do(func() { yesButton.RemoveAttr("disabled") }) })
 	on := &handlers{}
 	answer := func(f func()) func(Event) {
 		return func(Event) {
@@ -34,6 +43,10 @@ func (p *Page) ask(root, before Node, question, yesLabel, noLabel string, yes, n
 	on.listen(p, noButton, "click", answer(no))
 	on.listen(p, yesButton, "click", answer(yes))
 }
+
+// askArm is how long a question shows before its yes answer takes a
+// click.
+const askArm = 500 * time.Millisecond
 
 // button makes a button of class with text.
 func (p *Page) button(class, text string) Node {

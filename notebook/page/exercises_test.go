@@ -200,6 +200,7 @@ func TestResetAnExercise(t *testing.T) {
 		if n := len(x.QueryAll(".confirm")); n != 1 {
 			t.Errorf("Reset pressed twice asks %d questions", n)
 		}
+		b.armed()
 		b.clickIn(x, ".confirm-yes")
 		if got := b.code(x); got != starter {
 			t.Errorf("after Reset the exercise holds %q", got)

@@ -99,10 +99,8 @@ func thrown(r any) error {
 }
 
 // clipped is a JavaScript string cut to limit UTF-16 code units in
-// JavaScript, so that no more crosses into Go.
+// JavaScript, so that no more crosses into Go (js.Value's Get and Length
+// take objects only: String.prototype.slice cuts the string).
 func clipped(s js.Value, limit int) string {
-	if s.Length() > limit {
-		s = s.Call("slice", 0, limit)
-	}
-	return s.String()
+	return js.Global().Get("String").Get("prototype").Get("slice").Call("call", s, 0, limit).String()
 }

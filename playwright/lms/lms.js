@@ -7,6 +7,12 @@
 //
 //   lms.html?package=p2004&item=item-chain-rule&learner=learner-1[&refuse=Commit]
 //
+// A hostile LMS, for what a page must survive: throw=GetValue makes every
+// GetValue throw; errorstring=big makes GetErrorString answer 1.5 MB;
+// commitwait=N makes Commit busy-wait N ms before it commits.
+// lms.commitCalls records, for each Commit, whether it came in the same
+// task as a SetValue before it (a report's own task).
+//
 // window.lmsStart, if a spec sets it before the page loads, is what the
 // LMS kept from an earlier session, as flattened CMI
 // ({"cmi.suspend_data": "…"}). window.lms has the API, what the LMS held
@@ -42,7 +48,8 @@
   const api = new (v12 ? Scorm12API : Scorm2004API)({ autocommit: false, logLevel: 5 });
   api.loadFromFlattenedJSON(cmi);
   const held = () => api.renderCMIToJSONObject().cmi;
-  const lms = { api, version: v12 ? "1.2" : "2004", commits: [], ended: null, calls: [] };
+  const lms = { api, version: v12 ? "1.2" : "2004", commits: [], ended: null, calls: [], commitCalls: [] };
+  let reporting = false; // a SetValue came in this task
   window.lms = lms;
   const pre = v12 ? "LMS" : "";
   api.on(`${pre}Commit`, () => lms.commits.push(held()));
@@ -56,9 +63,22 @@
       const f = target[name];
       if (typeof f !== "function") return f;
       if (name === `${pre}GetLastError`) return () => refused || f.call(target);
-      if (name === `${pre}GetErrorString`) return (code) => code === "391" && refused ? "General Commit Failure" : f.call(target, code);
+      if (name === `${pre}GetErrorString`) {
+        if (q.get("errorstring") === "big") return () => "General Commit Failure ".repeat(65_000);
+        return (code) => code === "391" && refused ? "General Commit Failure" : f.call(target, code);
+      }
       return (...args) => {
         lms.calls.push([name, ...args.map((a) => String(a).slice(0, 60))]);
+        if (name === `${pre}GetValue` && q.get("throw") === "GetValue") throw new TypeError("the LMS is broken");
+        if (name === `${pre}SetValue` && !/session_time$/.test(args[0]) && !reporting) { // a commit sets the session time itself
+          reporting = true;
+          setTimeout(() => { reporting = false; }, 0);
+        }
+        if (name === `${pre}Commit`) {
+          lms.commitCalls.push({ inReport: reporting, at: performance.now() });
+          const wait = Number(q.get("commitwait") || 0);
+          for (const end = performance.now() + wait; performance.now() < end;) { /* an LMS sending, synchronously */ }
+        }
         if (name === `${pre}Commit` && q.get("refuse") === "Commit") {
           refused = "391";
           return "false";

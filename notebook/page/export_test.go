@@ -1,0 +1,4 @@
+package page
+
+// AskArm is askArm, for the tests of package page_test.
+const AskArm = askArm
