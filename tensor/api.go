@@ -330,6 +330,9 @@ func (t *Tensor) Reshape(shape ...int) (*Tensor, error) {
 	} else if known != len(t.data) {
 		return nil, fail(" (" + words.Count(known, "element") + ")")
 	}
+	if _, err := sizeOf("reshape", out); err != nil {
+		return nil, err // an empty tensor's other dimensions (view(0, 1 << 40))
+	}
 	return run(&node{op: opReshape, in: []*Tensor{t}}, &Tensor{shape: out, data: t.data}), nil
 }
 

@@ -136,6 +136,15 @@ func TestTensorErrors(t *testing.T) {
 		"W = torch.zeros(2, 2, requires_grad=True)\nh = W * 2\nh.sum().backward()\ncmp('dh', h, h)": "call h.retain_grad() before",
 		"a = torch.tensor([[1, 2], [3]])":                                                           "",
 		"a = torch.tensor([1, -1.0]).log()":                                                         "log needs positive numbers",
+		// An empty tensor's other dimensions count (issue 34, finding 7).
+		"print('before')\na = torch.zeros(0, 1 << 29).sum(0)":             "even empty, its other dimensions must hold at most 33,554,432 elements",
+		"a = torch.zeros(0, 65536, 65536, 65536, 65536).sum(0)\nprint(a)": "even empty",
+		"a = torch.zeros(0, 4).view(0, 65536, 65536, 65536, 65536)":       "even empty",
+		"a = torch.zeros(0, 1, 4096) + torch.zeros(8193, 1)":              "even empty",
+		// An index past every int is out of range, not 0 (finding 8).
+		"a = torch.arange(10)[1 << 70]":      "index 1180591620717411303424 is out of range",
+		"a = torch.arange(10)[1 << 70, 0]":   "index 1180591620717411303424 is out of range",
+		"a = torch.arange(10)[[1, 1 << 70]]": "out of range",
 	} {
 		r := celltest.One(t, src)
 		if r.Err == nil || !strings.Contains(r.Err.Msg, says) {
