@@ -12,6 +12,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"gradbook/engine"
+	"gradbook/internal/words"
 	"gradbook/notebook/kernel"
 	"gradbook/notebook/torch"
 	"gradbook/notebook/values"
@@ -194,13 +195,21 @@ func jvpBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		if tan == nil {
 			tan = tensor.ZerosLike(t)
 		}
+		for i, x := range tan.Data() {
+			if x != x || x-x != 0 { // NaN or ±Inf
+				return nil, fmt.Errorf("jvp: element %d of the tangent is %s: the derivative along the tangents is not a finite number there", i, words.Number(x))
+			}
+		}
 		return starlark.Tuple{torch.Wrap(thread, t.Detach()), torch.Wrap(thread, tan)}, nil
 	}
 	seed := map[*engine.Value]float64{}
 	for i, v := range p.leaves {
 		seed[v] = dirs[i]
 	}
-	d := engine.TangentsOf(vs, func(v *engine.Value) float64 { return seed[v] })
+	d, bad := engine.FiniteTangentsOf(vs, func(v *engine.Value) float64 { return seed[v] })
+	if bad != nil {
+		return nil, notFinite(b.Name(), bad)
+	}
 	if !list {
 		return starlark.Tuple{starlark.Float(vs[0].Data), starlark.Float(d[0])}, nil
 	}
@@ -209,6 +218,20 @@ func jvpBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		vals[i], tans[i] = starlark.Float(v.Data), starlark.Float(d[i])
 	}
 	return starlark.Tuple{starlark.NewList(vals), starlark.NewList(tans)}, nil
+}
+
+// notFinite is the error of forward mode whose tangent at bad is not a
+// finite number, as a Value whose number is not one is refused: name
+// the op and its inputs.
+func notFinite(name string, bad *engine.Value) error {
+	args := ""
+	for i, u := range bad.Inputs() {
+		if i > 0 {
+			args += ", "
+		}
+		args += words.Number(u.Data)
+	}
+	return fmt.Errorf("%s: the tangent of %s(%s) is not a finite number: its derivative there is infinite or undefined", name, bad.Op(), args)
 }
 
 // jacobianBuiltin is jacobian(f, xs, mode="reverse"): the m × n matrix of
@@ -258,12 +281,15 @@ func jacobianBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	passes := 0
 	if mode == "forward" {
 		for j, x := range p.leaves {
-			d := engine.TangentsOf(outs, func(v *engine.Value) float64 {
+			d, bad := engine.FiniteTangentsOf(outs, func(v *engine.Value) float64 {
 				if v == x {
 					return 1
 				}
 				return 0
 			})
+			if bad != nil {
+				return nil, notFinite(b.Name(), bad)
+			}
 			for i := range outs {
 				J[i][j] = d[i]
 			}
