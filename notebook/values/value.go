@@ -86,11 +86,13 @@ func (v *Value) Truth() starlark.Bool {
 }
 
 // reading notes, while trace records a graph, that the code reads the
-// number of a Value the graph depends on: the graph may then depend on
-// the numbers.
+// number of a Value: one the graph depends on, whose number the graph may
+// then depend on, or one from outside the traced function, which each
+// call reads anew (it is an input of the tape) where the number read now
+// would stay on the tape.
 func (v *Value) reading(what string) {
 	p := v.p
-	if p == nil || p.rec == nil || p.rec.read != "" || (v.rec != p.rec && !p.rec.inputs[v.v]) {
+	if p == nil || p.rec == nil || p.rec.read != "" {
 		return
 	}
 	cell, code := p.run.Here()
@@ -315,6 +317,7 @@ func (p *part) made(c *cellValue, op string, in ...*engine.Value) (starlark.Valu
 	c.w = Value{v: r, p: p}
 	if p.rec != nil {
 		c.w.rec = p.rec // a trace records: no drawing
+		p.rec.made[r] = true
 		return &c.w, nil
 	}
 	if !record {
