@@ -351,7 +351,7 @@ func numbersIn(x starlark.Value) bool {
 type recording struct {
 	inputs map[*engine.Value]bool
 	made   map[*engine.Value]bool // the Values made while f ran
-	read   string // where f first read the number of a Value it made or was given
+	read   string                 // where f first read the number of a Value it made or was given
 }
 
 // maxShapeDepth is how deeply trace's inputs may nest lists.
