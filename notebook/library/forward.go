@@ -234,6 +234,11 @@ func notFinite(name string, bad *engine.Value) error {
 	return fmt.Errorf("%s: the tangent of %s(%s) is not a finite number: its derivative there is infinite or undefined", name, bad.Op(), args)
 }
 
+// visitsPerSecond is the fastest a Jacobian's passes visit nodes (a
+// forward pass, a reverse one), at best: passes that would take longer
+// than the run has left even at this rate are refused before they start.
+const visitsPerSecond = 1e8
+
 // jacobianBuiltin is jacobian(f, xs, mode="reverse"): the m × n matrix of
 // the derivatives of f's m outputs with respect to its n inputs (xs, a
 // list of numbers; f takes the list of Values). Forward mode builds it a
@@ -279,8 +284,20 @@ func jacobianBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		J[i] = make([]float64, n)
 	}
 	passes := 0
+	run, total := kernel.RunOf(thread), n
+	if mode == "reverse" {
+		total = m
+	}
+	// Each pass visits the graph: the run's time is checked before each,
+	// and what cannot finish in it is refused up front.
+	afford := func() error {
+		return run.Afford(float64((total-passes)*size), visitsPerSecond, "visits of the graph's nodes")
+	}
 	if mode == "forward" {
 		for j, x := range p.leaves {
+			if err := afford(); err != nil {
+				return nil, err
+			}
 			d, bad := engine.FiniteTangentsOf(outs, func(v *engine.Value) float64 {
 				if v == x {
 					return 1
@@ -297,6 +314,9 @@ func jacobianBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		}
 	} else {
 		for i, o := range outs {
+			if err := afford(); err != nil {
+				return nil, err
+			}
 			for _, x := range p.leaves {
 				x.Grad = 0
 			}

@@ -3,6 +3,7 @@ package torch_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"gradbook/notebook"
 	"gradbook/notebook/internal/celltest"
@@ -193,5 +194,46 @@ x.shape = 3`)
 	}
 	if r.Err == nil || r.Err.Msg != "Tensor has no settable field .shape (.data, .grad, .requires_grad and .label can be set)" {
 		t.Errorf("error %v", r.Err)
+	}
+}
+
+// A long matrix product keeps to the run's time (issue 34, finding 5):
+// it is refused up front when it cannot finish in the time left, or
+// stopped between panels once the time is up, with the run's own
+// time-limit error on the product's line; and so are its gradient,
+// forward mode through it, and jacobian's passes.
+func TestLongProductsKeepToTheTimeLimit(t *testing.T) {
+	for _, src := range []string{
+		"a = torch.ones(1500, 1500)\nb = a.matmul(a)",
+		"a = torch.ones(1500, 1500)\nb = torch.matmul(a, a)",
+		"a = torch.ones(1500, 1500)\ny, dy = jvp(lambda x: x.matmul(a), [a], [a])",
+		"xs = [1.0] * 3000\nJ = jacobian(lambda xs: xs, xs, mode=\"forward\")",
+		"xs = [1.0] * 3000\nJ = jacobian(lambda xs: xs, xs)",
+	} {
+		r := notebook.NewSession().Run(kernel.Request{Cells: []string{src}, Limits: kernel.Limits{Time: 5 * time.Millisecond}}).Last()
+		last := strings.Count(src, "\n") + 1
+		if r.Err == nil || r.Err.Stop != kernel.ErrTooLong || r.Err.Line != last {
+			t.Errorf("%q: error %v, want the time limit's on line %d", src, r.Err, last)
+			continue
+		}
+		if !strings.Contains(r.Err.Msg, "too long to compute: this needs about ") && !strings.Contains(r.Err.Msg, "the cell ran too long") {
+			t.Errorf("%q: %q", src, r.Err.Msg)
+		}
+	}
+	// The gradient of a product made in a kept cell above.
+	s := notebook.NewSession()
+	above := "a = torch.ones(1000, 1000, requires_grad=True)\nb = torch.ones(1000, 1000)\nc = a.matmul(b).sum()"
+	if r := s.Run(kernel.Request{Cells: []string{above}}).Last(); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	r := s.Run(kernel.Request{Cells: []string{above, "print('go')\nc.backward()"}, Limits: kernel.Limits{Time: 5 * time.Millisecond}}).Last()
+	if r.Err == nil || r.Err.Stop != kernel.ErrTooLong || r.Err.Line != 2 {
+		t.Errorf("c.backward(): error %v, want the time limit's on line 2", r.Err)
+	}
+	// What cannot finish even at the fastest is refused before it starts,
+	// saying how much work it is.
+	r = notebook.NewSession().Run(kernel.Request{Cells: []string{"a = torch.ones(4096, 4096)\nb = a.matmul(a)"}, Limits: kernel.Limits{Time: 5 * time.Second}}).Last()
+	if r.Err == nil || !strings.Contains(r.Err.Msg, "too long to compute: this needs about 68,719,476,736 multiply-adds, which take at least 6.9 s, and the run has") || r.Err.Line != 2 {
+		t.Errorf("a 4096³ product in 5 s: %v", r.Err)
 	}
 }
