@@ -257,16 +257,27 @@ func (s *Session) run(r *Run, req Request, files []*syntax.File) {
 		if err != nil {
 			break
 		}
+		// Kept or not, a cell's globals freeze when it ends, so that a
+		// check (-check, the lesson tests) sees what the page does.
+		var nested *nestedError
 		if !req.Fresh {
-			snap := take(r.lin, cells[:i+1], res[i])
-			snap.drawn = req.All || i == len(cells)-1
-			s.kept.put(snap)
-		} else {
-			// Kept or not, a cell's globals freeze when it ends, so that a
-			// check (-check, the lesson tests) sees what the page does.
-			for _, v := range r.lin.env {
-				v.Freeze()
+			var snap *snapshot
+			if snap, nested = take(r.lin, cells[:i+1], res[i]); nested == nil {
+				snap.drawn = req.All || i == len(cells)-1
+				s.kept.put(snap)
 			}
+		} else {
+			_, nested = freeze(r.lin)
+		}
+		if nested != nil {
+			// Nothing may walk it again: not kept, not in the globals.
+			delete(env, nested.name)
+			e := &CellError{Cell: i, Msg: nested.msg}
+			if e.Line = bindingLine(files[i], nested.name); e.Line > 0 {
+				e.Code = lineOf(cells[i], e.Line)
+			}
+			res[i].Err = e
+			break
 		}
 	}
 	r.current = -1

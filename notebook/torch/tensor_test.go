@@ -230,10 +230,4 @@ func TestLongProductsKeepToTheTimeLimit(t *testing.T) {
 	if r.Err == nil || r.Err.Stop != kernel.ErrTooLong || r.Err.Line != 2 {
 		t.Errorf("c.backward(): error %v, want the time limit's on line 2", r.Err)
 	}
-	// What cannot finish even at the fastest is refused before it starts,
-	// saying how much work it is.
-	r = notebook.NewSession().Run(kernel.Request{Cells: []string{"a = torch.ones(4096, 4096)\nb = a.matmul(a)"}, Limits: kernel.Limits{Time: 5 * time.Second}}).Last()
-	if r.Err == nil || !strings.Contains(r.Err.Msg, "too long to compute: this needs about 68,719,476,736 multiply-adds, which take at least 6.9 s, and the run has") || r.Err.Line != 2 {
-		t.Errorf("a 4096³ product in 5 s: %v", r.Err)
-	}
 }
