@@ -34,15 +34,11 @@ func Format(x starlark.Value, max int) (string, bool) {
 	return b.String(), ok
 }
 
-// Short is x as a message quotes it: at most about 200 bytes, with "…"
-// where it is cut.
+// Short is x as a message quotes it: clipped as Clip clips, and written
+// no further than that.
 func Short(x starlark.Value) string {
-	s, ok := Format(x, 200)
-	if ok {
-		return s
-	}
-	s = strings.ToValidUTF8(s[:200], "") // a rune cut in two goes
-	return s + "…"
+	s, _ := Format(x, maxValue)
+	return Clip(s)
 }
 
 // format writes x into b until it holds more than max bytes, and reports

@@ -71,7 +71,7 @@ func plotBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		for _, item := range d.Items() {
 			name, ok := starlark.AsString(item[0])
 			if !ok {
-				name = item[0].String()
+				name = kernel.Short(item[0])
 			}
 			ys, err := numbers("plot: series "+name, item[1])
 			if err != nil {
@@ -198,7 +198,7 @@ func heatmapBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 		for i := range out {
 			s, ok := starlark.AsString(it.Index(i))
 			if !ok {
-				s = it.Index(i).String()
+				s = kernel.Short(it.Index(i))
 			}
 			out[i] = kernel.Clip(s)
 		}

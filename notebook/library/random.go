@@ -213,7 +213,7 @@ func randomChoices(thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 	for i := range cum {
 		w, ok := values.AsFloat(ws.Index(i))
 		if !ok || w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
-			return nil, fmt.Errorf("random.choices: weight %d is %s; weights are numbers, at least 0", i, ws.Index(i).String())
+			return nil, fmt.Errorf("random.choices: weight %d is %s; weights are numbers, at least 0", i, kernel.Short(ws.Index(i)))
 		}
 		cum[i] = w
 		largest = max(largest, w)

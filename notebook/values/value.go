@@ -179,7 +179,7 @@ var valueAttrs = attrs.New([]attrs.Field[*Value]{
 func setNumber(field string, x starlark.Value, to *float64) error {
 	f, ok := AsFloat(x)
 	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
-		return fmt.Errorf("%s must be set to a finite number, got %s", field, x.String())
+		return fmt.Errorf("%s must be set to a finite number, got %s", field, kernel.Short(x))
 	}
 	*to = f
 	return nil
@@ -208,7 +208,7 @@ func (v *Value) pow(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	}
 	k, ok := AsFloat(x)
 	if !ok || math.IsNaN(k) || math.IsInf(k, 0) {
-		return nil, fmt.Errorf("pow: the exponent must be a finite number, got %s", x.String())
+		return nil, fmt.Errorf("pow: the exponent must be a finite number, got %s", kernel.Short(x))
 	}
 	return v.p.node("pow", v.v, nil, k)
 }
