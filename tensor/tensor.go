@@ -15,6 +15,10 @@ import (
 // memory, which a WebAssembly program cannot recover from.
 const MaxSize = 1 << 25
 
+// MaxDims is the most dimensions a tensor may have, as NumPy's 32: its
+// nested lists are printed, compared and made one call per dimension.
+const MaxDims = 32
+
 // Tensor is an n-dimensional array of float64s in row-major order, with a
 // shape ([] for a 0-d scalar) and, when it requires a gradient, the record
 // of the op that made it.
@@ -102,6 +106,9 @@ func ShapeString(shape []int) string {
 // every shape a tensor has, and every part of one, holds at most MaxSize
 // elements, and numel never overflows.
 func sizeOf(op string, shape []int) (int, error) {
+	if len(shape) > MaxDims {
+		return 0, errorf(op, ErrTooLarge, "%s dimensions are more than a tensor may have (%d)", words.Int(len(shape)), MaxDims)
+	}
 	n, bound := 1, 1
 	for _, d := range shape {
 		if d < 0 {

@@ -142,6 +142,7 @@ func TestTensorErrors(t *testing.T) {
 		"a = torch.zeros(0, 65536, 65536, 65536, 65536).sum(0)\nprint(a)": "even empty",
 		"a = torch.zeros(0, 4).view(0, 65536, 65536, 65536, 65536)":       "even empty",
 		"a = torch.zeros(0, 1, 4096) + torch.zeros(8193, 1)":              "even empty",
+		"a = torch.zeros(1).view(*([1] * 20000))":                         "20,000 dimensions are more than a tensor may have (32)",
 		// An index past every int is out of range, not 0 (finding 8).
 		"a = torch.arange(10)[1 << 70]":      "index 1180591620717411303424 is out of range",
 		"a = torch.arange(10)[1 << 70, 0]":   "index 1180591620717411303424 is out of range",
