@@ -123,6 +123,7 @@ func freeze(lin *lineage) (held [][]Changeable, _ *nestedError) {
 	seen := map[starlark.Value]bool{}    // lists, dicts, sets and functions walked into
 	tuples := map[*starlark.Value]bool{} // tuples walked into, by their first element
 	type frame struct {
+		list  *starlark.List // read in place: a list may be long
 		items []starlark.Value
 		next  int
 	}
@@ -132,12 +133,18 @@ func freeze(lin *lineage) (held [][]Changeable, _ *nestedError) {
 		stack := []frame{{items: []starlark.Value{lin.env[name]}}}
 		for len(stack) > 0 {
 			f := &stack[len(stack)-1]
-			if f.next == len(f.items) {
+			var x starlark.Value
+			switch {
+			case f.list != nil && f.next < f.list.Len():
+				x = f.list.Index(f.next)
+			case f.list == nil && f.next < len(f.items):
+				x = f.items[f.next]
+			default:
 				stack = stack[:len(stack)-1]
 				continue
 			}
-			x := f.items[f.next]
 			f.next++
+			var list *starlark.List
 			var items []starlark.Value
 			switch x := x.(type) {
 			case Changeable:
@@ -153,10 +160,7 @@ func freeze(lin *lineage) (held [][]Changeable, _ *nestedError) {
 					continue
 				}
 				seen[x] = true
-				items = make([]starlark.Value, x.Len())
-				for i := range items {
-					items[i] = x.Index(i)
-				}
+				list = x
 			case *starlark.Dict:
 				if seen[x] {
 					continue
@@ -204,7 +208,7 @@ func freeze(lin *lineage) (held [][]Changeable, _ *nestedError) {
 					items = []starlark.Value{r} // a bound method freezes its list
 				}
 			}
-			if len(items) == 0 {
+			if len(items) == 0 && (list == nil || list.Len() == 0) {
 				continue
 			}
 			if len(stack) >= MaxNesting {
@@ -213,7 +217,7 @@ func freeze(lin *lineage) (held [][]Changeable, _ *nestedError) {
 			if again > maxReexpansions {
 				return nil, &nestedError{name, fmt.Sprintf("%s holds the same tuples or functions more than %s times over (a tuple that holds one tuple twice, many times over): too many to keep", name, words.Int(maxReexpansions))}
 			}
-			stack = append(stack, frame{items: items})
+			stack = append(stack, frame{list: list, items: items})
 		}
 	}
 	for _, name := range names {
