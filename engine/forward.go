@@ -32,6 +32,14 @@ func (t *Tape) Tangents(vals, tangents []float64) {
 // TangentsOf is Tangents on Values: seed gives each leaf's tangent, and it
 // returns the tangent of each of outs. Nothing is changed.
 func TangentsOf(outs []*Value, seed func(*Value) float64) []float64 {
+	d, _ := FiniteTangentsOf(outs, seed)
+	return d
+}
+
+// FiniteTangentsOf is TangentsOf that also returns the first node, in the
+// order they are computed, whose tangent is not a finite number (the
+// derivative of pow(x, 0.5) at 0 is infinite), or nil if every one is.
+func FiniteTangentsOf(outs []*Value, seed func(*Value) float64) (tangents []float64, bad *Value) {
 	d := map[*Value]float64{}
 	for _, root := range outs {
 		for _, u := range Topo(root) {
@@ -53,13 +61,16 @@ func TangentsOf(outs []*Value, seed func(*Value) float64) []float64 {
 				dt += db * d[b]
 			}
 			d[u] = dt
+			if bad == nil && (dt != dt || dt-dt != 0) { // NaN or ±Inf
+				bad = u
+			}
 		}
 	}
 	out := make([]float64, len(outs))
 	for i, r := range outs {
 		out[i] = d[r]
 	}
-	return out
+	return out, bad
 }
 
 // MaxRecursiveVisits bounds ReverseRecursive: a recursive backward visits

@@ -172,12 +172,26 @@ const hostile = [
   ["a 30-million-character fail", 'fail("b" * 30000000)', /fail: b+… \(\d+ more characters\)/],
 ];
 
-test("hostile cells: each gives a clean message, and the notebook and the saved work survive", async ({ page, errors }) => {
+// Issue 34: data nested deeper than the browser's stack is refused when the
+// cell ends, printed without recursion, and what still recurses in
+// Starlark itself (a tuple hashed 50,000 deep) costs only the runner,
+// which is started again: before, each was an uncaught "Maximum call
+// stack size exceeded" in the worker, and the cell never finished.
+const nested = [
+  ["a list nested 20,000 deep", "x = []\nfor i in range(20000):\n    x = [x]\nprint('built')", /^built\s*cell 1, line 3[\s\S]*x is nested more than 1000 deep/],
+  ["a list printed 50,000 deep", "def f():\n    x = []\n    for i in range(50000):\n        x = [x]\n    return x\ns = str(f())\nprint(len(s), s[:3])", /^100002 \[\[\[\s*$/],
+  ["a tuple hashed 50,000 deep", "def f():\n    t = ()\n    for i in range(50000):\n        t = (t,)\n    return {t: 1}\nf()", /the runner failed: Maximum call stack size exceeded/],
+];
+
+for (const [title, cases] of [
+  ["hostile cells: each gives a clean message, and the notebook and the saved work survive", hostile],
+  ["deeply nested data: each gives a clean message, and the notebook and the saved work survive", nested],
+]) test(title, async ({ page, errors }) => {
   test.setTimeout(240_000);
   await open(page, "scratch.html");
   const c = cell(page, 1);
   const editor = editorOf(c);
-  for (const [what, code, says] of hostile) {
+  for (const [what, code, says] of cases) {
     await test.step(what, async () => {
       // A saved edit in a second cell, typed just before the run.
       await page.getByRole("button", { name: "Add a cell" }).click();

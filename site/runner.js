@@ -29,7 +29,19 @@
   self.onmessage = async (event) => {
     const msg = event.data;
     if (!msg || msg.gradbook !== "module") {
-      if (handle) handle(msg); else queue.push(msg);
+      if (!handle) {
+        queue.push(msg);
+        return;
+      }
+      // The Go program runs the job inside this call. An error it throws
+      // (the browser's "Maximum call stack size exceeded") leaves it
+      // unable to go on, and, in this async function, would be only an
+      // unhandled rejection that nobody hears of: the page is told.
+      try {
+        handle(msg);
+      } catch (err) {
+        died(`the runner failed: ${err && err.message || err}`);
+      }
       return;
     }
     try {

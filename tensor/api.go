@@ -59,6 +59,16 @@ func newOp(n node, shape []int, in ...*Tensor) *Tensor {
 	return run(&c.n, &c.y)
 }
 
+// withBudget is newOp for an op whose node has a budget while it runs,
+// and none after.
+func withBudget(n node, shape []int, in ...*Tensor) *Tensor {
+	y := newOp(n, shape, in...)
+	if y.node != nil {
+		y.node.budget = nil
+	}
+	return y
+}
+
 func (t *Tensor) binary(op opcode, u *Tensor) (*Tensor, error) {
 	shape, err := broadcastShapes(ops[op].name, t.shape, u.shape)
 	if err != nil {
@@ -115,7 +125,9 @@ func (t *Tensor) Sigmoid() *Tensor { return t.unary(opSigmoid, 0) }
 // two, the leading (batch) dimensions broadcast against each other:
 // (b, m, k) @ (k, n) is (b, m, n), (b, h, m, k) @ (b, h, k, n) is
 // (b, h, m, n).
-func (t *Tensor) Matmul(u *Tensor) (*Tensor, error) {
+func (t *Tensor) Matmul(u *Tensor) (*Tensor, error) { return Budget(nil).Matmul(t, u) }
+
+func (t *Tensor) matmul(u *Tensor, budget Budget) (*Tensor, error) {
 	a, b := t.shape, u.shape
 	if len(a) == 0 || len(b) == 0 {
 		return nil, errorf("matmul", ErrShape, "shapes %s and %s: a scalar has no matrix product; use mul", ShapeString(a), ShapeString(b))
@@ -147,7 +159,7 @@ func (t *Tensor) Matmul(u *Tensor) (*Tensor, error) {
 	if _, err := sizeOf("matmul", shape); err != nil {
 		return nil, err
 	}
-	return newOp(node{op: opMatmul, dim: [3]int{m, k, c}, bc: newBcast(abatch, bbatch, batch)}, shape, t, u), nil
+	return withBudget(node{op: opMatmul, dim: [3]int{m, k, c}, bc: newBcast(abatch, bbatch, batch), budget: budget}, shape, t, u), nil
 }
 
 // axis resolves a possibly negative axis of t for op.
@@ -329,6 +341,9 @@ func (t *Tensor) Reshape(shape ...int) (*Tensor, error) {
 		out[infer] = len(t.data) / known
 	} else if known != len(t.data) {
 		return nil, fail(" (" + words.Count(known, "element") + ")")
+	}
+	if _, err := sizeOf("reshape", out); err != nil {
+		return nil, err // an empty tensor's other dimensions (view(0, 1 << 40))
 	}
 	return run(&node{op: opReshape, in: []*Tensor{t}}, &Tensor{shape: out, data: t.data}), nil
 }

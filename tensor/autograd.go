@@ -94,6 +94,10 @@ func (t *Tensor) Backward() error { return t.BackwardWith(nil, engine.Accumulate
 // keeps only the last one, and so does each Grad. The other modes run as
 // engine.Accumulate.
 func (t *Tensor) BackwardWith(grad *Tensor, mode engine.Mode) error {
+	return Budget(nil).Backward(t, grad, mode)
+}
+
+func (t *Tensor) backward(grad *Tensor, mode engine.Mode, budget Budget) error {
 	if !t.requiresGrad {
 		return errorf("backward", ErrGrad, "the tensor does not require a gradient and has no graph: call SetRequiresGrad(true) on the parameters before the ops that use them")
 	}
@@ -144,7 +148,7 @@ func (t *Tensor) BackwardWith(grad *Tensor, mode engine.Mode) error {
 			gx = append(gx, g)
 		}
 		if !fastVJP(n, order[i], grads[i], gx) {
-			ops[n.op].vjp(n, order[i], grads[i], gx)
+			vjp(n, order[i], grads[i], gx, budget)
 		}
 		if mode == engine.OverwriteBug { // the bug: '=' where '+=' belongs
 			for j, x := range n.in {
@@ -164,6 +168,14 @@ func (t *Tensor) BackwardWith(grad *Tensor, mode engine.Mode) error {
 		}
 	}
 	return nil
+}
+
+// vjp runs n's reverse rule within budget, which n holds only meanwhile,
+// even when budget stops it.
+func vjp(n *node, y *Tensor, gy []float64, gx [][]float64, budget Budget) {
+	n.budget = budget
+	defer func() { n.budget = nil }()
+	ops[n.op].vjp(n, y, gy, gx)
 }
 
 // SetTangent seeds forward mode: the ops made from t from now on carry

@@ -130,12 +130,13 @@ func (c *bcast) rows(fn func(i, ja, jb int)) {
 		return
 	}
 	nd := len(c.out) - 1 // the dimensions that count rows
-	if numel(c.out) == 0 {
+	size := numel(c.out)
+	if size == 0 {
 		return
 	}
 	idx := make([]int, nd)
 	ja, jb := 0, 0
-	for i := 0; i < numel(c.out); i += c.n {
+	for i := 0; i < size; i += c.n {
 		fn(i, ja, jb)
 		for d := nd - 1; d >= 0; d-- { // step the counter idx and carry
 			idx[d]++

@@ -112,7 +112,9 @@
 // which must give Plain's numbers to the last bit: every element of C is
 // added up in one order, defined by Product. A product runs as a loop of
 // calls over panels of at most PanelWork multiply-adds, so that a long
-// one can be stopped between them.
+// one can be stopped between them: a Budget's Matmul, Linear and Backward
+// ask it before each panel, and stop when it says so (a notebook's run
+// keeps its time limit that way, without the package knowing of it).
 //
 // # Errors
 //

@@ -173,8 +173,10 @@ func SetKernel(k Kernel) (previous Kernel) {
 const PanelWork = 1 << 22
 
 // addProduct adds p into p.C, panel by panel, with the installed kernel
-// or, where it declines, the plain loops.
-func addProduct(p Product) {
+// or, where it declines, the plain loops. A product of more than one
+// panel asks budget (when not nil) before each panel whether the
+// multiply-adds left can be done, and stops if not (Budget).
+func addProduct(p Product, budget Budget) {
 	if p.Batch == 0 || p.M == 0 || p.N == 0 || p.K == 0 {
 		return
 	}
@@ -182,7 +184,15 @@ func addProduct(p Product) {
 	if kp := kernel.Load(); kp != nil {
 		k = *kp
 	}
+	left := p.Batch * p.M * p.N * p.K // at most 2⁵⁰: every shape fits MaxSize
+	if left <= PanelWork {
+		budget = nil // milliseconds: not worth reading the clock
+	}
 	run := func(q Product) {
+		if budget != nil {
+			budget.spend(left)
+			left -= q.Batch * q.M * q.N * q.K
+		}
 		if k == nil || !k.Product(q) {
 			q.Plain()
 		}
@@ -240,7 +250,7 @@ func matmulForward(n *node, y, a, b []float64) {
 		if shared {
 			p.Batch, p.M = 1, run*m
 		}
-		addProduct(p)
+		addProduct(p, n.budget)
 	})
 }
 
@@ -257,7 +267,7 @@ func matmulBackward(n *node, gy, a, b, ga, gb []float64) {
 			if shared {
 				p.Batch, p.M = 1, run*m
 			}
-			addProduct(p)
+			addProduct(p, n.budget)
 		}
 		if gb != nil { // gb += aᵀ @ gy
 			p := Product{Batch: run, M: k, N: nn, K: m,
@@ -267,7 +277,7 @@ func matmulBackward(n *node, gy, a, b, ga, gb []float64) {
 			if shared {
 				p.Batch, p.K = 1, run*m
 			}
-			addProduct(p)
+			addProduct(p, n.budget)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package tensor_test
 
 import (
+	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -140,5 +141,60 @@ func TestLinearIsMatmulAndAdd(t *testing.T) {
 		if i := tensortest.FirstDifference(pair[0], pair[1]); i >= 0 {
 			t.Errorf("%s element %d: %v by Linear, %v by matmul and add", name, i, pair[0][i], pair[1][i])
 		}
+	}
+}
+
+// TestBudgetStopsLongProducts counts a Budget's checks: a long product
+// asks it before each panel, the whole product's multiply-adds first,
+// and stops at its first error, which Matmul, Linear and Backward
+// return, leaving no gradient; with the kernels installed too (under
+// wasm/kernels' go_js_wasm_exec). A small product never asks.
+func TestBudgetStopsLongProducts(t *testing.T) {
+	g := NewGenerator(2)
+	a, b := Must(g.Randn(600, 600)).SetRequiresGrad(true), Must(g.Randn(600, 600))
+	errOut := errors.New("out of time")
+	var works []int
+	stopAt := 3
+	budget := Budget(func(work int) error {
+		works = append(works, work)
+		if len(works) == stopAt {
+			return errOut
+		}
+		return nil
+	})
+	if y, err := budget.Matmul(a, b); y != nil || err != errOut {
+		t.Fatalf("Matmul within a budget that stops: %v, %v", y, err)
+	}
+	if len(works) != 3 || works[0] != 600*600*600 || works[1] >= works[0] || works[2] >= works[1] {
+		t.Errorf("the budget was asked about %v multiply-adds; want the whole product's, then less at each panel", works)
+	}
+	if _, err := budget.Linear(a, b, nil); err != nil {
+		t.Fatalf("Linear: %v (the budget stops only at its 3rd check)", err)
+	}
+	works, stopAt = nil, 1
+	if _, err := budget.Linear(a, b, nil); err != errOut || len(works) != 1 {
+		t.Errorf("Linear within a budget that stops: %v after %d checks", err, len(works))
+	}
+	// Allowed to the end, the numbers are Matmul's; then a backward
+	// stopped leaves the gradient as it was.
+	works, stopAt = nil, -1
+	y, err := budget.Matmul(a, b)
+	if err != nil || tensortest.FirstDifference(y.Data(), Must(a.Matmul(b)).Data()) >= 0 {
+		t.Fatalf("Matmul within a budget that allows it: %v", err)
+	}
+	panels := len(works)
+	loss := y.SumAll()
+	works, stopAt = nil, 2
+	if err := budget.Backward(loss, nil, engine.Accumulate); err != errOut || a.Grad != nil {
+		t.Errorf("Backward within a budget that stops: %v, gradient %v", err, a.Grad)
+	}
+	works, stopAt = nil, -1
+	if err := budget.Backward(loss, nil, engine.Accumulate); err != nil || a.Grad == nil || len(works) != panels {
+		t.Errorf("Backward within a budget that allows it: %v after %d checks (the forward product took %d)", err, len(works), panels)
+	}
+	works = nil
+	small := Must(g.Randn(30, 30))
+	if _, err := budget.Matmul(small, small); err != nil || len(works) != 0 {
+		t.Errorf("a small product asked the budget %d times", len(works))
 	}
 }

@@ -351,10 +351,10 @@ var linearOp = op{"linear", 3,
 	func(n *node, _ *Tensor, gy []float64, gx [][]float64) {
 		rows, in, out := n.dim[0], n.dim[1], n.dim[2]
 		if gx[0] != nil { // dx += gy·W
-			addProduct(Product{Batch: 1, M: rows, N: in, K: out, A: gy, AR: out, AC: 1, B: n.in[1].data, BR: in, BC: 1, C: gx[0], CR: in})
+			addProduct(Product{Batch: 1, M: rows, N: in, K: out, A: gy, AR: out, AC: 1, B: n.in[1].data, BR: in, BC: 1, C: gx[0], CR: in}, n.budget)
 		}
 		if gx[1] != nil { // dW += gyᵀ·x
-			addProduct(Product{Batch: 1, M: out, N: in, K: rows, A: gy, AR: 1, AC: out, B: n.in[0].data, BR: in, BC: 1, C: gx[1], CR: in})
+			addProduct(Product{Batch: 1, M: out, N: in, K: rows, A: gy, AR: 1, AC: out, B: n.in[0].data, BR: in, BC: 1, C: gx[1], CR: in}, n.budget)
 		}
 		if gx[2] != nil {
 			for r := range rows {
@@ -385,7 +385,7 @@ var linearOp = op{"linear", 3,
 // linearForward adds x·wᵀ to y.
 func linearForward(n *node, y, x, w []float64) {
 	rows, in, out := n.dim[0], n.dim[1], n.dim[2]
-	addProduct(Product{Batch: 1, M: rows, N: out, K: in, A: x, AR: in, AC: 1, B: w, BR: 1, BC: in, C: y, CR: out})
+	addProduct(Product{Batch: 1, M: rows, N: out, K: in, A: x, AR: in, AC: 1, B: w, BR: 1, BC: in, C: y, CR: out}, n.budget)
 }
 
 // addRows adds b to each row of y, whose rows are b's length.
@@ -400,7 +400,9 @@ func addRows(y, b []float64) {
 // none, and the result is (…, out). It is one op: the product reads the
 // weight transposed where it lies, and its numbers are those of
 // x.Matmul(weight.T()).Add(bias).
-func Linear(x, weight, bias *Tensor) (*Tensor, error) {
+func Linear(x, weight, bias *Tensor) (*Tensor, error) { return Budget(nil).Linear(x, weight, bias) }
+
+func linear(x, weight, bias *Tensor, budget Budget) (*Tensor, error) {
 	if len(x.shape) == 0 || len(weight.shape) != 2 || x.shape[len(x.shape)-1] != weight.shape[1] {
 		return nil, errorf("linear", ErrShape, "an input of shape %s and a weight of shape %s do not fit: the weight must be (out, %s)", ShapeString(x.shape), ShapeString(weight.shape), lastDim(x.shape))
 	}
@@ -420,7 +422,7 @@ func Linear(x, weight, bias *Tensor) (*Tensor, error) {
 	} else {
 		rows = numel(x.shape[:len(x.shape)-1])
 	}
-	return newOp(node{op: opLinear, dim: [3]int{rows, in, out}}, shape, x, weight, bias), nil
+	return withBudget(node{op: opLinear, dim: [3]int{rows, in, out}, budget: budget}, shape, x, weight, bias), nil
 }
 
 // lastDim is the last dimension of a shape, for messages: "in" for a

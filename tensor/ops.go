@@ -51,6 +51,9 @@ type node struct {
 	sizes []int     // cat: the size of each input's block, its length along the axis times the inner size
 	aux   []float64 // cross_entropy: the softmax of the logits; masked_fill: the mask; layer_norm: x̂, then each row's r
 	tgt   []int32   // cross_entropy: the targets
+	// budget bounds the products of matmul and linear while the node is
+	// computed (forward, tangent or gradient), nil otherwise.
+	budget Budget
 }
 
 // An op is one tensor operation, written as engine/ops.go writes a scalar

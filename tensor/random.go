@@ -154,22 +154,34 @@ func log(x float64) float64 {
 // non-negative weights w (torch.multinomial of one sample from one row):
 // sampling the next token from a softmax.
 func (g *Generator) Choice(w []float64) (int, error) {
-	total := 0.0
+	total, largest := 0.0, 0.0
 	for i, x := range w {
 		if !(x >= 0) || math.IsInf(x, 0) {
 			return 0, errorf("multinomial", ErrValue, "weight %d is %s; weights must be finite and not negative", i, words.Number(x))
 		}
 		total += x
+		largest = max(largest, x)
 	}
 	if !(total > 0) {
 		return 0, errorf("multinomial", ErrValue, "the weights add up to 0: nothing can be drawn")
 	}
+	// Weights whose sum overflows ([1e308, 1e308]) are drawn from scaled
+	// by a power of 2, exactly, so that the draw stays fair.
+	scale := 1.0
+	if math.IsInf(total, 1) {
+		_, e := math.Frexp(largest)
+		scale = math.Ldexp(1, -e)
+		total = 0
+		for _, x := range w {
+			total += x * scale
+		}
+	}
 	u := g.uniform() * total
 	for i, x := range w {
-		if u < x {
+		if u < x*scale {
 			return i, nil
 		}
-		u -= x
+		u -= x * scale
 	}
 	for i := len(w) - 1; i >= 0; i-- { // rounding left u past the end
 		if w[i] > 0 {

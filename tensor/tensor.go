@@ -15,6 +15,10 @@ import (
 // memory, which a WebAssembly program cannot recover from.
 const MaxSize = 1 << 25
 
+// MaxDims is the most dimensions a tensor may have, as NumPy's 32: its
+// nested lists are printed, compared and made one call per dimension.
+const MaxDims = 32
+
 // Tensor is an n-dimensional array of float64s in row-major order, with a
 // shape ([] for a 0-d scalar) and, when it requires a gradient, the record
 // of the op that made it.
@@ -95,29 +99,53 @@ func ShapeString(shape []int) string {
 }
 
 // sizeOf returns the number of elements of shape, or an error naming op
-// when a dimension is negative or the product exceeds MaxSize.
+// when a dimension is negative or the shape is larger than MaxSize. A
+// dimension of 0 counts as 1 in that bound: an empty tensor's other
+// dimensions must fit too, since a reduction, an index or a view of it
+// can drop the 0 and keep the rest (torch.zeros(0, 1 << 29).sum(0)). So
+// every shape a tensor has, and every part of one, holds at most MaxSize
+// elements, and numel never overflows.
 func sizeOf(op string, shape []int) (int, error) {
-	n := 1
+	if len(shape) > MaxDims {
+		return 0, errorf(op, ErrTooLarge, "%s dimensions are more than a tensor may have (%d)", words.Int(len(shape)), MaxDims)
+	}
+	n, bound := 1, 1
 	for _, d := range shape {
 		if d < 0 {
 			return 0, errorf(op, ErrValue, "negative dimension %d in shape %s", d, ShapeString(shape))
 		}
-		if d > 0 && n > MaxSize/d {
-			return 0, errorf(op, ErrTooLarge, "shape %s has more than %s elements", ShapeString(shape), words.Int(MaxSize))
+		if d > 0 && bound > MaxSize/d {
+			return 0, tooLarge(op, shape)
 		}
 		n *= d
+		bound *= max(d, 1)
 	}
-	if n > MaxSize {
-		return 0, errorf(op, ErrTooLarge, "shape %s has more than %s elements", ShapeString(shape), words.Int(MaxSize))
+	if bound > MaxSize {
+		return 0, tooLarge(op, shape)
 	}
 	return n, nil
 }
 
-// numel is the number of elements of a shape already known to be valid.
-func numel(shape []int) int {
-	n := 1
+func tooLarge(op string, shape []int) error {
 	for _, d := range shape {
+		if d == 0 {
+			return errorf(op, ErrTooLarge, "shape %s is too large: even empty, its other dimensions must hold at most %s elements", ShapeString(shape), words.Int(MaxSize))
+		}
+	}
+	return errorf(op, ErrTooLarge, "shape %s has more than %s elements", ShapeString(shape), words.Int(MaxSize))
+}
+
+// numel is the number of elements of a shape already checked by sizeOf
+// (or a part of one). A shape that was not is a bug in the package, and
+// numel panics rather than wrap around.
+func numel(shape []int) int {
+	n, bound := 1, 1
+	for _, d := range shape {
+		if d < 0 || d > 0 && bound > MaxSize/d {
+			panic("tensor: internal error: shape " + ShapeString(shape) + " was not checked")
+		}
 		n *= d
+		bound *= max(d, 1)
 	}
 	return n
 }

@@ -186,3 +186,12 @@ func TestReportText(t *testing.T) {
 		t.Errorf("stopped: %q", got)
 	}
 }
+
+// A Check keeps to its time even when the learner's code begins with one
+// long matrix product (issue 34, finding 5): it took 57 s and passed.
+func TestCheckKeepsToItsTimeInALongProduct(t *testing.T) {
+	rep := CheckTests("a = torch.ones(2500, 2500)\nb = a.matmul(a)\ndef f():\n    return 1", []Test{{Name: "f", Code: "check(f(), 1)"}})
+	if rep.Passed || !strings.Contains(rep.Why, "stopped after 5 s") && !strings.Contains(rep.Why, "too long to compute") {
+		t.Errorf("report %+v", rep)
+	}
+}

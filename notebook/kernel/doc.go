@@ -24,14 +24,19 @@
 // names the cell and line, in a learner's words, with the Starlark way
 // for a Python habit (hints.go). The few Starlark messages the kernel
 // must recognise are read in one file (messages.go). What a run sends to
-// the page is capped (cap.go).
+// the page is capped (cap.go). Cells' str, repr and print, and Format
+// and Short for built-ins that quote a learner's value, write nested data
+// without recursion (format.go); what a cell leaves nested deeper than
+// MaxNesting is refused when it ends, before Starlark freezes it (kept.go).
 //
 // # What built-ins use
 //
 // A built-in reaches the run it is called in with RunOf(thread), and
 // uses a few methods of the Run: Caller and Here (the learner's line),
 // Check and CallQuietly (output.go), Made, Built and Show (the budget of
-// Values and the drawings, graphs.go), Plot (plots.go), Globals and Stop.
+// Values and the drawings, graphs.go), Plot (plots.go), Globals, Stop, and
+// Afford, which keeps a built-in's long computation (a matrix product, a
+// Jacobian's passes) to the run's time.
 // State that a package keeps from run to run beside the globals (the
 // numbers of Values and tensors, random generators) is that package's
 // Part of each chain of cells (parts.go), which the kernel tells of runs

@@ -263,3 +263,36 @@ func bind(env starlark.StringDict, names, value starlark.Value) error {
 	}
 	return nil
 }
+
+// bindingLine returns the line of the last statement of a rewritten cell
+// that binds name at its top level (a __set__ call), or 0.
+func bindingLine(f *syntax.File, name string) int {
+	line := 0
+	syntax.Walk(f, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.CallExpr)
+		if !ok {
+			return true
+		}
+		if fn, ok := c.Fn.(*syntax.Ident); ok && fn.Name == setName && len(c.Args) == 2 && binds(c.Args[0], name) {
+			line = int(c.Lparen.Line)
+		}
+		return true
+	})
+	return line
+}
+
+// binds reports whether the names of a __set__ call, a string literal or
+// a nested tuple of them, include name.
+func binds(names syntax.Expr, name string) bool {
+	switch e := names.(type) {
+	case *syntax.Literal:
+		return e.Value == name
+	case *syntax.TupleExpr:
+		for _, x := range e.List {
+			if binds(x, name) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,10 +1,14 @@
 package kernel
 
 import (
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"go.starlark.net/starlark"
+
+	"gradbook/internal/words"
 )
 
 // A run's state after a cell is its environment (env.go). It is kept,
@@ -32,7 +36,12 @@ type lineage struct {
 }
 
 func (s *Session) newLineage() *lineage {
-	env := make(starlark.StringDict, len(s.builtins)+1)
+	env := make(starlark.StringDict, len(s.builtins)+4)
+	// Starlark's str, repr and print, writing nested values without
+	// recursion (format.go).
+	env["str"] = starlark.NewBuiltin("str", strBuiltin)
+	env["repr"] = starlark.NewBuiltin("repr", reprBuiltin)
+	env["print"] = starlark.NewBuiltin("print", printBuiltin)
 	for k, v := range s.builtins {
 		env[k] = v
 	}
@@ -74,70 +83,156 @@ func (s *snapshot) restore() error {
 }
 
 // take freezes the environment and records it, with what each part
-// keeps of the changeable values it reaches; res and drawn are the
-// results of the cells up to it.
-func take(lin *lineage, srcs []string, res []CellResult, drawn []bool) *snapshot {
-	s := &snapshot{srcs: slices.Clone(srcs), res: slices.Clone(res), drawn: slices.Clone(drawn), lin: lin, env: make(starlark.StringDict, len(lin.env))}
-	held := make([][]Changeable, len(lin.parts))
-	seen := map[starlark.Value]bool{}
-	var walk func(x starlark.Value, depth int)
-	walk = func(x starlark.Value, depth int) {
-		if depth > 1000 {
-			return
-		}
-		switch x := x.(type) {
-		case Changeable:
-			p := x.KeptBy()
-			for i := range lin.parts {
-				if lin.parts[i] == p {
-					held[i] = append(held[i], x)
-				}
-			}
-			return
-		case *starlark.List, *starlark.Dict, *starlark.Function, *starlark.Set:
-			if seen[x] {
-				return
-			}
-			seen[x] = true
-		}
-		switch x := x.(type) {
-		case *starlark.List:
-			for i := range x.Len() {
-				walk(x.Index(i), depth+1)
-			}
-		case starlark.Tuple:
-			for _, y := range x {
-				walk(y, depth+1)
-			}
-		case *starlark.Dict:
-			for _, kv := range x.Items() {
-				walk(kv[0], depth+1)
-				walk(kv[1], depth+1)
-			}
-		case *starlark.Function:
-			for i := range x.NumParams() {
-				if d := x.ParamDefault(i); d != nil {
-					walk(d, depth+1)
-				}
-			}
-			for i := range x.NumFreeVars() {
-				_, v := x.FreeVar(i)
-				walk(v, depth+1)
-			}
-		}
+// keeps of the changeable values it reaches (freeze); res and drawn are
+// the results of the cells up to it. It fails as freeze does, keeping
+// nothing.
+func take(lin *lineage, srcs []string, res []CellResult, drawn []bool) (*snapshot, *nestedError) {
+	held, err := freeze(lin)
+	if err != nil {
+		return nil, err
 	}
-	for k, v := range lin.env {
-		v.Freeze()
-		s.env[k] = v
-		walk(v, 0)
-	}
+	s := &snapshot{srcs: slices.Clone(srcs), res: slices.Clone(res), drawn: slices.Clone(drawn), lin: lin, env: maps.Clone(lin.env)}
 	s.parts = make([]func() error, len(lin.parts))
 	for i, p := range lin.parts {
 		var cost int
 		s.parts[i], cost = p.Keep(held[i])
 		s.cost += cost
 	}
-	return s
+	return s, nil
+}
+
+// nestedError is why a global cannot be frozen: it nests deeper than
+// MaxNesting, or holds the same tuples or functions too many times over.
+type nestedError struct {
+	name string
+	msg  string
+}
+
+// maxReexpansions is how many times over freeze walks into tuples and
+// functions it has walked into before (Starlark's Freeze does, since
+// they have no mark of their own): a tuple that holds one tuple twice,
+// forty times over, is a thousand billion walks.
+const maxReexpansions = 1_000_000
+
+// freeze checks that Starlark can freeze every global, then freezes
+// them, so that a later cell cannot change what this one left; and it
+// hands each Changeable value the globals reach to the part it belongs
+// to (held[i] for lin.parts[i]).
+//
+// Starlark's Freeze recurses once per level of nesting, with no bound,
+// and a stack overflow kills the browser's WebAssembly runtime, not the
+// cell: so freeze first walks the globals as Freeze will, with a stack of
+// its own, marking lists, dicts and sets as Freeze marks them frozen and
+// walking into tuples and functions each time, as Freeze does. A global
+// whose walk goes deeper than MaxNesting (a list in a list twenty
+// thousand times, a function whose closure holds itself) or into the
+// same tuples too many times is refused, before anything recurses.
+func freeze(lin *lineage) (held [][]Changeable, _ *nestedError) {
+	held = make([][]Changeable, len(lin.parts))
+	seen := map[starlark.Value]bool{}    // lists, dicts, sets and functions walked into
+	tuples := map[*starlark.Value]bool{} // tuples walked into, by their first element
+	type frame struct {
+		list  *starlark.List // read in place: a list may be long
+		items []starlark.Value
+		next  int
+	}
+	names := slices.Sorted(maps.Keys(lin.env))
+	again := 0
+	for _, name := range names {
+		stack := []frame{{items: []starlark.Value{lin.env[name]}}}
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			var x starlark.Value
+			switch {
+			case f.list != nil && f.next < f.list.Len():
+				x = f.list.Index(f.next)
+			case f.list == nil && f.next < len(f.items):
+				x = f.items[f.next]
+			default:
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			f.next++
+			var list *starlark.List
+			var items []starlark.Value
+			switch x := x.(type) {
+			case Changeable:
+				p := x.KeptBy()
+				for i := range lin.parts {
+					if lin.parts[i] == p {
+						held[i] = append(held[i], x)
+					}
+				}
+				continue
+			case *starlark.List:
+				if seen[x] {
+					continue
+				}
+				seen[x] = true
+				list = x
+			case *starlark.Dict:
+				if seen[x] {
+					continue
+				}
+				seen[x] = true
+				for _, kv := range x.Items() {
+					items = append(items, kv[0], kv[1])
+				}
+			case *starlark.Set:
+				if seen[x] {
+					continue
+				}
+				seen[x] = true
+				it := x.Iterate()
+				var e starlark.Value
+				for it.Next(&e) {
+					items = append(items, e)
+				}
+				it.Done()
+			case starlark.Tuple:
+				if len(x) == 0 {
+					continue
+				}
+				if tuples[&x[0]] {
+					again++
+				}
+				tuples[&x[0]] = true
+				items = x
+			case *starlark.Function:
+				if seen[x] {
+					again++
+				}
+				seen[x] = true
+				for i := range x.NumParams() {
+					if d := x.ParamDefault(i); d != nil {
+						items = append(items, d)
+					}
+				}
+				for i := range x.NumFreeVars() {
+					_, v := x.FreeVar(i)
+					items = append(items, v)
+				}
+			case *starlark.Builtin:
+				if r := x.Receiver(); r != nil {
+					items = []starlark.Value{r} // a bound method freezes its list
+				}
+			}
+			if len(items) == 0 && (list == nil || list.Len() == 0) {
+				continue
+			}
+			if len(stack) >= MaxNesting {
+				return nil, &nestedError{name, fmt.Sprintf("%s is nested more than %s deep (a list in a list in a list…, or a function whose closure holds itself): a cell can leave data at most that deep, so that it can be kept, shown and compared; keep it flatter, such as a list of the items instead of a chain of lists", name, words.Int(MaxNesting))}
+			}
+			if again > maxReexpansions {
+				return nil, &nestedError{name, fmt.Sprintf("%s holds the same tuples or functions more than %s times over (a tuple that holds one tuple twice, many times over): too many to keep", name, words.Int(maxReexpansions))}
+			}
+			stack = append(stack, frame{list: list, items: items})
+		}
+	}
+	for _, name := range names {
+		lin.env[name].Freeze() // as deep as the walk above went, at most
+	}
+	return held, nil
 }
 
 // keptStates are a Session's latest snapshots, within limits.

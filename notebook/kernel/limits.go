@@ -28,6 +28,13 @@ const (
 	// traced steps with their recordings. Values that are garbage cost
 	// nothing; the live ones are bounded by MaxHeap too.
 	MaxValues = 10_000_000
+	// MaxNesting is how deeply the data a cell leaves may nest: lists in
+	// lists, dicts in dicts, tuples, and functions' closures. Starlark
+	// freezes, hashes and formats nested data with one call per level,
+	// and Chromium died freezing a list nested 20,000 deep (5,000 was
+	// fine), as Node does with the browsers' stack; 1000 leaves a margin
+	// of five, as MaxDepth does for calls.
+	MaxNesting = 1000
 )
 
 // How long code may run before it is stopped. Cells run off the page's

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Every limit of a run gives a clean error that names the cell's line, and
@@ -62,5 +63,24 @@ func TestHugeAllocationIsTheMemoryLimit(t *testing.T) {
 	}
 	if got := panicMessage("a bug", l); !strings.HasPrefix(got, "internal error in Gradbook: a bug") {
 		t.Errorf("another panic shows %q", got)
+	}
+}
+
+// Afford refuses up front what cannot finish in the time left even at
+// the rate given, saying how much work it is, as the run's time limit
+// (issue 34, finding 5).
+func TestAffordRefusesWhatCannotFinish(t *testing.T) {
+	r := newRun(nil, nil, Limits{Time: time.Minute}.withDefaults())
+	r.start = time.Now()
+	if err := r.Afford(1e9, 1e10, "multiply-adds"); err != nil {
+		t.Errorf("0.1 s of work in a minute: %v", err)
+	}
+	err := r.Afford(1e12, 1e10, "multiply-adds")
+	if err == nil || !errors.Is(err, ErrTooLong) || !strings.HasPrefix(err.Error(), "too long to compute: this needs about 1,000,000,000,000 multiply-adds, which take at least 100 s, and the run has ") || !strings.HasSuffix(err.Error(), " left of its 60 s") {
+		t.Errorf("100 s of work in a minute: %v", err)
+	}
+	var none *Run
+	if err := none.Afford(1e12, 1, "visits"); err != nil {
+		t.Errorf("outside a run: %v", err)
 	}
 }

@@ -36,6 +36,7 @@ type Run struct {
 	current int // the cell running now, -1 between cells
 	res     []CellResult
 	limits  Limits
+	start   time.Time // when its code began: Limits.Time counts from here
 	thread  *starlark.Thread
 	lin     *lineage
 	bound   map[string]int // the cell that binds each global first
@@ -87,6 +88,30 @@ func (r *Run) Stop(why Reason) error {
 		r.stopped = stopped{why, r.thread.CallStack()}
 	}
 	return &stopError{why, stopMessage(why, r.limits)}
+}
+
+// Afford is how a built-in's long computation (a matrix product, the
+// passes of a Jacobian) keeps to the run's time, which the run cannot
+// check while the built-in computes: asked before each piece of the
+// computation whether work more steps of it can be done, at about rate
+// steps a second (at best), it returns nil while they can; once the run's
+// time is up, the error that stops the run for it (ErrTooLong), as if
+// the cell's code had run that long; and when the work cannot finish in
+// the time left even at that rate, an error saying so (which also
+// matches ErrTooLong), so that what cannot finish is refused up front.
+// what names the steps for the learner: "multiply-adds".
+func (r *Run) Afford(work, rate float64, what string) error {
+	if r == nil {
+		return nil
+	}
+	left := r.limits.Time - time.Since(r.start)
+	if left <= 0 {
+		return r.Stop(ErrTooLong)
+	}
+	if need := time.Duration(work / rate * float64(time.Second)); need > left {
+		return &stopError{ErrTooLong, fmt.Sprintf("too long to compute: this needs about %s %s, which take at least %s, and the run has %s left of its %s", words.Int(int(work)), what, seconds(need.Round(100*time.Millisecond)), seconds(left.Round(100*time.Millisecond)), seconds(r.limits.Time))}
+	}
+	return nil
 }
 
 // halt stops the run for why, noting where it was: every limit that
@@ -178,6 +203,7 @@ func (s *Session) run(r *Run, req Request, files []*syntax.File) {
 		}
 	}
 	r.out.line = req.Hooks.Line
+	r.start = time.Now()
 	thread := limitedThread("notebook", r.limits, r.print, r.halt)
 	if flush := req.Hooks.Flush; flush != nil {
 		limits := thread.OnMaxSteps
@@ -232,15 +258,27 @@ func (s *Session) run(r *Run, req Request, files []*syntax.File) {
 		if err != nil {
 			break
 		}
+		// Kept or not, a cell's globals freeze when it ends, so that a
+		// check (-check, the lesson tests) sees what the page does.
+		var nested *nestedError
 		if !req.Fresh {
 			drawn[i] = req.All || i == len(cells)-1
-			s.kept.put(take(r.lin, cells[:i+1], res[:i+1], drawn[:i+1]))
-		} else {
-			// Kept or not, a cell's globals freeze when it ends, so that a
-			// check (-check, the lesson tests) sees what the page does.
-			for _, v := range r.lin.env {
-				v.Freeze()
+			var snap *snapshot
+			if snap, nested = take(r.lin, cells[:i+1], res[:i+1], drawn[:i+1]); nested == nil {
+				s.kept.put(snap)
 			}
+		} else {
+			_, nested = freeze(r.lin)
+		}
+		if nested != nil {
+			// Nothing may walk it again: not kept, not in the globals.
+			delete(env, nested.name)
+			e := &CellError{Cell: i, Msg: nested.msg}
+			if e.Line = bindingLine(files[i], nested.name); e.Line > 0 {
+				e.Code = lineOf(cells[i], e.Line)
+			}
+			res[i].Err = e
+			break
 		}
 	}
 	r.current = -1

@@ -45,7 +45,7 @@ func checkBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	}
 	if strings.HasPrefix(problem, "at ") {
 		// Inside a list or dict: show both whole, not only where they part.
-		problem += fmt.Sprintf(" (the whole: got %s, expected %s)", kernel.Clip(actual.String()), kernel.Clip(expected.String()))
+		problem += fmt.Sprintf(" (the whole: got %s, expected %s)", kernel.Short(actual), kernel.Short(expected))
 	}
 	label = kernel.Clip(label)
 	r := kernel.CheckResult{Label: label, Passed: problem == "", Line: line, Expected: kernel.Clip(checked(expected)), Actual: kernel.Clip(checked(actual))}
@@ -64,7 +64,7 @@ func checked(x starlark.Value) string {
 	if f, ok := values.AsFloat(x); ok {
 		return words.Number(f)
 	}
-	return x.String()
+	return kernel.Short(x)
 }
 
 // maxCompareDepth is how deep check looks into lists and dicts inside
@@ -86,7 +86,7 @@ func compare(actual, expected starlark.Value, tol float64, depth int) (string, e
 	if e, ok := values.AsFloat(expected); ok {
 		a, ok := values.AsFloat(actual)
 		if !ok {
-			return fmt.Sprintf("got %s, a %s, expected the number %s", actual.String(), actual.Type(), words.Number(e)), nil
+			return fmt.Sprintf("got %s, a %s, expected the number %s", kernel.Short(actual), actual.Type(), words.Number(e)), nil
 		}
 		if a == e || math.IsNaN(a) && math.IsNaN(e) || math.Abs(a-e) <= tol*math.Max(1, math.Abs(e)) {
 			return "", nil
@@ -100,7 +100,7 @@ func compare(actual, expected starlark.Value, tol float64, depth int) (string, e
 		if eq, err := starlark.Equal(actual, expected); err != nil || eq {
 			return "", err
 		}
-		return fmt.Sprintf("got %s, expected %s", kernel.Clip(actual.String()), kernel.Clip(expected.String())), nil
+		return fmt.Sprintf("got %s, expected %s", kernel.Short(actual), kernel.Short(expected)), nil
 	case *starlark.Dict:
 		a, ok := actual.(*starlark.Dict)
 		if !ok {
@@ -112,11 +112,11 @@ func compare(actual, expected starlark.Value, tol float64, depth int) (string, e
 				return "", err
 			}
 			if !found {
-				return fmt.Sprintf("%s is missing", item[0].String()), nil
+				return fmt.Sprintf("%s is missing", kernel.Short(item[0])), nil
 			}
 			p, err := compare(av, item[1], tol, depth+1)
 			if err != nil || p != "" {
-				return fmt.Sprintf("at %s: %s", kernel.Clip(item[0].String()), p), err
+				return fmt.Sprintf("at %s: %s", kernel.Short(item[0]), p), err
 			}
 		}
 		return "", nil
@@ -143,7 +143,7 @@ func compare(actual, expected starlark.Value, tol float64, depth int) (string, e
 	if eq {
 		return "", nil
 	}
-	return fmt.Sprintf("got %s, expected %s", kernel.Clip(actual.String()), kernel.Clip(expected.String())), nil
+	return fmt.Sprintf("got %s, expected %s", kernel.Short(actual), kernel.Short(expected)), nil
 }
 
 // firstArg returns the text of the first argument of the call at the start

@@ -61,3 +61,21 @@ check("a", "b")`)
 		t.Errorf("a list that holds itself: %v", r.Err)
 	}
 }
+
+// check quotes a value nested deeper than a browser's stack would write
+// recursively, clipped, without writing it whole (issue 34, finding 1).
+func TestCheckQuotesDeepValuesClipped(t *testing.T) {
+	r := celltest.One(t, `def deep():
+    x = []
+    for i in range(50000):
+        x = [x]
+    return x
+check(deep(), 1, label="deep")
+check(deep(), [1], label="deeper")`)
+	if r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	if len(r.Output) > 1000 || !strings.Contains(r.Output, "✗ deep: got [[[[") || !strings.Contains(r.Output, "…") {
+		t.Errorf("output %.300q… (%d bytes)", r.Output, len(r.Output))
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"gradbook/engine"
+	"gradbook/internal/words"
 	"gradbook/notebook/kernel"
 	"gradbook/notebook/torch"
 	"gradbook/notebook/values"
@@ -194,13 +195,21 @@ func jvpBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		if tan == nil {
 			tan = tensor.ZerosLike(t)
 		}
+		for i, x := range tan.Data() {
+			if x != x || x-x != 0 { // NaN or ±Inf
+				return nil, fmt.Errorf("jvp: element %d of the tangent is %s: the derivative along the tangents is not a finite number there", i, words.Number(x))
+			}
+		}
 		return starlark.Tuple{torch.Wrap(thread, t.Detach()), torch.Wrap(thread, tan)}, nil
 	}
 	seed := map[*engine.Value]float64{}
 	for i, v := range p.leaves {
 		seed[v] = dirs[i]
 	}
-	d := engine.TangentsOf(vs, func(v *engine.Value) float64 { return seed[v] })
+	d, bad := engine.FiniteTangentsOf(vs, func(v *engine.Value) float64 { return seed[v] })
+	if bad != nil {
+		return nil, notFinite(b.Name(), bad)
+	}
 	if !list {
 		return starlark.Tuple{starlark.Float(vs[0].Data), starlark.Float(d[0])}, nil
 	}
@@ -210,6 +219,25 @@ func jvpBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	}
 	return starlark.Tuple{starlark.NewList(vals), starlark.NewList(tans)}, nil
 }
+
+// notFinite is the error of forward mode whose tangent at bad is not a
+// finite number, as a Value whose number is not one is refused: name
+// the op and its inputs.
+func notFinite(name string, bad *engine.Value) error {
+	args := ""
+	for i, u := range bad.Inputs() {
+		if i > 0 {
+			args += ", "
+		}
+		args += words.Number(u.Data)
+	}
+	return fmt.Errorf("%s: the tangent of %s(%s) is not a finite number: its derivative there is infinite or undefined", name, bad.Op(), args)
+}
+
+// visitsPerSecond is the fastest a Jacobian's passes visit nodes (a
+// forward pass, a reverse one), at best: passes that would take longer
+// than the run has left even at this rate are refused before they start.
+const visitsPerSecond = 1e8
 
 // jacobianBuiltin is jacobian(f, xs, mode="reverse"): the m × n matrix of
 // the derivatives of f's m outputs with respect to its n inputs (xs, a
@@ -256,14 +284,29 @@ func jacobianBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		J[i] = make([]float64, n)
 	}
 	passes := 0
+	run, total := kernel.RunOf(thread), n
+	if mode == "reverse" {
+		total = m
+	}
+	// Each pass visits the graph: the run's time is checked before each,
+	// and what cannot finish in it is refused up front.
+	afford := func() error {
+		return run.Afford(float64((total-passes)*size), visitsPerSecond, "visits of the graph's nodes")
+	}
 	if mode == "forward" {
 		for j, x := range p.leaves {
-			d := engine.TangentsOf(outs, func(v *engine.Value) float64 {
+			if err := afford(); err != nil {
+				return nil, err
+			}
+			d, bad := engine.FiniteTangentsOf(outs, func(v *engine.Value) float64 {
 				if v == x {
 					return 1
 				}
 				return 0
 			})
+			if bad != nil {
+				return nil, notFinite(b.Name(), bad)
+			}
 			for i := range outs {
 				J[i][j] = d[i]
 			}
@@ -271,6 +314,9 @@ func jacobianBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		}
 	} else {
 		for i, o := range outs {
+			if err := afford(); err != nil {
+				return nil, err
+			}
 			for _, x := range p.leaves {
 				x.Grad = 0
 			}

@@ -53,3 +53,16 @@ for mode in ["forward", "reverse"]:
 		}
 	}
 }
+
+// Forward mode refuses a tangent that is not a finite number, as Values
+// refuse such a number, naming the op (issue 34, finding 8): the
+// derivative of x.pow(0.5) at 0 is infinite.
+func TestForwardModeRefusesNonFiniteTangents(t *testing.T) {
+	celltest.Cases(t, []celltest.Case{
+		{Name: "jvp", Src: "y, dy = jvp(lambda x: x.pow(0.5), [0.0], [1.0])\nprint(dy)", Err: "jvp: the tangent of pow(0) is not a finite number"},
+		{Name: "jvp along 0", Src: "y, dy = jvp(lambda x: x.pow(0.5) + x, [0.0], [0.0])\nprint(dy)", Err: "the tangent of pow(0) is not a finite number"},
+		{Name: "jacobian", Src: "J = jacobian(lambda xs: [xs[0].pow(0.5)], [0.0], mode=\"forward\")", Err: "jacobian: the tangent of pow(0) is not a finite number"},
+		{Name: "tensor jvp", Src: "y, dy = jvp(lambda x: x.pow(0.5), [torch.tensor([1.0, 0.0])], [torch.tensor([1.0, 1.0])])", Err: "jvp: element 1 of the tangent is +inf"},
+		{Name: "finite", Src: "y, dy = jvp(lambda x: x.pow(0.5), [4.0], [1.0])\nprint(dy)", Want: []string{"0.25"}},
+	})
+}

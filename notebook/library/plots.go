@@ -81,7 +81,7 @@ func plotBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		for _, item := range d.Items() {
 			name, ok := starlark.AsString(item[0])
 			if !ok {
-				name = item[0].String()
+				name = kernel.Short(item[0])
 			}
 			ys, err := numbers("plot: series "+name, item[1])
 			if err != nil {
@@ -199,7 +199,7 @@ func heatmapBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 		return listOf("heatmap: "+what, "labels", x, func(_ int, v starlark.Value) (string, error) {
 			s, ok := starlark.AsString(v)
 			if !ok {
-				s = v.String()
+				s = kernel.Short(v)
 			}
 			return kernel.Clip(s), nil
 		})

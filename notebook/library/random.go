@@ -210,13 +210,28 @@ func randomChoices(thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 		return nil, fmt.Errorf("random.choices: weights must be a list of %d numbers, one per item of the population", n)
 	}
 	cum := make([]float64, n)
-	total := 0.0
+	total, largest := 0.0, 0.0
 	for i := range cum {
 		w, ok := values.AsFloat(ws.Index(i))
 		if !ok || w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
-			return nil, fmt.Errorf("random.choices: weight %d is %s; weights are numbers, at least 0", i, ws.Index(i).String())
+			return nil, fmt.Errorf("random.choices: weight %d is %s; weights are numbers, at least 0", i, kernel.Short(ws.Index(i)))
 		}
-		total += w
+		cum[i] = w
+		largest = max(largest, w)
+	}
+	// Weights whose sum overflows ([1e308, 1e308]) are summed scaled by a
+	// power of 2, exactly, so that the draw stays fair.
+	scale := 1.0
+	for i := range cum {
+		total += cum[i]
+	}
+	if math.IsInf(total, 1) {
+		_, e := math.Frexp(largest)
+		scale = math.Ldexp(1, -e)
+	}
+	total = 0
+	for i := range cum {
+		total += cum[i] * scale
 		cum[i] = total
 	}
 	if total <= 0 {

@@ -62,3 +62,20 @@ print(min(d), max(d))`)
 		t.Errorf("shuffling a frozen list: %v", res.Err)
 	}
 }
+
+// Weights whose sum overflows to inf ([1e308, 1e308]) are drawn fairly,
+// by random.choices and torch.multinomial alike, not always the last
+// (issue 34, finding 8).
+func TestHugeWeightsDrawFairly(t *testing.T) {
+	r := celltest.One(t, `picks = random.choices(["a", "b"], weights=[1e308, 1e308], k=2000)
+n = len([p for p in picks if p == "a"])
+print(800 < n and n < 1200)
+picks = random.choices(["a", "b", "c"], weights=[1e308, 0, 1e308], k=2000)
+print(len([p for p in picks if p == "b"]))
+draws = torch.multinomial(torch.tensor([1e308, 1e308]), 2000).tolist()
+m = len([d for d in draws if d == 0])
+print(800 < m and m < 1200)`)
+	if r.Err != nil || r.Output != "True\n0\nTrue\n" {
+		t.Errorf("output %q, error %v", r.Output, r.Err)
+	}
+}

@@ -10,8 +10,10 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"gradbook/engine"
 	"gradbook/internal/words"
 	"gradbook/notebook/internal/attrs"
+	"gradbook/notebook/kernel"
 	"gradbook/notebook/values"
 	"gradbook/tensor"
 )
@@ -65,19 +67,19 @@ func (x *Tensor) reduce(op func(t *tensor.Tensor, axis int, keep bool) (*tensor.
 }
 
 // backward is t.backward(gradient=None).
-func (x *Tensor) backward(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (x *Tensor) backward(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var grad starlark.Value = starlark.None
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "gradient?", &grad); err != nil {
 		return nil, err
 	}
-	if grad == starlark.None {
-		return starlark.None, x.t.Backward()
+	var g *tensor.Tensor
+	if grad != starlark.None {
+		var err error
+		if g, err = asTensor("backward", grad); err != nil {
+			return nil, err
+		}
 	}
-	g, err := asTensor("backward", grad)
-	if err != nil {
-		return nil, err
-	}
-	return starlark.None, x.t.BackwardWith(g, 0)
+	return starlark.None, budgetOf(thread).Backward(x.t, g, engine.Accumulate)
 }
 
 // size is t.size() (the shape) or t.size(dim).
@@ -166,12 +168,29 @@ func (x *Tensor) softmax(_ *starlark.Thread, b *starlark.Builtin, args starlark.
 }
 
 // matmul is t.matmul(u): Starlark has no @.
-func (x *Tensor) matmul(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (x *Tensor) matmul(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var u *Tensor
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &u); err != nil {
 		return nil, err
 	}
-	return x.wrapErr(x.t.Matmul(u.t))
+	return x.wrapErr(budgetOf(thread).Matmul(x.t, u.t))
+}
+
+// multiplyAddsPerSecond is the fastest any path computes a matrix
+// product's multiply-adds (the kernels and the plain loops do 0.4 to 10
+// billion a second): a product that would take longer than the run has
+// left even at this rate is refused before it starts.
+const multiplyAddsPerSecond = 1e10
+
+// budgetOf returns the budget of the long products a cell's run computes
+// on thread: checked against the run's time between panels, and refused
+// up front when they cannot finish in it.
+func budgetOf(thread *starlark.Thread) tensor.Budget {
+	r := kernel.RunOf(thread)
+	if r == nil {
+		return nil
+	}
+	return func(work int) error { return r.Afford(float64(work), multiplyAddsPerSecond, "multiply-adds") }
 }
 
 // reshape is t.view(…) and t.reshape(…), with one -1 at most.

@@ -292,7 +292,7 @@ func torchMatmul(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 2, &x, &y); err != nil {
 		return nil, err
 	}
-	return x.wrapErr(x.t.Matmul(y.t))
+	return x.wrapErr(budgetOf(thread).Matmul(x.t, y.t))
 }
 
 // torchMultinomial draws one index per row of probabilities (weights),

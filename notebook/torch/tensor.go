@@ -397,7 +397,10 @@ func indexTensor(k starlark.Value) (*tensor.Tensor, error) {
 	case *Tensor:
 		return k.t, nil
 	case starlark.Int:
-		n, _ := k.Int64()
+		n, ok := k.Int64()
+		if !ok {
+			return nil, fmt.Errorf("index %s is out of range: no axis of a tensor is that long", k)
+		}
 		return tensor.Scalar(float64(n)), nil
 	case starlark.Iterable:
 		return asTensor("index", k)

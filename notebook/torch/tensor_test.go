@@ -3,6 +3,7 @@ package torch_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"gradbook/notebook"
 	"gradbook/notebook/internal/celltest"
@@ -136,6 +137,16 @@ func TestTensorErrors(t *testing.T) {
 		"W = torch.zeros(2, 2, requires_grad=True)\nh = W * 2\nh.sum().backward()\ncmp('dh', h, h)": "call h.retain_grad() before",
 		"a = torch.tensor([[1, 2], [3]])":                                                           "",
 		"a = torch.tensor([1, -1.0]).log()":                                                         "log needs positive numbers",
+		// An empty tensor's other dimensions count (issue 34, finding 7).
+		"print('before')\na = torch.zeros(0, 1 << 29).sum(0)":             "even empty, its other dimensions must hold at most 33,554,432 elements",
+		"a = torch.zeros(0, 65536, 65536, 65536, 65536).sum(0)\nprint(a)": "even empty",
+		"a = torch.zeros(0, 4).view(0, 65536, 65536, 65536, 65536)":       "even empty",
+		"a = torch.zeros(0, 1, 4096) + torch.zeros(8193, 1)":              "even empty",
+		"a = torch.zeros(1).view(*([1] * 20000))":                         "20,000 dimensions are more than a tensor may have (32)",
+		// An index past every int is out of range, not 0 (finding 8).
+		"a = torch.arange(10)[1 << 70]":      "index 1180591620717411303424 is out of range",
+		"a = torch.arange(10)[1 << 70, 0]":   "index 1180591620717411303424 is out of range",
+		"a = torch.arange(10)[[1, 1 << 70]]": "out of range",
 	})
 }
 
@@ -259,5 +270,40 @@ v -= 0.5
 print(W.tolist(), x.tolist(), h.tolist(), v.value)`)
 	if r.Err != nil || r.Output != "[0.64, 0.64] [2.0, 2.0] [0.28, 0.28] 0.5\n" {
 		t.Errorf("%v %q", r.Err, r.Output)
+	}
+}
+
+// A long matrix product keeps to the run's time (issue 34, finding 5):
+// it is refused up front when it cannot finish in the time left, or
+// stopped between panels once the time is up, with the run's own
+// time-limit error on the product's line; and so are its gradient,
+// forward mode through it, and jacobian's passes.
+func TestLongProductsKeepToTheTimeLimit(t *testing.T) {
+	for _, src := range []string{
+		"a = torch.ones(1500, 1500)\nb = a.matmul(a)",
+		"a = torch.ones(1500, 1500)\nb = torch.matmul(a, a)",
+		"a = torch.ones(1500, 1500)\ny, dy = jvp(lambda x: x.matmul(a), [a], [a])",
+		"xs = [1.0] * 3000\nJ = jacobian(lambda xs: xs, xs, mode=\"forward\")",
+		"xs = [1.0] * 3000\nJ = jacobian(lambda xs: xs, xs)",
+	} {
+		r := notebook.NewSession().Run(kernel.Request{Cells: []string{src}, Limits: kernel.Limits{Time: 5 * time.Millisecond}}).Last()
+		last := strings.Count(src, "\n") + 1
+		if r.Err == nil || r.Err.Stop != kernel.ErrTooLong || r.Err.Line != last {
+			t.Errorf("%q: error %v, want the time limit's on line %d", src, r.Err, last)
+			continue
+		}
+		if !strings.Contains(r.Err.Msg, "too long to compute: this needs about ") && !strings.Contains(r.Err.Msg, "the cell ran too long") {
+			t.Errorf("%q: %q", src, r.Err.Msg)
+		}
+	}
+	// The gradient of a product made in a kept cell above.
+	s := notebook.NewSession()
+	above := "a = torch.ones(1000, 1000, requires_grad=True)\nb = torch.ones(1000, 1000)\nc = a.matmul(b).sum()"
+	if r := s.Run(kernel.Request{Cells: []string{above}}).Last(); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	r := s.Run(kernel.Request{Cells: []string{above, "print('go')\nc.backward()"}, Limits: kernel.Limits{Time: 5 * time.Millisecond}}).Last()
+	if r.Err == nil || r.Err.Stop != kernel.ErrTooLong || r.Err.Line != 2 {
+		t.Errorf("c.backward(): error %v, want the time limit's on line 2", r.Err)
 	}
 }

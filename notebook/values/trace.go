@@ -47,6 +47,17 @@ type tape struct {
 	out    int
 	outs   []int // for a function that returns a list, the slot of each item
 	inputs []tracedArg
+	// captured are the Values f read without being given them (w in
+	// lambda x: x * w): inputs too, whose number each call reads and
+	// whose gradient it sets, as an untraced call would.
+	captured []captured
+}
+
+// captured is a Value a traced function read from outside it, and its
+// slot in the tape.
+type captured struct {
+	v    *engine.Value
+	slot int
 }
 
 // maxTapes is how many tapes a traced function keeps: a new shape past
@@ -188,7 +199,7 @@ func (t *Traced) record(thread *starlark.Thread, args starlark.Tuple, who string
 	// Record: run f once, noting whether it reads the number of a Value
 	// that depends on the inputs, which could make its graph depend on
 	// the numbers.
-	rec := &recording{inputs: inputs}
+	rec := &recording{inputs: inputs, made: map[*engine.Value]bool{}}
 	if p != nil {
 		p.rec = rec
 		defer func() { p.rec = nil }()
@@ -240,6 +251,15 @@ func (t *Traced) record(thread *starlark.Thread, args starlark.Tuple, who string
 			return nil, fmt.Errorf("%s: %s does not use its input %d, which it was called with as numbers: a traced function must build its graph from its inputs, not from globals, since a new shape is recorded from what it is called with", who, t.name, i+1)
 		}
 	}
+	// A leaf that is neither an input nor made while f ran, nor a number
+	// written in the code, is a Value f read from outside (a global
+	// weight): an input of every call too.
+	var capt []captured
+	for s, u := range bySlot[:tp.NumLeaves()] {
+		if !inputs[u] && !rec.made[u] && !u.Const {
+			capt = append(capt, captured{u, s})
+		}
+	}
 	out := len(vals) - 1
 	if root.Op() == "" { // a leaf: an input, or a constant
 		out = slices.Index(bySlot, root)
@@ -259,7 +279,7 @@ func (t *Traced) record(thread *starlark.Thread, args starlark.Tuple, who string
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", who, err)
 	}
-	r := &tape{shape: key, seq: t.made, tape: tp, vals: vals, grads: make([]float64, len(vals)), out: out, outs: outSlots, inputs: shape}
+	r := &tape{shape: key, seq: t.made, tape: tp, vals: vals, grads: make([]float64, len(vals)), out: out, outs: outSlots, inputs: shape, captured: capt}
 	if len(t.tapes) == maxTapes {
 		t.tapes = t.tapes[1:]
 	}
@@ -330,7 +350,8 @@ func numbersIn(x starlark.Value) bool {
 // recording is what trace notes while f builds its graph.
 type recording struct {
 	inputs map[*engine.Value]bool
-	read   string // where f first read the number of a Value it made or was given
+	made   map[*engine.Value]bool // the Values made while f ran
+	read   string                 // where f first read the number of a Value it made or was given
 }
 
 // maxShapeDepth is how deeply trace's inputs may nest lists.
@@ -481,6 +502,9 @@ func (t *Traced) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 		}
 		put(a)
 	}
+	for _, c := range tp.captured {
+		tp.vals[c.slot] = c.v.Data
+	}
 	if err := tp.tape.Forward(tp.vals); err != nil {
 		return nil, fmt.Errorf("%s: %v", t.name, err)
 	}
@@ -500,6 +524,9 @@ func (t *Traced) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwar
 		if s := slots[i]; s >= 0 {
 			v.v.Grad = tp.grads[s]
 		}
+	}
+	for _, c := range tp.captured {
+		c.v.Grad = tp.grads[c.slot]
 	}
 	y := tp.vals[tp.out]
 	if y-y != 0 {
@@ -548,6 +575,9 @@ func (t *Traced) Replay(xs ...float64) (float64, error) {
 			}
 			k++
 		}
+	}
+	for _, c := range tp.captured {
+		tp.vals[c.slot] = c.v.Data
 	}
 	if err := tp.tape.Forward(tp.vals); err != nil {
 		return 0, fmt.Errorf("%s: %v", t.name, err)

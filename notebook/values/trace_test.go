@@ -141,3 +141,32 @@ print(step([0.5]))`)
 		t.Errorf("output %q, error %v", r.Output, r.Err)
 	}
 }
+
+// A traced function that reads a Value it was not given (a global
+// weight) takes it as an input of every call: the replay uses its
+// number now and sets its gradient, as the untraced function does
+// (issue 34, finding 8); a Value made from such Values (h) is replayed
+// from their numbers now. Reading its number while recording is refused,
+// with the line: the number read then would stay on the tape.
+func TestTraceTakesTheValuesItReadsAsInputs(t *testing.T) {
+	r := celltest.One(t, `w = Value(3.0)
+b = Value(1.0)
+h = b * 2
+step = trace(lambda x: x * w + h, Value(2.0))
+w.value = 10.0
+b.value = 5.0
+x = Value(2.0)
+print(step(x), w.grad, b.grad, x.grad)
+y = x * w + b * 2
+y.backward()
+print(y.value, w.grad, b.grad, x.grad)
+print(step.tapes, step(Value(1.0)), w.grad)`)
+	if r.Err != nil || r.Output != "30.0 2.0 2.0 10.0\n30.0 2.0 2.0 10.0\n1 20.0 1.0\n" {
+		t.Errorf("output %q, error %v", r.Output, r.Err)
+	}
+	r = celltest.One(t, `w = Value(3.0)
+step = trace(lambda x: x * w.value, Value(2.0))`)
+	if r.Err == nil || !strings.Contains(r.Err.Msg, "reads the number of a Value while it builds its graph (.value, in cell 1: step = trace(lambda x: x * w.value, Value(2.0)))") || r.Err.Line != 2 {
+		t.Errorf("error %v", r.Err)
+	}
+}

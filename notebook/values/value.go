@@ -86,11 +86,13 @@ func (v *Value) Truth() starlark.Bool {
 }
 
 // reading notes, while trace records a graph, that the code reads the
-// number of a Value the graph depends on: the graph may then depend on
-// the numbers.
+// number of a Value: one the graph depends on, whose number the graph may
+// then depend on, or one from outside the traced function, which each
+// call reads anew (it is an input of the tape) where the number read now
+// would stay on the tape.
 func (v *Value) reading(what string) {
 	p := v.p
-	if p == nil || p.rec == nil || p.rec.read != "" || (v.rec != p.rec && !p.rec.inputs[v.v]) {
+	if p == nil || p.rec == nil || p.rec.read != "" {
 		return
 	}
 	cell, code := p.run.Here()
@@ -177,7 +179,7 @@ var valueAttrs = attrs.New([]attrs.Field[*Value]{
 func setNumber(field string, x starlark.Value, to *float64) error {
 	f, ok := AsFloat(x)
 	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
-		return fmt.Errorf("%s must be set to a finite number, got %s", field, x.String())
+		return fmt.Errorf("%s must be set to a finite number, got %s", field, kernel.Short(x))
 	}
 	*to = f
 	return nil
@@ -206,7 +208,7 @@ func (v *Value) pow(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	}
 	k, ok := AsFloat(x)
 	if !ok || math.IsNaN(k) || math.IsInf(k, 0) {
-		return nil, fmt.Errorf("pow: the exponent must be a finite number, got %s", x.String())
+		return nil, fmt.Errorf("pow: the exponent must be a finite number, got %s", kernel.Short(x))
 	}
 	return v.p.node("pow", v.v, nil, k)
 }
@@ -315,6 +317,7 @@ func (p *part) made(c *cellValue, op string, in ...*engine.Value) (starlark.Valu
 	c.w = Value{v: r, p: p}
 	if p.rec != nil {
 		c.w.rec = p.rec // a trace records: no drawing
+		p.rec.made[r] = true
 		return &c.w, nil
 	}
 	if !record {
