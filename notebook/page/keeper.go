@@ -197,22 +197,26 @@ func (k *keeper) getIn(kind, lesson, id string) progress.Record {
 
 // put saves r and says so once the transaction has completed.
 func (p *Page) put(r progress.Record) {
-	k := p.keep
-	k.setStatus("Saving…")
-	var err error
-	p.unlocked(func() { err = k.prog.Put(context.Background(), r) })
-	p.saved(err)
+	p.keep.setStatus("Saving…")
+	p.write(func(ctx context.Context, prog *progress.Progress) error { return prog.Put(ctx, r) })
 	p.lmsChanged()
 }
 
 // forget deletes a record of a lesson.
 func (p *Page) forget(kind, lesson, id string) {
-	k := p.keep
-	k.setStatus("Saving…")
-	var err error
-	p.unlocked(func() { err = k.prog.Delete(context.Background(), kind, lesson, id) })
-	p.saved(err)
+	p.keep.setStatus("Saving…")
+	p.write(func(ctx context.Context, prog *progress.Progress) error { return prog.Delete(ctx, kind, lesson, id) })
 	p.lmsChanged()
+}
+
+// write does one write of the progress, without the page's lock while it
+// goes on, and says in the save status how it went.
+func (p *Page) write(f func(context.Context, *progress.Progress) error) error {
+	k := p.keep
+	var err error
+	p.unlocked(func() { err = f(context.Background(), k.prog) })
+	p.saved(err)
+	return err
 }
 
 // saved says in the save status how the last save went.

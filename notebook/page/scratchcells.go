@@ -16,18 +16,14 @@ import (
 // saveScratch saves the scratch cells that changed, in order, and forgets
 // the ones the learner deleted, in one transaction.
 func (p *Page) saveScratch() {
-	k := p.keep
 	cells := make([]progress.ScratchCell, len(p.cells))
 	for i, c := range p.cells {
 		cells[i] = progress.ScratchCell{ID: p.cellID(c), Source: c.editor.Value()}
 	}
 	deleted := p.deleted
-	var err error
-	p.unlocked(func() { err = k.prog.SetScratch(context.Background(), cells, deleted) })
-	if err == nil {
+	if p.write(func(ctx context.Context, prog *progress.Progress) error { return prog.SetScratch(ctx, cells, deleted) }) == nil {
 		p.deleted = p.deleted[len(deleted):]
 	}
-	p.saved(err)
 }
 
 // MaxScratchCells is how many scratch cells the page shows: more are kept,
