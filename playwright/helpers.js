@@ -118,6 +118,32 @@ function editorOf(c) {
   return area;
 }
 
+// runMs runs the first cell of the page with src and returns the time
+// the page says it took (data-ms, from Run to the result shown) and the
+// output, which must hold no error; timeout bounds the wait for it (two
+// minutes unless told).
+async function runMs(page, src, timeout = 120_000) {
+  const c = cell(page, 1);
+  await editorOf(c).fill(src);
+  await page.evaluate(() => document.querySelector("section.code-cell").removeAttribute("data-ms"));
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(c).toHaveAttribute("data-ms", /\d/, { timeout });
+  const out = await c.locator("output.out").textContent();
+  expect(out).not.toContain("Error");
+  return { ms: Number(await c.getAttribute("data-ms")), out };
+}
+
+// answer gives the quiz q an answer and presses "Check my answer": given
+// is the label of a choice to check (a string or a RegExp), or an object
+// of the labels of number fields and what to type in each. It returns
+// the quiz's feedback.
+async function answer(q, given) {
+  if (typeof given === "string" || given instanceof RegExp) await q.getByLabel(given).check();
+  else for (const [label, value] of Object.entries(given)) await q.getByLabel(label).fill(value);
+  await q.getByRole("button", { name: "Check my answer" }).click();
+  return q.locator(".feedback");
+}
+
 // typeInto replaces a cell's code, as a paste would.
 async function typeInto(c, code) {
   await editorOf(c).fill(code);
@@ -168,4 +194,4 @@ products.program = [
 ].join("\n");
 products.prints = "-17.292820746957087 84.92150754491091 -0.4575423829779649\n1.176999222541503";
 
-module.exports = { skipPredictions, test, expect, open, reloadOffline, cell, typeInto, editorOf, goodBackward, withBackward, lessons, long, port, coursePage, products };
+module.exports = { skipPredictions, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, goodBackward, withBackward, lessons, long, port, coursePage, products };

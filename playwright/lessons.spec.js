@@ -1,5 +1,5 @@
 // The lessons, as a learner works through them.
-const { test, expect, open, goodBackward, withBackward, editorOf, lessons, long, skipPredictions } = require("./helpers");
+const { test, expect, open, goodBackward, withBackward, editorOf, lessons, long, skipPredictions, answer } = require("./helpers");
 
 test("the index lists every lesson in teaching order, with what it teaches and its time", async ({ page, errors }) => {
   await page.goto("index.html");
@@ -83,29 +83,17 @@ test("02: the explore tasks tick when met", async ({ page, errors }) => {
 test("quizzes answer right and wrong with the matching feedback", async ({ page, errors }) => {
   await open(page, "lessons/reverse-accumulation.html");
   const q = page.locator("#quiz-x-plus-x");
-  await q.getByLabel("One: there is").check();
-  await q.getByRole("button", { name: "Check my answer" }).click();
-  await expect(q.locator(".feedback")).toContainText("Not quite. There are two edges");
-  await q.getByLabel("Two: each use").check();
-  await q.getByRole("button", { name: "Check my answer" }).click();
-  await expect(q.locator(".feedback")).toContainText("Right. Both edges carry 1 × 1 = 1");
+  await expect(await answer(q, "One: there is")).toContainText("Not quite. There are two edges");
+  await expect(await answer(q, "Two: each use")).toContainText("Right. Both edges carry 1 × 1 = 1");
 
   await open(page, "lessons/chain-rule.html");
   const n = page.locator("#quiz-numeric-check");
-  await n.getByLabel("∂L/∂w").fill("-6");
-  await n.getByLabel("∂L/∂b").fill("2");
-  await n.getByLabel("loss").fill("0.5");
-  await n.getByRole("button", { name: "Check my answer" }).click();
+  await answer(n, { "∂L/∂w": "-6", "∂L/∂b": "2", "loss": "0.5" });
   // A typical wrong number gets its diagnosis; another one, a plain "not right yet".
   await expect(n.locator(".feedback")).toHaveText("Not quite. ∂L/∂w: not right yet. That is twice the answer: the ½ in front of the square was dropped. The ½ cancels the 2 that differentiating r² brings down. ∂L/∂b: not right yet. loss: right.");
   await expect(n.locator(".explain")).toBeHidden();
-  await n.getByLabel("∂L/∂w").fill("3");
-  await n.getByRole("button", { name: "Check my answer" }).click();
-  await expect(n.locator(".feedback")).toContainText("∂L/∂w: not right yet. The size is right but the sign is flipped");
-  await n.getByLabel("∂L/∂w").fill("-3");
-  await n.getByLabel("∂L/∂b").fill("−1");
-  await n.getByRole("button", { name: "Check my answer" }).click();
-  await expect(n.locator(".feedback")).toHaveText("All right. ∂L/∂w: right. ∂L/∂b: right. loss: right.");
+  await expect(await answer(n, { "∂L/∂w": "3" })).toContainText("∂L/∂w: not right yet. The size is right but the sign is flipped");
+  await expect(await answer(n, { "∂L/∂w": "-3", "∂L/∂b": "−1" })).toHaveText("All right. ∂L/∂w: right. ∂L/∂b: right. loss: right.");
   await expect(n.locator(".explain")).toBeVisible();
 
   const open_ = page.locator("#quiz-shared-weight");
@@ -117,12 +105,8 @@ test("quizzes answer right and wrong with the matching feedback", async ({ page,
 
   await open(page, "lessons/fan-out.html");
   const f = page.locator("#quiz-fan-out-quiz");
-  await f.getByLabel("The multiply rule is wrong").check();
-  await f.getByRole("button", { name: "Check my answer" }).click();
-  await expect(f.locator(".feedback")).toContainText("Not quite. The multiply rule is right");
-  await f.getByLabel("The second slot's contribution").check();
-  await f.getByRole("button", { name: "Check my answer" }).click();
-  await expect(f.locator(".feedback")).toContainText("Right. Yes: 3 from the first slot");
+  await expect(await answer(f, "The multiply rule is wrong")).toContainText("Not quite. The multiply rule is right");
+  await expect(await answer(f, "The second slot's contribution")).toContainText("Right. Yes: 3 from the first slot");
 });
 
 test("02: the exercise passes with a correct backward and explains an overwriting one", async ({ page, errors }) => {
@@ -173,9 +157,7 @@ test("04: backward twice without zeroing: predict, then 12, and the drawing's to
   const q = page.locator("#quiz-twice-without-zeroing");
   const c = page.locator("#cell-twice");
   await expect(c).toBeHidden(); // folded until the prediction is made
-  await q.getByLabel(/^12: the second pass adds/).check();
-  await q.getByRole("button", { name: "Check my answer" }).click();
-  await expect(q.locator(".feedback")).toContainText("every gradient doubles");
+  await expect(await answer(q, /^12: the second pass adds/)).toContainText("every gradient doubles");
   await c.getByRole("button", { name: "Run", exact: true }).click();
   await expect(c.locator("output.out")).toContainText("after one pass: 6.0  after a second without zeroing: 12.0");
   // The program's a.grad is 12; the drawing says its gradients are what
@@ -293,12 +275,8 @@ test("a predict-first quiz: a wrong guess gets its diagnosis before the cell sho
   const order = await page.locator("#quiz-predict-detached, #cell-detached").evaluateAll((els) => els.map((e) => e.id));
   expect(order).toEqual(["quiz-predict-detached", "cell-detached"]);
   const q = page.locator("#quiz-predict-detached");
-  await q.getByLabel("dL/dw").fill("32");
-  await q.getByRole("button", { name: "Check my answer" }).click();
-  await expect(q.locator(".feedback")).toContainText("That is the full network's gradient. The forward numbers are the same, but backward follows the graph");
-  await q.getByLabel("dL/dw").fill("24");
-  await q.getByRole("button", { name: "Check my answer" }).click();
-  await expect(q.locator(".feedback")).toContainText("All right.");
+  await expect(await answer(q, { "dL/dw": "32" })).toContainText("That is the full network's gradient. The forward numbers are the same, but backward follows the graph");
+  await expect(await answer(q, { "dL/dw": "24" })).toContainText("All right.");
 });
 
 test("06: the layer exercise passes with a right layer and explains one built from numbers", async ({ page, errors }) => {

@@ -8,7 +8,7 @@ const os = require("os");
 const path = require("path");
 const zlib = require("zlib");
 const { execFileSync, spawn } = require("child_process");
-const { test, expect, editorOf, port } = require("./helpers");
+const { test, expect, editorOf, port, answer } = require("./helpers");
 
 const repo = path.join(__dirname, "..");
 const lmsURL = `http://127.0.0.1:${port(8190)}/`;
@@ -126,9 +126,7 @@ async function close(page) {
 
 async function answerNudge(sco) {
   const q = sco.locator("#quiz-predict-up");
-  await q.getByLabel("…rises by about 0.01 · (6² + 4² + 2² + 4²) = 0.72.").check();
-  await q.getByRole("button", { name: "Check my answer" }).click();
-  await expect(q.locator(".feedback")).toContainText("Right.");
+  await expect(await answer(q, "…rises by about 0.01 · (6² + 4² + 2² + 4²) = 0.72.")).toContainText("Right.");
 }
 
 async function passExercise(sco, id, file) {
@@ -193,9 +191,7 @@ test("SCORM 1.2: lesson_status, score.raw and suspend data as the lesson is done
 
   // One quiz right of four: a quarter, below the mastery score.
   const predict = sco.locator("#quiz-predict-two-branches");
-  await predict.getByLabel("∂L/∂a").fill("13");
-  await predict.getByRole("button", { name: "Check my answer" }).click();
-  await expect(predict.locator(".feedback")).toContainText("right");
+  await expect(await answer(predict, { "∂L/∂a": "13" })).toContainText("right");
   await expectHeld(page, { "core.lesson_status": "incomplete", "core.score.raw": "25", "core.score.min": "0", "core.score.max": "100" });
 
   // The exercise too: half, which is the mastery score.
@@ -204,11 +200,7 @@ test("SCORM 1.2: lesson_status, score.raw and suspend data as the lesson is done
 
   // Everything: the whole score.
   const n = sco.locator("#quiz-numeric-check");
-  await n.getByLabel("∂L/∂w").fill("-3");
-  await n.getByLabel("∂L/∂b").fill("-1");
-  await n.getByLabel("loss").fill("0.5");
-  await n.getByRole("button", { name: "Check my answer" }).click();
-  await expect(n.locator(".feedback")).toContainText("All right.");
+  await expect(await answer(n, { "∂L/∂w": "-3", "∂L/∂b": "-1", "loss": "0.5" })).toContainText("All right.");
   const open = sco.locator("#quiz-shared-weight");
   await open.getByLabel("Your answer").fill("Because only the sum of every branch's contribution is the gradient.");
   await open.getByRole("button", { name: "Show the model answer" }).click();
@@ -239,8 +231,7 @@ test("SCORM 1.2: work past 4,096 characters keeps what fits, and the learner is 
   test.setTimeout(120_000);
   const sco = await launch(page, "p12", "item-chain-rule");
   const predict = sco.locator("#quiz-predict-two-branches");
-  await predict.getByLabel("∂L/∂a").fill("13");
-  await predict.getByRole("button", { name: "Check my answer" }).click();
+  await answer(predict, { "∂L/∂a": "13" });
   await expectHeld(page, { "core.score.raw": "25" });
   // Code that does not compress: 6,000 characters of hashes.
   let noise = "";
@@ -289,11 +280,9 @@ test("a package of an author's lessons folder (-lessons DIR): its one lesson, do
   await expectHeld(page, { completion_status: "incomplete", progress_measure: "0" });
 
   const predict = sco.locator("#quiz-predict");
-  await predict.getByLabel("∂L/∂a").fill("-2");
-  await predict.getByRole("button", { name: "Check my answer" }).click();
+  await answer(predict, { "∂L/∂a": "-2" });
   const why = sco.locator("#quiz-why-sum");
-  await why.getByLabel("Moving a moves L along both paths at once.").check();
-  await why.getByRole("button", { name: "Check my answer" }).click();
+  await answer(why, "Moving a moves L along both paths at once.");
   // Two quizzes right of four scored: 50%, below the lesson's 60%.
   await expectHeld(page, { success_status: "failed", "score.scaled": "0.5" });
   await expect(sco.locator("#lms-status")).toHaveText("Reported to your LMS: 2 of 5 done, score 50% (60% passes).");

@@ -8,7 +8,7 @@
 // spec itself: it is never part of the site.
 const fs = require("fs");
 const path = require("path");
-const { test, expect, open, cell, editorOf } = require("./helpers");
+const { test, expect, open, runMs } = require("./helpers");
 
 const bench = path.join(__dirname, "../notebook/testdata/bench");
 const read = (f) => fs.readFileSync(path.join(bench, f), "utf8");
@@ -20,19 +20,6 @@ const stepsCall = { moons: (n) => `train(${n})`, gpt: (n) => `train(${n}, "olivi
 const pyodideDir = path.join(__dirname, "../node_modules/pyodide");
 
 test.use({ bypassCSP: true });
-
-// runMs runs the first cell with src and returns the time the page says it
-// took (data-ms, from Run to the result shown) and the output.
-async function runMs(page, src) {
-  const c = cell(page, 1);
-  await editorOf(c).fill(src);
-  await page.evaluate(() => document.querySelector("section.code-cell").removeAttribute("data-ms"));
-  await c.getByRole("button", { name: "Run", exact: true }).click();
-  await expect(c).toHaveAttribute("data-ms", /\d/, { timeout: 120_000 });
-  const out = await c.locator("output.out").textContent();
-  expect(out).not.toContain("Error");
-  return { ms: Number(await c.getAttribute("data-ms")), out };
-}
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const range = (xs) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;

@@ -3,28 +3,15 @@
 // plot cell of the training lesson run again under its training cell.
 const fs = require("fs");
 const path = require("path");
-const { test, expect, open, cell, editorOf } = require("./helpers");
+const { test, expect, open, cell, runMs } = require("./helpers");
 
 const model = fs.readFileSync(path.join(__dirname, "../notebook/testdata/moons.star"), "utf8");
-
-// runMs runs the first cell with src and returns the time the page says it
-// took (data-ms, from Run to the result shown), and the output.
-async function runMs(page, src) {
-  const c = cell(page, 1);
-  await editorOf(c).fill(src);
-  await page.evaluate(() => document.querySelector("section.code-cell").removeAttribute("data-ms"));
-  await c.getByRole("button", { name: "Run", exact: true }).click();
-  await expect(c).toHaveAttribute("data-ms", /\d/, { timeout: 60_000 });
-  const out = await c.locator("output.out").textContent();
-  expect(out).not.toContain("Error");
-  return { ms: Number(await c.getAttribute("data-ms")), out };
-}
 
 // best of n runs.
 async function best(page, src, n = 3) {
   let r = null;
   for (let i = 0; i < n; i++) {
-    const t = await runMs(page, src);
+    const t = await runMs(page, src, 60_000);
     if (!r || t.ms < r.ms) r = t;
   }
   return r;
