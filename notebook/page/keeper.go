@@ -209,6 +209,12 @@ func (p *Page) forget(kind, lesson, id string) {
 	p.lmsChanged()
 }
 
+// setScratch saves the scratch cells, in order, and forgets the deleted
+// ones, in one transaction.
+func (p *Page) setScratch(cells []progress.ScratchCell, deleted []string) error {
+	return p.write(func(ctx context.Context, prog *progress.Progress) error { return prog.SetScratch(ctx, cells, deleted) })
+}
+
 // write does one write of the progress, without the page's lock while it
 // goes on, and says in the save status how it went.
 func (p *Page) write(f func(context.Context, *progress.Progress) error) error {

@@ -1,7 +1,6 @@
 package page
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -21,7 +20,7 @@ func (p *Page) saveScratch() {
 		cells[i] = progress.ScratchCell{ID: p.cellID(c), Source: c.editor.Value()}
 	}
 	deleted := p.deleted
-	if p.write(func(ctx context.Context, prog *progress.Progress) error { return prog.SetScratch(ctx, cells, deleted) }) == nil {
+	if p.setScratch(cells, deleted) == nil {
 		p.deleted = p.deleted[len(deleted):]
 	}
 }
