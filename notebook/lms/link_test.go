@@ -8,14 +8,16 @@ import (
 	"time"
 
 	"gradbook/notebook/progress"
+
+	"gradbook/notebook/lms/lmstest"
 )
 
 // object is an LMS's API object as a page reaches it: methods by name
-// over a fakeLMS, in the version's own names, and any method can be made
+// over a lmstest.API, in the version's own names, and any method can be made
 // to throw.
 type object struct {
 	v     Version
-	lms   *fakeLMS
+	lms   *lmstest.API
 	throw map[string]bool // by method name
 	calls []string
 }
@@ -54,7 +56,7 @@ func (o *object) Call(method string, args ...string) (any, error) {
 // number) is read as SCORM means it; a call that throws is refused and
 // says so, and a GetValue that throws reads as an error, never as a value.
 func TestAdapt(t *testing.T) {
-	o := &object{v: SCORM12, lms: newLMS(map[string]string{"cmi.core.student_id": "ada"}), throw: map[string]bool{}}
+	o := &object{v: SCORM12, lms: lmstest.New(map[string]string{"cmi.core.student_id": "ada"}), throw: map[string]bool{}}
 	api := Adapt(SCORM12, o)
 	if !api.Initialize() {
 		t.Fatal("Initialize refused")
@@ -78,7 +80,7 @@ func TestAdapt(t *testing.T) {
 		t.Errorf("calls %v, want %v", o.calls, want)
 	}
 
-	o = &object{v: SCORM2004, lms: newLMS(nil), throw: map[string]bool{"GetValue": true}}
+	o = &object{v: SCORM2004, lms: lmstest.New(nil), throw: map[string]bool{"GetValue": true}}
 	api = Adapt(SCORM2004, o)
 	api.Initialize()
 	if got := api.GetValue("cmi.learner_id"); got != "" {
@@ -89,7 +91,7 @@ func TestAdapt(t *testing.T) {
 		t.Errorf("LastError after a throw = %d %q", code, msg)
 	}
 	// Open reads a learner who cannot be read as none, never as "false".
-	o = &object{v: SCORM2004, lms: newLMS(map[string]string{"cmi.learner_id": "ada"}), throw: map[string]bool{"GetValue": true}}
+	o = &object{v: SCORM2004, lms: lmstest.New(map[string]string{"cmi.learner_id": "ada"}), throw: map[string]bool{"GetValue": true}}
 	s, err := Open(SCORM2004, Adapt(SCORM2004, o), newClock().now, 0, false)
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +141,7 @@ func (w *window) Same(o Window) bool { ow, ok := o.(*window); return ok && ow ==
 // parents, the opener of the top window and its parents, the window's
 // own opener; a window of another origin is passed over.
 func TestFind(t *testing.T) {
-	api := &object{v: SCORM2004, lms: newLMS(nil)}
+	api := &object{v: SCORM2004, lms: lmstest.New(nil)}
 	lmsWin := &window{name: "API_1484_11", api: api}
 	frame := &window{parent: &window{parent: lmsWin, foreign: false}}
 	popupTop := &window{opener: lmsWin}
@@ -186,7 +188,7 @@ func (p *page) Later(d time.Duration, f func()) func() bool {
 // hidden, it commits; leaving, it ends the session; a reload goes on with
 // it.
 func TestLink(t *testing.T) {
-	f := newLMS(map[string]string{"cmi.learner_id": "ada", "cmi.mode": "normal"})
+	f := lmstest.New(map[string]string{"cmi.learner_id": "ada", "cmi.mode": "normal"})
 	clk := newClock()
 	pg := &page{}
 	l := Connect(Launch{Version: SCORM2004, Lesson: "fan-out", Items: []string{"quiz/q1", "exercise/x"}, Records: []string{"quiz/q1", "exercise/x", "cell/a"}}, f, pg, clk.now)
@@ -200,11 +202,11 @@ func TestLink(t *testing.T) {
 	l.Restore(prog)
 	prog.Put(ctx, progress.Record{Kind: progress.KindQuiz, Lesson: "fan-out", ID: "q1", Answer: "1", Passed: true})
 	l.Changed()
-	if got := f.values["cmi.completion_status"]; got != "incomplete" || f.values["cmi.score.scaled"] != "0.5" {
-		t.Errorf("after a quiz: completion %q, score %q", got, f.values["cmi.score.scaled"])
+	if got := f.Values["cmi.completion_status"]; got != "incomplete" || f.Values["cmi.score.scaled"] != "0.5" {
+		t.Errorf("after a quiz: completion %q, score %q", got, f.Values["cmi.score.scaled"])
 	}
-	if len(f.commits) != 1 {
-		t.Errorf("%d commits after a graded change, want 1", len(f.commits))
+	if len(f.Commits) != 1 {
+		t.Errorf("%d commits after a graded change, want 1", len(f.Commits))
 	}
 	if !strings.HasPrefix(pg.status, "Reported to your LMS: 1 of 2 done, score 50%") {
 		t.Errorf("status %q", pg.status)
@@ -212,28 +214,28 @@ func TestLink(t *testing.T) {
 	// Code being written waits for a commit, at most CommitEvery.
 	prog.Put(ctx, progress.Record{Kind: progress.KindCell, Lesson: "fan-out", ID: "a", Source: "x = 1"})
 	l.Changed()
-	if len(f.commits) != 1 || len(pg.timers) != 1 {
-		t.Fatalf("%d commits and %d timers after code, want 1 and 1", len(f.commits), len(pg.timers))
+	if len(f.Commits) != 1 || len(pg.timers) != 1 {
+		t.Fatalf("%d commits and %d timers after code, want 1 and 1", len(f.Commits), len(pg.timers))
 	}
 	clk.pass(CommitEvery)
 	pg.timers[0]()
-	if len(f.commits) != 2 {
-		t.Errorf("%d commits after CommitEvery, want 2", len(f.commits))
+	if len(f.Commits) != 2 {
+		t.Errorf("%d commits after CommitEvery, want 2", len(f.Commits))
 	}
 	prog.Put(ctx, progress.Record{Kind: progress.KindCell, Lesson: "fan-out", ID: "a", Source: "x = 2"})
 	l.Hidden()
-	if len(f.commits) != 3 {
-		t.Errorf("%d commits after the page was hidden, want 3", len(f.commits))
+	if len(f.Commits) != 3 {
+		t.Errorf("%d commits after the page was hidden, want 3", len(f.Commits))
 	}
 	l.Reloading()
 	l.Leave()
-	if f.terminated || !l.Reloads() {
+	if f.Terminated || !l.Reloads() {
 		t.Error("a page that reloads itself ended its session")
 	}
 	l2 := Connect(Launch{Version: SCORM2004, Lesson: "fan-out", Again: true}, f, pg, clk.now)
 	l2.Leave()
-	if !f.terminated || f.values["cmi.exit"] != "suspend" {
-		t.Errorf("leaving: terminated %v, exit %q", f.terminated, f.values["cmi.exit"])
+	if !f.Terminated || f.Values["cmi.exit"] != "suspend" {
+		t.Errorf("leaving: terminated %v, exit %q", f.Terminated, f.Values["cmi.exit"])
 	}
 	l2.Shown()
 	if !strings.Contains(pg.status, "session has ended") {
@@ -253,26 +255,26 @@ func TestLinkWithout(t *testing.T) {
 		t.Errorf("status %q, database %q", pg.status, l.Database())
 	}
 
-	f := newLMS(nil)
-	f.refuse["Initialize"] = 102
+	f := lmstest.New(nil)
+	f.Refuse["Initialize"] = 102
 	pg = &page{}
 	l = Connect(Launch{Version: SCORM2004, Lesson: "fan-out"}, f, pg, newClock().now)
 	if pg.status != "Not reported to your LMS." || len(pg.notices) != 1 || !strings.Contains(pg.notices[0], "did not start this lesson's session") {
 		t.Errorf("status %q, notices %q", pg.status, pg.notices)
 	}
 	l.Changed()
-	if len(f.set) != 0 {
-		t.Errorf("a session the LMS did not start was written to: %v", f.set)
+	if len(f.Set) != 0 {
+		t.Errorf("a session the LMS did not start was written to: %v", f.Set)
 	}
 
-	f = newLMS(map[string]string{"cmi.mode": "review", "cmi.suspend_data": "not Gradbook's"})
+	f = lmstest.New(map[string]string{"cmi.mode": "review", "cmi.suspend_data": "not Gradbook's"})
 	pg = &page{}
 	l = Connect(Launch{Version: SCORM2004, Lesson: "fan-out", Items: []string{"quiz/q1"}}, f, pg, newClock().now)
 	prog, _ := progress.Open(ctx, progress.NewMemStore())
 	l.Restore(prog)
 	l.Changed()
-	if len(f.set) != 0 {
-		t.Errorf("review mode set %v", f.set)
+	if len(f.Set) != 0 {
+		t.Errorf("review mode set %v", f.Set)
 	}
 	if len(pg.notices) != 1 || !strings.Contains(pg.notices[0], "could not be read") {
 		t.Errorf("notices %q", pg.notices)

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"gradbook/notebook/lms"
+	"gradbook/notebook/lms/lmstest"
 	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
 )
@@ -19,110 +19,17 @@ import (
 // These tests run with the lms tag, as a SCORM package's gradbook.wasm is
 // built: go test -tags lms ./notebook/page.
 
-// fakeLMS is an LMS's runtime API as a lesson's page finds it: the values
-// it holds, each call a page made, and the calls it refuses with an error
-// code (refuse["Commit"] = 391).
-type fakeLMS struct {
-	mu          sync.Mutex
-	values      map[string]string
-	refuse      map[string]int
-	initialized bool
-	terminated  bool
-	err         int
-	set         []string // the elements set, in order
-	commits     int
-}
-
-func newFakeLMS(values map[string]string) *fakeLMS {
-	if values == nil {
-		values = map[string]string{}
-	}
-	return &fakeLMS{values: values, refuse: map[string]int{}}
-}
-
-func (f *fakeLMS) Initialize() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.err = f.refuse["Initialize"]; f.err != 0 {
-		return false
-	}
-	if f.initialized && !f.terminated {
-		f.err = 103 // Already Initialized: the page reloaded itself
-		return false
-	}
-	f.initialized, f.terminated = true, false
-	return true
-}
-
-func (f *fakeLMS) Terminate() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.terminated = true
-	f.commits++
-	return true
-}
-
-func (f *fakeLMS) GetValue(el string) string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.err = 0
-	if !f.initialized {
-		f.err = 122
-	}
-	return f.values[el]
-}
-
-func (f *fakeLMS) SetValue(el, v string) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.err = f.refuse["SetValue "+el]; f.err != 0 {
-		return false
-	}
-	f.values[el] = v
-	f.set = append(f.set, el)
-	return true
-}
-
-func (f *fakeLMS) Commit() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.err = f.refuse["Commit"]; f.err != 0 {
-		return false
-	}
-	f.commits++
-	return true
-}
-
-func (f *fakeLMS) LastError() (int, string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	msg := map[int]string{102: "General Initialization Failure", 103: "Already Initialized", 391: "General Commit Failure"}[f.err]
-	return f.err, msg
-}
-
-// value is what the LMS holds for an element; committed how many commits
-// it has had.
-func (f *fakeLMS) value(el string) string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.values[el]
-}
-
-func (f *fakeLMS) committed() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.commits
-}
-
-func (f *fakeLMS) ended() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.terminated
+// relaunching is an LMS that holds values and begins a new session when
+// the page, reloaded, initializes again.
+func relaunching(values map[string]string) *lmstest.API {
+	api := lmstest.New(values)
+	api.Relaunch = true
+	return api
 }
 
 // inLMS opens a lesson of a SCORM package of version, with its passing
 // score, launched by api (nil: no LMS is found).
-func inLMS(api *fakeLMS, slug, version string, passing float64) func(*bench) {
+func inLMS(api *lmstest.API, slug, version string, passing float64) func(*bench) {
 	return func(b *bench) {
 		b.markup = scormPage(b.t, slug, version, passing)
 		b.lms = page.LMSLink(func(v lms.Version) (lms.API, bool) {
@@ -149,7 +56,7 @@ func (b *bench) answerChoice(n int) {
 // CommitEvery and when the page is hidden, and ends the session when the
 // page goes.
 func TestLMSLaunch(t *testing.T) {
-	api := newFakeLMS(map[string]string{"cmi.learner_id": "learner-1"})
+	api := relaunching(map[string]string{"cmi.learner_id": "learner-1"})
 	b := open(t, blocks, inLMS(api, "test-blocks", "2004", 0.8))
 	if want := "gradbook-lms-" + progress.Hash("learner-1"); b.browser.database != want {
 		t.Errorf("the progress is kept in %q, want %q", b.browser.database, want)
@@ -157,57 +64,57 @@ func TestLMSLaunch(t *testing.T) {
 	if got := b.lmsStatus(); got != "Reported to your LMS: 0 of 6 done." {
 		t.Errorf("on launch the LMS status says %q", got)
 	}
-	if got := api.value("cmi.completion_status"); got != "incomplete" {
+	if got := api.Value("cmi.completion_status"); got != "incomplete" {
 		t.Errorf("the LMS holds completion %q", got)
 	}
-	commits := api.committed()
+	commits := api.Committed()
 	b.answerChoice(1)
 	if got := b.lmsStatus(); got != "Reported to your LMS: 1 of 6 done, score 20% (80% passes)." {
 		t.Errorf("after a right answer the LMS status says %q", got)
 	}
-	if api.committed() != commits+1 || api.value("cmi.score.raw") != "20" || api.value("cmi.success_status") != "failed" {
-		t.Errorf("a graded change: %d commits, score %q, success %q", api.committed()-commits, api.value("cmi.score.raw"), api.value("cmi.success_status"))
+	if api.Committed() != commits+1 || api.Value("cmi.score.raw") != "20" || api.Value("cmi.success_status") != "failed" {
+		t.Errorf("a graded change: %d commits, score %q, success %q", api.Committed()-commits, api.Value("cmi.score.raw"), api.Value("cmi.success_status"))
 	}
 
 	// Code is not graded: it is committed within CommitEvery.
-	commits = api.committed()
+	commits = api.Committed()
 	b.typeCode(b.cell("double"), "print('in the LMS')")
 	b.clock.Advance(time.Second)
 	b.p.Settle()
-	if !strings.HasPrefix(api.value("cmi.suspend_data"), lms.Prefix) || api.committed() != commits {
-		t.Errorf("after typing: suspend data %.20q…, %d commits", api.value("cmi.suspend_data"), api.committed()-commits)
+	if !strings.HasPrefix(api.Value("cmi.suspend_data"), lms.Prefix) || api.Committed() != commits {
+		t.Errorf("after typing: suspend data %.20q…, %d commits", api.Value("cmi.suspend_data"), api.Committed()-commits)
 	}
 	b.clock.Advance(lms.CommitEvery)
 	b.p.Settle()
-	if api.committed() != commits+1 {
-		t.Errorf("%d commits after CommitEvery", api.committed()-commits)
+	if api.Committed() != commits+1 {
+		t.Errorf("%d commits after CommitEvery", api.Committed()-commits)
 	}
 
 	// Hidden, the page saves what waits and commits it; shown again, it
 	// does nothing more.
-	commits = api.committed()
+	commits = api.Committed()
 	b.typeCode(b.cell("double"), "print('hidden')")
 	b.doc.SetHidden(true)
 	b.p.Settle()
-	if api.committed() != commits+1 || b.keptSource("test-blocks", "double") != "print('hidden')" {
-		t.Errorf("hidden: %d commits, the store keeps %q", api.committed()-commits, b.keptSource("test-blocks", "double"))
+	if api.Committed() != commits+1 || b.keptSource("test-blocks", "double") != "print('hidden')" {
+		t.Errorf("hidden: %d commits, the store keeps %q", api.Committed()-commits, b.keptSource("test-blocks", "double"))
 	}
 	b.doc.SetHidden(false)
 	b.p.Settle()
-	if api.committed() != commits+1 {
-		t.Errorf("shown again: %d commits", api.committed()-commits)
+	if api.Committed() != commits+1 {
+		t.Errorf("shown again: %d commits", api.Committed()-commits)
 	}
 
 	b.doc.FireWindow("pagehide", false)
 	b.p.Settle()
-	if !api.ended() || api.value("cmi.exit") != "suspend" {
-		t.Errorf("after pagehide: ended %v, exit %q", api.ended(), api.value("cmi.exit"))
+	if !api.Ended() || api.Value("cmi.exit") != "suspend" {
+		t.Errorf("after pagehide: ended %v, exit %q", api.Ended(), api.Value("cmi.exit"))
 	}
 }
 
 // A lesson launched to review shows the work and reports nothing.
 func TestLMSReview(t *testing.T) {
-	api := newFakeLMS(map[string]string{"cmi.mode": "review"})
+	api := relaunching(map[string]string{"cmi.mode": "review"})
 	b := open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
 	if got := b.lmsStatus(); got != "Review: your LMS shows this lesson to review, and nothing is reported to it." {
 		t.Errorf("the LMS status says %q", got)
@@ -216,8 +123,8 @@ func TestLMSReview(t *testing.T) {
 	b.typeCode(b.cell("double"), "print('reviewed')")
 	b.settle()
 	b.doc.FireWindow("pagehide", false)
-	if len(api.set) != 0 {
-		t.Errorf("the page set %q", api.set)
+	if len(api.Set) != 0 {
+		t.Errorf("the page set %q", api.Set)
 	}
 }
 
@@ -225,8 +132,8 @@ func TestLMSReview(t *testing.T) {
 // lesson works and keeps the learner's work; outside an LMS the page
 // says that nothing is reported.
 func TestLMSRefuses(t *testing.T) {
-	api := newFakeLMS(nil)
-	api.refuse["Initialize"] = 102
+	api := relaunching(nil)
+	api.Refuse["Initialize"] = 102
 	b := open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
 	b.noticeWith("Your LMS did not start this lesson's session (it refused Initialize: 102 General Initialization Failure). The lesson works and your work is kept in this browser, but your LMS does not hear of it: open the lesson again from your course to report to it.")
 	if got := b.lmsStatus(); got != "Not reported to your LMS." {
@@ -236,8 +143,8 @@ func TestLMSRefuses(t *testing.T) {
 		t.Errorf("the progress is kept in %q", b.browser.database)
 	}
 
-	api = newFakeLMS(nil)
-	api.refuse["Commit"] = 391
+	api = relaunching(nil)
+	api.Refuse["Commit"] = 391
 	b = open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
 	b.answerChoice(1)
 	b.noticeWith("Your LMS did not take your progress: it refused Commit: 391 General Commit Failure. Your work is kept in this browser, and is sent again with your next change.")
@@ -264,7 +171,10 @@ func TestLMSRefuses(t *testing.T) {
 // committed, not ended, as the page goes, and the reloaded page reports
 // to it.
 func TestLMSResetGoesOn(t *testing.T) {
-	api := newFakeLMS(nil)
+	// The reloaded page asks the LMS for the learner's id to learn that
+	// the session goes on: an LMS always has one (an element not set
+	// would be an error, as it is in SCORM).
+	api := relaunching(map[string]string{"cmi.learner_id": "learner-1"})
 	b := open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
 	b.answerChoice(1)
 	b.click("#progress-panel summary")
@@ -272,7 +182,7 @@ func TestLMSResetGoesOn(t *testing.T) {
 	b.answer(b.find("#progress-panel"), true)
 	b.doc.FireWindow("pagehide", false) // the browser leaves the page to reload it
 	b.p.Settle()
-	if api.ended() {
+	if api.Ended() {
 		t.Error("the reload ended the session")
 	}
 	if got := b.reloadedSaying(); got != "This lesson is reset." {
@@ -294,7 +204,7 @@ func TestLMSSuspendData(t *testing.T) {
 		{V: progress.Version, Kind: progress.KindCell, Lesson: "test-blocks", ID: "double", Source: "print('from the LMS')", Updated: 1},
 		{V: progress.Version, Kind: progress.KindQuiz, Lesson: "test-blocks", ID: "choice", Answer: "1", Passed: true, Updated: 1},
 	}, 64000)
-	b := open(t, blocks, inLMS(newFakeLMS(map[string]string{"cmi.suspend_data": work}), "test-blocks", "2004", 0))
+	b := open(t, blocks, inLMS(relaunching(map[string]string{"cmi.suspend_data": work}), "test-blocks", "2004", 0))
 	if got := b.code(b.cell("double")); got != "print('from the LMS')" {
 		t.Errorf("the cell holds %q", got)
 	}
@@ -303,22 +213,22 @@ func TestLMSSuspendData(t *testing.T) {
 	}
 
 	moved, _ := lms.Encode([]*progress.Record{{V: progress.Version, Kind: progress.KindCell, Lesson: "05-every-path", ID: "smooth", Source: "print('moved')", Updated: 1}}, 64000)
-	b = open(t, "lessons/checking-gradients.html", inLMS(newFakeLMS(map[string]string{"cmi.suspend_data": moved}), "checking-gradients", "2004", 0.8))
+	b = open(t, "lessons/checking-gradients.html", inLMS(relaunching(map[string]string{"cmi.suspend_data": moved}), "checking-gradients", "2004", 0.8))
 	if got := b.code(b.cell("smooth")); got != "print('moved')" {
 		t.Errorf("the moved cell holds %q", got)
 	}
 
-	api := newFakeLMS(map[string]string{"cmi.suspend_data": "gradbook9:from a newer Gradbook"})
+	api := relaunching(map[string]string{"cmi.suspend_data": "gradbook9:from a newer Gradbook"})
 	b = open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
 	b.noticeWith("The work your LMS keeps for this lesson could not be read: ")
 	b.noticeWith("It is left as it is: your work in this browser is shown, and your progress is reported without changing it.")
 	b.typeCode(b.cell("double"), "print('mine')")
 	b.settle()
-	if got := api.value("cmi.suspend_data"); got != "gradbook9:from a newer Gradbook" {
+	if got := api.Value("cmi.suspend_data"); got != "gradbook9:from a newer Gradbook" {
 		t.Errorf("the LMS holds %q", got)
 	}
 
-	b = open(t, blocks, inLMS(newFakeLMS(map[string]string{"cmi.suspend_data": work}), "test-blocks", "2004", 0), func(b *bench) {
+	b = open(t, blocks, inLMS(relaunching(map[string]string{"cmi.suspend_data": work}), "test-blocks", "2004", 0), func(b *bench) {
 		b.store.Err = errors.New("the disk is full")
 	})
 	b.noticeWith("Your work from your LMS is shown, but this browser could not keep a copy: the disk is full.")
@@ -339,7 +249,7 @@ func hexCode(seed uint64, n int) string {
 // Work that does not fit in the LMS's suspend data is said in one
 // notice, changed as it changes, and taken away once all fits.
 func TestLMSWorkThatDoesNotFit(t *testing.T) {
-	b := open(t, blocks, inLMS(newFakeLMS(nil), "test-blocks", "1.2", 0))
+	b := open(t, blocks, inLMS(relaunching(nil), "test-blocks", "1.2", 0))
 	left := func() []string {
 		var out []string
 		for _, n := range b.notices() {
@@ -378,7 +288,7 @@ func TestLMSWorkThatDoesNotFit(t *testing.T) {
 // A page that comes back from the back/forward cache after its session
 // ended says so.
 func TestLMSBackAfterTheSessionEnded(t *testing.T) {
-	api := newFakeLMS(nil)
+	api := relaunching(nil)
 	b := open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
 	b.doc.FireWindow("pagehide", true)
 	b.doc.FireWindow("pageshow", false)
@@ -390,7 +300,7 @@ func TestLMSBackAfterTheSessionEnded(t *testing.T) {
 	if got := b.lmsStatus(); got != "Not reported to your LMS: this lesson's session has ended." {
 		t.Errorf("the LMS status says %q", got)
 	}
-	if !api.ended() {
+	if !api.Ended() {
 		t.Error("the session did not end")
 	}
 }
