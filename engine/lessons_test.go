@@ -31,6 +31,11 @@ func twoPath(detach, direct bool) Graph {
 	)
 }
 
+// halfSquaredError is the lessons' single neuron's loss: p=w·x+b,
+// L=½(p−y)².
+var halfSquaredError = Graph{{"wx", "mul", []string{"w", "x"}, 0}, {"p", "add", []string{"wx", "b"}, 0},
+	{"r", "sub", []string{"p", "y"}, 0}, {"L", "pow", []string{"r"}, 2}, {"loss", "mul", []string{"half", "L"}, 0}}
+
 func twoPathLeaves(w, b, v float64) map[string]float64 {
 	return map[string]float64{"x": 2, "target": 1, "w": w, "b": b, "v": v, "half": 0.5, "zero": 0}
 }
@@ -138,18 +143,16 @@ func TestLessonNumbers(t *testing.T) {
 			grads:  map[string]float64{"w": 2},
 		},
 		{
-			name: "p=w·x+b, L=½(p−y)² at x=2 y=5",
-			g: Graph{{"wx", "mul", []string{"w", "x"}, 0}, {"p", "add", []string{"wx", "b"}, 0},
-				{"r", "sub", []string{"p", "y"}, 0}, {"L", "pow", []string{"r"}, 2}, {"loss", "mul", []string{"half", "L"}, 0}},
+			name:   "p=w·x+b, L=½(p−y)² at x=2 y=5",
+			g:      halfSquaredError,
 			leaves: map[string]float64{"x": 2, "y": 5, "w": 1, "b": 0, "half": 0.5},
 			out:    "loss",
 			vals:   map[string]float64{"loss": 4.5},
 			grads:  map[string]float64{"w": -6, "b": -3},
 		},
 		{
-			name: "p=w·x+b, L=½(p−y)² at x=3 y=4",
-			g: Graph{{"wx", "mul", []string{"w", "x"}, 0}, {"p", "add", []string{"wx", "b"}, 0},
-				{"r", "sub", []string{"p", "y"}, 0}, {"L", "pow", []string{"r"}, 2}, {"loss", "mul", []string{"half", "L"}, 0}},
+			name:   "p=w·x+b, L=½(p−y)² at x=3 y=4",
+			g:      halfSquaredError,
 			leaves: map[string]float64{"x": 3, "y": 4, "w": 1, "b": 0, "half": 0.5},
 			out:    "loss",
 			vals:   map[string]float64{"loss": 0.5},

@@ -26,14 +26,7 @@ test("figures: training micrograd's moons network in the page", async ({ page, e
   const oneStep = await best(page, model + "\nL = loss_of(params)\nL.backward()");
   const stepMs = oneStep.ms - built.ms;
   console.log(`figures: one forward+backward built by Starlark: ${stepMs.toFixed(0)} ms for ${nodes} values, ${(stepMs * 1e6 / nodes).toFixed(0)} ns per Value op in the page`);
-  const traced = await best(page, model + `
-step = trace(loss_of, params)
-losses = []
-for k in range(100):
-    losses.append(step(params))
-    for p in params:
-        p.value -= rate(k) * p.grad
-print(losses[-1])`);
+  const traced = await best(page, model + "\nprint(train(100)[-1])");
   const trainMs = traced.ms - built.ms;
   console.log(`figures: 100 traced steps including the recording: ${trainMs.toFixed(0)} ms in the page (${(trainMs * 1e6 / (100 * nodes)).toFixed(1)} ns per node and step, recording included)`);
   expect(Number(traced.out.trim())).toBeLessThan(0.05);

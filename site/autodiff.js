@@ -16,7 +16,7 @@
 // Crossing into Go is what costs, so this wrapper does the conversions:
 // it numbers the names of a graph once, writes them and the values straight
 // into the engine's memory, and calls the engine's WebAssembly exports
-// (wasm/layout.go has the layout). A graph equal to the last one is not
+// (wasm/engine/layout.go has the layout). A graph equal to the last one is not
 // sent again.
 //
 // It also holds the site's one WebAssembly loader, autodiff.instantiate,
@@ -29,8 +29,8 @@
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
 
-  // Header words: the constants of wasm/layout.go, h<Name> as <name>
-  // (wasm/header_test.go fails if the two disagree).
+  // Header words: the constants of wasm/engine/layout.go, h<Name> as <name>
+  // (wasm/engine/header_test.go fails if the two disagree).
   const H = {
     namesOff: 0, namesLen: 1, namesN: 2, opsOff: 3, opsLen: 4, opsN: 5, codeOff: 6, nodes: 7, kOff: 8,
     idsOff: 9, values: 10, xsOff: 11, extraOff: 12, extraLen: 13, extraN: 14, outOff: 15,

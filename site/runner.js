@@ -63,7 +63,7 @@
       // on the cell's own thread: collecting at five times the live heap
       // instead of twice takes a plain training step about a third less
       // time (at nine times, more: the memory grows). The run's heap limit
-      // (notebook.MaxHeap) still collects before the heap outgrows it. Set
+      // (kernel.MaxHeap) still collects before the heap outgrows it. Set
       // here rather than with debug.SetGCPercent: 1.6 KB less wasm.
       go.env = { GOGC: "400" };
       const instance = await WebAssembly.instantiate(msg.module, go.importObject);

@@ -4,10 +4,11 @@ package tensor
 // element, for the ops a training step makes most of: add, sub, mul and
 // div (a bias, a residual, a scale) and relu. The op table's rules stay
 // the definition: each loop here does exactly the arithmetic of its
-// rule, so that it gives the same numbers to the bit (fast_test.go checks
-// it against the table on random inputs, zeros, infinities and NaNs
-// included). They are worth it in WebAssembly, where a call through a
-// func value costs tens of instructions and the arithmetic one.
+// rule, so that it gives the same numbers to the bit
+// (fast_internal_test.go checks it against the table on random inputs,
+// zeros, infinities and NaNs included). They are worth it in
+// WebAssembly, where a call through a func value costs tens of
+// instructions and the arithmetic one.
 
 // fastForward computes y for an op this file has a loop for, and reports
 // whether it did.

@@ -40,6 +40,28 @@ type decoder struct {
 	ordered bool // objects as Object
 }
 
+// eat skips c if it is the next byte, and reports whether it was.
+func (d *decoder) eat(c byte) bool {
+	if d.pos < len(d.data) && d.data[d.pos] == c {
+		d.pos++
+		return true
+	}
+	return false
+}
+
+// after reads what follows a member of an object or an element of an
+// array: a ',' before the next one, or close at the end.
+func (d *decoder) after(close byte) (done bool, err error) {
+	d.ws()
+	if d.eat(',') {
+		return false, nil
+	}
+	if d.eat(close) {
+		return true, nil
+	}
+	return false, d.fail(fmt.Sprintf("',' or '%c'", close))
+}
+
 func (d *decoder) ws() {
 	for d.pos < len(d.data) {
 		switch d.data[d.pos] {
@@ -83,8 +105,7 @@ func (d *decoder) value(depth int) (any, error) {
 			return m
 		}
 		d.ws()
-		if d.pos < len(d.data) && d.data[d.pos] == '}' {
-			d.pos++
+		if d.eat('}') {
 			return result(), nil
 		}
 		for {
@@ -97,10 +118,9 @@ func (d *decoder) value(depth int) (any, error) {
 				return nil, err
 			}
 			d.ws()
-			if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			if !d.eat(':') {
 				return nil, d.fail("':'")
 			}
-			d.pos++
 			v, err := d.value(depth + 1)
 			if err != nil {
 				return nil, err
@@ -110,23 +130,15 @@ func (d *decoder) value(depth int) (any, error) {
 			} else {
 				m[k] = v
 			}
-			d.ws()
-			if d.pos < len(d.data) && d.data[d.pos] == ',' {
-				d.pos++
-				continue
+			if done, err := d.after('}'); done || err != nil {
+				return result(), err
 			}
-			if d.pos < len(d.data) && d.data[d.pos] == '}' {
-				d.pos++
-				return result(), nil
-			}
-			return nil, d.fail("',' or '}'")
 		}
 	case c == '[':
 		d.pos++
 		a := []any{}
 		d.ws()
-		if d.pos < len(d.data) && d.data[d.pos] == ']' {
-			d.pos++
+		if d.eat(']') {
 			return a, nil
 		}
 		for {
@@ -135,16 +147,9 @@ func (d *decoder) value(depth int) (any, error) {
 				return nil, err
 			}
 			a = append(a, v)
-			d.ws()
-			if d.pos < len(d.data) && d.data[d.pos] == ',' {
-				d.pos++
-				continue
+			if done, err := d.after(']'); done || err != nil {
+				return a, err
 			}
-			if d.pos < len(d.data) && d.data[d.pos] == ']' {
-				d.pos++
-				return a, nil
-			}
-			return nil, d.fail("',' or ']'")
 		}
 	case c == '"':
 		return d.str()

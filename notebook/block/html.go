@@ -64,6 +64,10 @@ func dataScript(v any) string {
 	return `<script type="application/json" class="` + ClassBlockData + `">` + data + `</script>`
 }
 
+// CellLabel is the label of a page's nth code cell (from 1), as the build
+// writes it and the scratch page writes it again when cells move.
+func CellLabel(n int) string { return fmt.Sprintf("Cell %d", n) }
+
 // CodeCellHTML returns the markup of a code cell: a labelled editor holding
 // source, Run and Reset buttons, an output that is announced, and a place
 // for drawings. The page works without scripts (the code is readable);
@@ -73,7 +77,7 @@ func CodeCellHTML(id string, n int, source string) string {
 	var w writer
 	w.open("section", "class", classes(ClassCell, ClassCodeCell), "id", "cell-"+id, AttrCellID, id, AttrKind, KindPython, "aria-labelledby", "cell-"+id+"-label")
 	w.open("div", "class", ClassCellBar)
-	w.el("label", fmt.Sprintf("Cell %d", n), "class", ClassCellLabel, "id", "cell-"+id+"-label", "for", "cell-"+id+"-src")
+	w.el("label", CellLabel(n), "class", ClassCellLabel, "id", "cell-"+id+"-label", "for", "cell-"+id+"-src")
 	w.el("span", "", "class", ClassCellState, "aria-hidden", "true")
 	w.el("button", "Run", "type", "button", "class", ClassRun, "disabled", bare)
 	w.el("button", "Reset", "type", "button", "class", ClassReset, "disabled", bare)

@@ -1,6 +1,10 @@
 package kernel
 
-import "go.starlark.net/starlark"
+import (
+	"fmt"
+
+	"go.starlark.net/starlark"
+)
 
 // A chain of cells (the cells that run one after another from a fresh
 // start, and every run that starts from a state one of them left) shares
@@ -47,13 +51,37 @@ type Changeable interface {
 // PartOf returns the part of type P of the chain whose run thread runs,
 // or P's zero value outside a run.
 func PartOf[P Part](thread *starlark.Thread) P {
+	p, _ := partOf[P](thread)
+	return p
+}
+
+// partOf is PartOf, and whether thread runs a chain with a part of type P.
+func partOf[P Part](thread *starlark.Thread) (P, bool) {
 	if r := RunOf(thread); r != nil {
 		for _, p := range r.lin.parts {
 			if q, ok := p.(P); ok {
-				return q
+				return q, true
 			}
 		}
 	}
 	var zero P
-	return zero
+	return zero, false
+}
+
+// SeedBuiltin returns the built-in name(n) of a package whose part P keeps
+// a generator: in a cell's run, seed(p, n) starts p's generator again
+// from n (random.seed, torch.manual_seed).
+func SeedBuiltin[P Part](seed func(p P, n int64)) func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var n int64
+		if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &n); err != nil {
+			return nil, err
+		}
+		p, ok := partOf[P](thread)
+		if !ok {
+			return nil, fmt.Errorf("%s: only a cell can seed the generator", b.Name())
+		}
+		seed(p, n)
+		return starlark.None, nil
+	}
 }

@@ -16,12 +16,7 @@ import (
 func TestMoonsTrainingAndPlots(t *testing.T) {
 	model := celltest.Program(t, "moons")
 	r := notebook.NewSession().Run(kernel.Request{Limits: kernel.Limits{Time: 10 * time.Minute}, Cells: []string{model + `
-step = trace(loss_of, params)
-losses = []
-for k in range(100):
-    losses.append(step(params))
-    for p in params:
-        p.value -= rate(k) * p.grad
+losses = train(100)
 score = trace(lambda xy: forward(model, xy), [Value(0.0), Value(0.0)])
 right = len([1 for xy, yi in zip(X, y) if (score(xy) > 0) == (yi > 0)])
 print("accuracy", right, "of", len(X))

@@ -72,7 +72,7 @@ var randomBuiltins = []kernel.Builtin{
 
 // randomModuleMembers are the random module's functions.
 var randomModuleMembers = []kernel.Builtin{
-	{Name: "seed", Fn: randomSeed},
+	{Name: "seed", Fn: kernel.SeedBuiltin((*randomPart).seed)},
 	{Name: "random", Fn: randomRandom},
 	{Name: "uniform", Fn: randomUniform},
 	{Name: "gauss", Fn: randomGauss},
@@ -82,19 +82,8 @@ var randomModuleMembers = []kernel.Builtin{
 	{Name: "shuffle", Fn: randomShuffle},
 }
 
-// random.seed(n) starts the generator again from n.
-func randomSeed(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var n int64
-	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &n); err != nil {
-		return nil, err
-	}
-	p := kernel.PartOf[*randomPart](thread)
-	if p == nil {
-		return nil, fmt.Errorf("random.seed: only a cell can seed the generator")
-	}
-	p.rng = newRNG(n)
-	return starlark.None, nil
-}
+// seed is random.seed(n): it starts the generator again from n.
+func (p *randomPart) seed(n int64) { p.rng = newRNG(n) }
 
 // random.random() is a number in [0, 1).
 func randomRandom(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

@@ -74,7 +74,7 @@ func (p *Page) wire(el Node) *Cell {
 		b.SetDisabled(false)
 	}
 	area := el.Query(block.Sel("textarea", block.ClassEditor))
-	c.editor = p.newEditor(&c.on, area, "Code of "+el.Query(block.Of(block.ClassCellLabel)).Text(), func() { p.edited(c) }, func() {
+	c.editor = p.newEditor(&c.on, area, editorLabel(el.Query(block.Of(block.ClassCellLabel)).Text()), func() { p.edited(c) }, func() {
 		if !c.running {
 			p.Run(c)
 		}

@@ -146,6 +146,16 @@ func TestStaleBelow(t *testing.T) {
 	}
 }
 
+// runsAgain checks that the next run of the cell with id works, as after
+// a stop or a runner's death.
+func (b *bench) runsAgain(id string) {
+	b.t.Helper()
+	b.typeCode(b.cell(id), "print('again')")
+	if got := out(b.t, b.run(id)); got != "again\n" {
+		b.t.Errorf("the next run shows %q", got)
+	}
+}
+
 // Stop ends a run that would go on for ever; the cell says how long it
 // ran, and the next run works; Escape stops too.
 func TestStopAndEscape(t *testing.T) {
@@ -181,10 +191,7 @@ func TestStopAndEscape(t *testing.T) {
 	if got := out(t, c); !strings.Contains(got, "as you asked") {
 		t.Errorf("after Escape the cell shows %q", got)
 	}
-	b.typeCode(c, "print('again')")
-	if got := out(t, b.run("double")); got != "again\n" {
-		t.Errorf("the next run shows %q", got)
-	}
+	b.runsAgain("double")
 }
 
 // A runner that dies takes only its job: the cell says why, and the next
@@ -197,10 +204,7 @@ func TestRunnerDies(t *testing.T) {
 	if got := out(t, c); !strings.Contains(got, "the runner stopped (fatal error: out of memory) and was started again") {
 		t.Errorf("the cell shows %q", got)
 	}
-	b.typeCode(c, "print(1 + 1)")
-	if got := out(t, b.run("double")); got != "2\n" {
-		t.Errorf("the next run shows %q", got)
-	}
+	b.runsAgain("double")
 }
 
 // Reset puts the lesson's code back, asking first when the learner

@@ -23,6 +23,10 @@ type codeEditor struct {
 	released        bool        // the cell is gone
 }
 
+// editorLabel is the accessible name of the code editor of the cell
+// labelled cell.
+func editorLabel(cell string) string { return "Code of " + cell }
+
 // newEditor gives area an editor, named label for screen readers, its
 // keyboard hint the text of the element the textarea names with
 // aria-describedby, if any. onChange is called after each edit, onRun on

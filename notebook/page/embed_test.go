@@ -41,13 +41,7 @@ func (b *bench) embedded() []string {
 }
 
 // notes are what a course page says about its cells (.gradbook-error).
-func (b *bench) notes() []string {
-	var out []string
-	for _, n := range b.doc.QueryAll(".gradbook-error") {
-		out = append(out, n.Text())
-	}
-	return out
-}
+func (b *bench) notes() []string { return b.texts(".gradbook-error") }
 
 // Inline cells on a course page form one notebook in page order; a cell
 // taken from a lesson runs after that lesson's cells above it; the cells

@@ -214,14 +214,17 @@ func (b *bench) cell(id string) page.Node {
 // status is what the page's status line says.
 func (b *bench) status() string { return b.doc.ByID("notebook-status").Text() }
 
-// notices are the page's notices, in order.
-func (b *bench) notices() []string {
+// texts are the texts of the elements that match sel, in page order.
+func (b *bench) texts(sel string) []string {
 	var out []string
-	for _, n := range b.doc.QueryAll("#notices p.notice") {
+	for _, n := range b.doc.QueryAll(sel) {
 		out = append(out, n.Text())
 	}
 	return out
 }
+
+// notices are the page's notices, in order.
+func (b *bench) notices() []string { return b.texts("#notices p.notice") }
 
 // memStorage is the bench's storage: one MemStore per database name.
 type memStorage struct{ b *bench }

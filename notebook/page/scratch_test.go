@@ -31,13 +31,7 @@ func scratchCells(n int) func(*bench) {
 }
 
 // labels are what the scratch cells' labels say, in order.
-func (b *bench) labels() []string {
-	var out []string
-	for _, l := range b.doc.QueryAll("section.code-cell .cell-label") {
-		out = append(out, l.Text())
-	}
-	return out
-}
+func (b *bench) labels() []string { return b.texts("section.code-cell .cell-label") }
 
 // A learner adds cells, each numbered in order and seeing what the cells
 // above define; moves them up and down; and finds them in that order,

@@ -140,8 +140,9 @@ func (p *Page) remove(c *Cell) {
 // after it.
 func (p *Page) renumber() {
 	for i, c := range p.cells {
-		c.root.Query(block.Of(block.ClassCellLabel)).SetText(fmt.Sprintf("Cell %d", i+1))
-		c.editor.Label(fmt.Sprintf("Code of Cell %d", i+1))
+		label := block.CellLabel(i + 1)
+		c.root.Query(block.Of(block.ClassCellLabel)).SetText(label)
+		c.editor.Label(editorLabel(label))
 		for _, b := range c.controls {
 			b.SetAttr("aria-label", fmt.Sprintf("%s cell %d", b.Text(), i+1))
 		}

@@ -102,10 +102,9 @@ func ticks(lo, hi float64) (t []float64, from, to float64) {
 // label writes a tick value briefly.
 func label(v float64) string {
 	if v == 0 {
-		return "0"
+		return "0" // never -0
 	}
-	s := strconv.FormatFloat(v, 'g', 4, 64)
-	return strings.Replace(s, "e-0", "e-", 1)
+	return strings.Replace(short(v), "e-0", "e-", 1)
 }
 
 func (a *axes) frame(b *strings.Builder, o Options) {
@@ -240,6 +239,8 @@ func overWhat(xlabel string) string {
 	return xlabel + "s"
 }
 
+// short writes a number to four significant digits, for summaries,
+// tables and tick labels.
 func short(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
 
 // classIndex numbers the distinct classes, smallest first.

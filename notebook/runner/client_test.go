@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"gradbook/internal/testlog"
 	"gradbook/notebook/kernel"
 )
 
@@ -99,23 +100,6 @@ func (w *fakeWorker) Stop() {
 	w.mu.Unlock()
 }
 
-type notices struct {
-	mu   sync.Mutex
-	said []string
-}
-
-func (n *notices) add(s string) {
-	n.mu.Lock()
-	n.said = append(n.said, s)
-	n.mu.Unlock()
-}
-
-func (n *notices) all() []string {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return append([]string(nil), n.said...)
-}
-
 func output(t *testing.T, r Result, err error) string {
 	t.Helper()
 	if err != nil {
@@ -183,8 +167,8 @@ func TestClientStopStartsAFreshRunner(t *testing.T) {
 // move to the page.
 func TestClientReplacesARunnerThatDies(t *testing.T) {
 	h := &fakeHost{}
-	var n notices
-	c := NewClient(h, n.add)
+	var n testlog.Log
+	c := NewClient(h, n.Add)
 	for i := range 5 {
 		_, err := c.Do(Job{Cells: []string{"die()"}}, kernel.Hooks{})
 		var died *DiedError
@@ -196,8 +180,8 @@ func TestClientReplacesARunnerThatDies(t *testing.T) {
 	if got := output(t, r, err); got != "alive\n" {
 		t.Errorf("after five deaths: %q", got)
 	}
-	if c.OnPage() || len(n.all()) > 0 {
-		t.Errorf("on the page %v, notices %q", c.OnPage(), n.all())
+	if c.OnPage() || len(n.All()) > 0 {
+		t.Errorf("on the page %v, notices %q", c.OnPage(), n.All())
 	}
 }
 
@@ -205,8 +189,8 @@ func TestClientReplacesARunnerThatDies(t *testing.T) {
 // page, with a notice that says why; those runs are short.
 func TestClientFallsBackToThePage(t *testing.T) {
 	h := &fakeHost{dieEarly: MaxEarlyDeaths + 1}
-	var n notices
-	c := NewClient(h, n.add)
+	var n testlog.Log
+	c := NewClient(h, n.Add)
 	r, err := c.Do(Job{Cells: []string{"print('here')"}}, kernel.Hooks{})
 	if got := output(t, r, err); got != "here\n" {
 		t.Errorf("on the page: %q", got)
@@ -214,7 +198,7 @@ func TestClientFallsBackToThePage(t *testing.T) {
 	if !c.OnPage() {
 		t.Fatal("jobs do not run on the page")
 	}
-	said := n.all()
+	said := n.All()
 	if len(said) != 1 || !strings.Contains(said[0], "the runner could not start") || !strings.Contains(said[0], "cells run on the page itself") {
 		t.Errorf("notices %q", said)
 	}
@@ -225,13 +209,13 @@ func TestClientFallsBackToThePage(t *testing.T) {
 }
 
 func TestClientWithoutWorkers(t *testing.T) {
-	var n notices
-	c := NewClient(&fakeHost{failStart: errors.New("Worker is not defined")}, n.add)
+	var n testlog.Log
+	c := NewClient(&fakeHost{failStart: errors.New("Worker is not defined")}, n.Add)
 	r, err := c.Do(Job{Cells: []string{"print(3)"}}, kernel.Hooks{})
 	if got := output(t, r, err); got != "3\n" {
 		t.Errorf("output %q", got)
 	}
-	if said := n.all(); len(said) != 1 || !strings.Contains(said[0], "no worker could start (Worker is not defined)") {
+	if said := n.All(); len(said) != 1 || !strings.Contains(said[0], "no worker could start (Worker is not defined)") {
 		t.Errorf("notices %q", said)
 	}
 	if r := NewClient(nil, nil); !r.OnPage() {

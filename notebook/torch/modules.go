@@ -50,7 +50,7 @@ var torchModuleMembers = []kernel.Builtin{
 	{Name: "arange", Fn: torchArange},
 	{Name: "cat", Fn: torchCat},
 	{Name: "matmul", Fn: torchMatmul},
-	{Name: "manual_seed", Fn: torchSeed},
+	{Name: "manual_seed", Fn: kernel.SeedBuiltin((*torchPart).seed)},
 	{Name: "multinomial", Fn: torchMultinomial},
 	{Name: "one_hot", Fn: torchOneHot},
 	{Name: "cross_entropy", Fn: torchCrossEntropy},
@@ -151,18 +151,9 @@ func generatorOf(thread *starlark.Thread, name string) (*tensor.Generator, error
 	return p.trng, nil
 }
 
-func torchSeed(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var n int64
-	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &n); err != nil {
-		return nil, err
-	}
-	p := kernel.PartOf[*torchPart](thread)
-	if p == nil {
-		return nil, fmt.Errorf("%s: only in a cell's run", b.Name())
-	}
-	p.trng = tensor.NewGenerator(uint64(n))
-	return starlark.None, nil
-}
+// seed is torch.manual_seed(n): it starts the generator of random
+// tensors again from n.
+func (p *torchPart) seed(n int64) { p.trng = tensor.NewGenerator(uint64(n)) }
 
 func torchFill(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	kwargs, grad, err := splitGrad(b.Name(), kwargs)

@@ -23,6 +23,22 @@ func One(tb testing.TB, src string) kernel.CellResult {
 	return Run(src)[0]
 }
 
+// Prints runs the cell src in a Session of its own, which must end
+// without an error and print every line of want, and returns its result.
+func Prints(tb testing.TB, src string, want ...string) kernel.CellResult {
+	tb.Helper()
+	r := One(tb, src)
+	if r.Err != nil {
+		tb.Fatalf("error: %v", r.Err)
+	}
+	for _, w := range want {
+		if !strings.Contains(r.Output, w) {
+			tb.Errorf("output %q lacks %q", r.Output, w)
+		}
+	}
+	return r
+}
+
 // Fails runs each cell of cases, a source and what its error must say,
 // in a Session of its own: each must stop with an error whose message
 // contains that text and names the cell's line.
@@ -71,21 +87,14 @@ type Case struct {
 func Cases(t *testing.T, cases []Case) {
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
-			r := One(t, tc.Src)
 			if tc.Err != "" {
+				r := One(t, tc.Src)
 				if r.Err == nil || !strings.Contains(r.Err.Error(), tc.Err) {
 					t.Fatalf("error %v, want one containing %q (output %q)", r.Err, tc.Err, r.Output)
 				}
 				return
 			}
-			if r.Err != nil {
-				t.Fatalf("error: %v", r.Err)
-			}
-			for _, w := range tc.Want {
-				if !strings.Contains(r.Output, w) {
-					t.Errorf("output %q lacks %q", r.Output, w)
-				}
-			}
+			Prints(t, tc.Src, tc.Want...)
 		})
 	}
 }

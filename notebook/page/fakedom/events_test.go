@@ -7,36 +7,22 @@ import (
 	"sync"
 	"testing"
 
+	"gradbook/internal/testlog"
 	"gradbook/notebook/page"
 )
 
 // recorder collects what listeners heard, as "where:type" lines.
-type recorder struct {
-	mu    sync.Mutex
-	heard []string
-}
-
-func (r *recorder) add(s string) {
-	r.mu.Lock()
-	r.heard = append(r.heard, s)
-	r.mu.Unlock()
-}
+type recorder struct{ testlog.Log }
 
 // on listens for each type at n, recording where and what it heard, and
 // the target's id.
 func (r *recorder) on(n page.Node, where string, types ...string) {
 	for _, typ := range types {
-		n.Listen(typ, func(e page.Event) { r.add(where + ":" + typ + "@" + id(e.Target())) })
+		n.Listen(typ, func(e page.Event) { r.Add(where + ":" + typ + "@" + id(e.Target())) })
 	}
 }
 
-func (r *recorder) take() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	s := strings.Join(r.heard, " ")
-	r.heard = nil
-	return s
-}
+func (r *recorder) take() string { return strings.Join(r.Take(), " ") }
 
 func id(n page.Node) string {
 	if n == nil {
@@ -56,7 +42,7 @@ func TestBubbling(t *testing.T) {
 	r.on(doc.ByID("run"), "run2", "click")
 	r.on(doc.ByID("s"), "section", "click", "keydown")
 	r.on(doc, "doc", "click")
-	doc.ListenWindow("click", func(e page.Event) { r.add("window:click@" + id(e.Target())) })
+	doc.ListenWindow("click", func(e page.Event) { r.Add("window:click@" + id(e.Target())) })
 	Click(doc.ByID("label"))
 	if got := r.take(); got != "label:click@label run:click@label run2:click@label section:click@label doc:click@label window:click@label" {
 		t.Errorf("a click bubbles in this order: %s", got)
@@ -78,12 +64,12 @@ func TestStopAndListenDuringDispatch(t *testing.T) {
 	var r recorder
 	var stopSecond func()
 	b.Listen("click", func(page.Event) {
-		r.add("first")
+		r.Add("first")
 		stopSecond()                                                     // stopped before its turn: not called
-		b.Listen("click", func(page.Event) { r.add("added meanwhile") }) // hears the next click
+		b.Listen("click", func(page.Event) { r.Add("added meanwhile") }) // hears the next click
 	})
-	stopSecond = b.Listen("click", func(page.Event) { r.add("second") })
-	stopThird := b.Listen("click", func(page.Event) { r.add("third") })
+	stopSecond = b.Listen("click", func(page.Event) { r.Add("second") })
+	stopThird := b.Listen("click", func(page.Event) { r.Add("third") })
 	b.Click()
 	if got := r.take(); got != "first third" {
 		t.Errorf("first click: %s", got)
@@ -112,7 +98,7 @@ func TestClickControls(t *testing.T) {
 		return fmt.Sprintf("cb=%v ra=%v rb=%v", doc.ByID("cb").Checked(), doc.ByID("ra").Checked(), doc.ByID("rb").Checked())
 	}
 	// The checkbox's listeners see it toggled already.
-	doc.ByID("cb").Listen("click", func(e page.Event) { r.add(fmt.Sprintf("checked:%v", e.Target().Checked())) })
+	doc.ByID("cb").Listen("click", func(e page.Event) { r.Add(fmt.Sprintf("checked:%v", e.Target().Checked())) })
 	tests := []struct {
 		name, click, heard, state string
 	}{
@@ -169,7 +155,7 @@ func TestClickPrevented(t *testing.T) {
 func TestType(t *testing.T) {
 	doc := Parse(`<section id="s"><textarea id="ta">x = 1</textarea><input id="in" class="answer-input"><input id="ro" readonly value="r"><input id="off" disabled></section>`)
 	var r recorder
-	doc.ByID("s").Listen("input", func(e page.Event) { r.add("input@" + id(e.Target()) + "=" + e.Target().Value()) })
+	doc.ByID("s").Listen("input", func(e page.Event) { r.Add("input@" + id(e.Target()) + "=" + e.Target().Value()) })
 	Type(doc.ByID("ta"), "x = 2")
 	if got := r.take(); got != "input@ta=x = 2" || !doc.Active().Is(doc.ByID("ta")) {
 		t.Errorf("typing into the textarea: %s, active %s", got, id(doc.Active()))
@@ -201,12 +187,12 @@ func TestKey(t *testing.T) {
 	doc := Parse(`<div id="cell"><textarea id="ed"></textarea></div>`)
 	var r recorder
 	doc.ByID("cell").Listen("keydown", func(e page.Event) {
-		r.add(fmt.Sprintf("%s shift=%v ctrl=%v meta=%v @%s", e.Key(), e.Shift(), e.Ctrl(), e.Meta(), id(e.Target())))
+		r.Add(fmt.Sprintf("%s shift=%v ctrl=%v meta=%v @%s", e.Key(), e.Shift(), e.Ctrl(), e.Meta(), id(e.Target())))
 		if e.Key() == "Enter" && e.Shift() {
 			e.PreventDefault()
 		}
 	})
-	doc.Listen("keydown", func(e page.Event) { r.add("doc " + e.Key()) })
+	doc.Listen("keydown", func(e page.Event) { r.Add("doc " + e.Key()) })
 	if !Key(doc.ByID("ed"), "Enter", Shift) {
 		t.Error("Shift+Enter's default was not prevented")
 	}
@@ -227,7 +213,7 @@ func TestChoose(t *testing.T) {
 	doc := Parse(`<select id="paths"><option value="">(choose a value)</option><optgroup label="g"><option value="3">w</option></optgroup></select><select id="off" disabled><option value="1">1</option></select>`)
 	var r recorder
 	r.on(doc, "doc", "input", "change")
-	doc.ByID("paths").Listen("change", func(e page.Event) { r.add("value=" + e.Target().Value()) })
+	doc.ByID("paths").Listen("change", func(e page.Event) { r.Add("value=" + e.Target().Value()) })
 	Choose(doc.ByID("paths"), "3")
 	Choose(doc.ByID("off"), "1")
 	if got := r.take(); got != "doc:input@paths value=3 doc:change@paths" || doc.ByID("paths").Value() != "3" {
@@ -246,7 +232,7 @@ func TestWindow(t *testing.T) {
 	var r recorder
 	for _, typ := range []string{"pagehide", "pageshow", "resize", "visibilitychange"} {
 		doc.ListenWindow(typ, func(e page.Event) {
-			r.add(fmt.Sprintf("window:%s persisted=%v hidden=%v @%s", typ, e.Persisted(), doc.Hidden(), id(e.Target())))
+			r.Add(fmt.Sprintf("window:%s persisted=%v hidden=%v @%s", typ, e.Persisted(), doc.Hidden(), id(e.Target())))
 		})
 	}
 	r.on(doc, "doc", "visibilitychange", "pagehide")
