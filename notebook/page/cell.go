@@ -3,7 +3,6 @@ package page
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -34,14 +33,14 @@ type Cell struct {
 	on         handlers // the cell's own listeners, released when it is deleted
 	drawn      handlers // the listeners of the drawings shown now
 	// While the cell runs: running is set, started is when its time
-	// began to count, tick stops the count, streamed holds what it
-	// printed so far.
+	// began to count, tick stops the count, streamed is what it printed
+	// so far.
 	running  bool
 	started  time.Time
 	tick     func() bool
 	ticks    int // which count is current: a stopped count's last tick does nothing
 	timer    Node
-	streamed strings.Builder
+	streamed printed
 	controls []Node // a scratch cell's Move up, Move down and Delete
 }
 
@@ -57,6 +56,7 @@ func (p *Page) wire(el Node) *Cell {
 	c.reset = el.Query(block.Sel("button", block.ClassReset))
 	c.out = el.Query(block.Sel("output", block.ClassOut))
 	c.drawings = el.Query(block.Sel("div", block.ClassDrawings))
+	c.streamed = printed{out: c.out, doc: p.doc}
 	c.timer = p.elem("span", classElapsed, "", "role", "timer", "hidden", "")
 	c.run.Parent().InsertBefore(c.timer, c.run)
 	c.on.listen(p, c.run, "click", func(Event) {
@@ -200,12 +200,11 @@ func (p *Page) Run(c *Cell) {
 // it has been running counts up beside it.
 func (c *Cell) startRun() {
 	c.running = true
-	c.streamed.Reset()
+	c.streamed.reset()
 	c.root.SetAttr("aria-busy", "true")
 	c.run.SetText("Stop")
 	c.run.AddClass(classStop)
 	c.out.RemoveClass(classError)
-	c.out.SetText("")
 	c.timer.RemoveAttr("hidden")
 	c.begin()
 }
@@ -249,11 +248,7 @@ func (c *Cell) pause() {
 
 // stream shows a line the running cell printed, appended to what it
 // printed before.
-func (c *Cell) stream(text string) {
-	c.streamed.WriteString(text)
-	c.streamed.WriteString("\n")
-	c.out.Append(c.page.doc.CreateText(text + "\n"))
-}
+func (c *Cell) stream(text string) { c.streamed.add(text) }
 
 // endRun puts c back at rest and returns how long it ran, in ms.
 func (c *Cell) endRun() float64 {
