@@ -1,7 +1,6 @@
 package page
 
 import (
-
 	"gradbook/notebook/block"
 	"gradbook/notebook/kernel"
 	"gradbook/notebook/progress"
