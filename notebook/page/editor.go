@@ -11,15 +11,25 @@ type codeEditor struct {
 	area Node // the authored code: the default text, and the editor where there is no other
 	box  Node // the Editor's box, nil without one
 	ed   Editor
+	// typed is set when the learner typed into the text box before the
+	// page came (it waits for gradbook.wasm, and for the code editor, a
+	// few seconds on a slow connection): that is their latest code,
+	// carried into the editor, counted as an edit, and kept over what a
+	// restore would put back.
+	typed bool
 }
 
 // newEditor gives area an editor, named label for screen readers, its
 // keyboard hint the text of the element the textarea names with
 // aria-describedby, if any. onChange is called after each edit, onRun on
 // Shift+Enter or Ctrl/⌘+Enter, both as work of the page (Do); on owns the
-// listeners.
+// listeners. Code typed into the text box before the page came is an edit
+// too: onChange is called for it at once.
 func (p *Page) newEditor(on *handlers, area Node, label string, onChange, onRun func()) *codeEditor {
-	e := &codeEditor{area: area}
+	e := &codeEditor{area: area, typed: area.Value() != area.DefaultValue()}
+	if e.typed {
+		defer onChange()
+	}
 	if p.env.Editors == nil {
 		on.listen(p, area, "input", func(Event) { p.Do(onChange) })
 		on.listen(p, area, "keydown", func(ev Event) {

@@ -65,7 +65,7 @@ func (x *exercise) restore() {
 	if r.Updated == 0 {
 		return
 	}
-	if r.Source != "" {
+	if r.Source != "" && !x.editor.typed {
 		x.editor.SetValue(r.Source)
 	}
 	if r.Passed {
