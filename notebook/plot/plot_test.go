@@ -224,3 +224,30 @@ func TestNonFiniteNumbersAreRefused(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// BenchmarkLineOfAMillion draws a line plot of 1,000,000 points.
+func BenchmarkLineOfAMillion(b *testing.B) {
+	ys := make([]float64, 1_000_000)
+	for i := range ys {
+		ys[i] = math.Sin(float64(i) / 1000)
+	}
+	for b.Loop() {
+		if _, err := Line([]Series{{Name: "y", Ys: ys}}, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkScatterOfManyClasses draws 20,000 points in 20,000 classes.
+func BenchmarkScatterOfManyClasses(b *testing.B) {
+	n := 20_000
+	ps := Points{X: make([]float64, n), Y: make([]float64, n), Classes: make([]float64, n)}
+	for i := range n {
+		ps.X[i], ps.Y[i], ps.Classes[i] = float64(i), float64(i%300), float64(i)
+	}
+	for b.Loop() {
+		if _, err := Scatter(ps, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
