@@ -517,7 +517,7 @@ func Scatter(ps Points, o Options) (*Plot, error) {
 	b.WriteString(`</svg>`)
 	p := &Plot{Title: o.Title, SVG: b.String()}
 	// One row per class drawn on its own, and one for the others.
-	type extent struct{ n, classes, x0, x1, y0, y1 float64 }
+	type extent struct{ n, x0, x1, y0, y1 float64 }
 	rows := make([]extent, len(c.own)+1)
 	for r := range rows {
 		rows[r] = extent{x0: math.Inf(1), x1: math.Inf(-1), y0: math.Inf(1), y1: math.Inf(-1)}
