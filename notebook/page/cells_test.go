@@ -277,6 +277,16 @@ func TestThePageCapsWhatARunnerSends(t *testing.T) {
 	if got := o.Text(); len(got) > kernel.OutputBound(kernel.MaxOutput) || !utf8.ValidString(got) {
 		t.Errorf("while it runs the cell shows %d bytes (valid UTF-8: %v), more than a run may print", len(got), utf8.ValidString(got))
 	}
+	// In blocks of at most 16 KB: a browser lays out the last as lines come.
+	chunks := o.QueryAll("span.chunk")
+	for _, ch := range chunks {
+		if n := len(ch.Text()); n > 16<<10 {
+			t.Errorf("a block of %d bytes", n)
+		}
+	}
+	if len(chunks) < 60 {
+		t.Errorf("%d blocks", len(chunks))
+	}
 	release()
 	b.p.Settle()
 	if got := out(t, c); len(got) > kernel.OutputBound(kernel.MaxOutput) || !strings.HasSuffix(got, "!\n"+notice) || !utf8.ValidString(got) {

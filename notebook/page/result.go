@@ -116,18 +116,26 @@ func Duration(ms float64) string {
 // printed is what a running cell or exercise printed so far, as the page
 // holds and shows it: never more than a run may print
 // (kernel.ClipOutput), whatever the runner sends, and each line costs
-// the page the line's own length, not all the text before it.
+// the page the line's own length, not all the text before it. Lines go
+// into blocks of at most chunkSize bytes, so that a browser lays out
+// only the last block as lines come, not all the text before them.
 type printed struct {
-	out  Node
-	doc  Document
-	text strings.Builder
-	full bool // it ends with the line that says the rest was cut
+	out   Node
+	doc   Document
+	text  strings.Builder
+	full  bool // it ends with the line that says the rest was cut
+	chunk Node // the block lines go into now
+	in    int  // its bytes
 }
+
+// chunkSize is how many bytes of streamed lines a block holds.
+const chunkSize = 16 << 10
 
 // reset empties out, to show what a run prints from now on.
 func (o *printed) reset() {
 	o.text.Reset()
 	o.full = false
+	o.chunk, o.in = nil, 0
 	o.out.SetText("")
 }
 
@@ -148,7 +156,13 @@ func (o *printed) add(line string) {
 		o.full = true
 	}
 	o.text.WriteString(s)
-	o.out.Append(o.doc.CreateText(s))
+	if o.chunk == nil || o.in+len(s) > chunkSize {
+		o.chunk, o.in = o.doc.Create("span"), 0
+		o.chunk.AddClass(classChunk)
+		o.out.Append(o.chunk)
+	}
+	o.in += len(s)
+	o.chunk.Append(o.doc.CreateText(s))
 }
 
 // String is the text shown.
