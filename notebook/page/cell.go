@@ -3,6 +3,7 @@ package page
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -435,15 +436,31 @@ func (p *Page) showResult(r *kernel.CellResult, s Shown, id string, out, drawing
 
 // setOutput shows a run's text in out: prose as text, which wraps, and
 // each table (Pieces) in a row box of its own that keeps its lines whole
-// and scrolls sideways.
+// and scrolls sideways. Prose longer than chunkSize goes into blocks of
+// about that size, cut between lines, as streamed lines do: a browser
+// lays out only the blocks in view.
 func (p *Page) setOutput(out Node, text string) {
 	out.SetText("")
 	for _, piece := range Pieces(text) {
-		if !piece.Table {
+		switch {
+		case piece.Table:
+			out.Append(p.elem("span", classTable, piece.Text))
+		case len(piece.Text) <= chunkSize:
 			out.Append(p.doc.CreateText(piece.Text))
-			continue
+		default:
+			for rest := piece.Text; rest != ""; {
+				n := len(rest)
+				if n > chunkSize {
+					if i := strings.LastIndexByte(rest[:chunkSize], '\n'); i >= 0 {
+						n = i + 1
+					} else if i := strings.IndexByte(rest[chunkSize:], '\n'); i >= 0 {
+						n = chunkSize + i + 1
+					}
+				}
+				out.Append(p.elem("span", classChunk, rest[:n]))
+				rest = rest[n:]
+			}
 		}
-		out.Append(p.elem("span", classTable, piece.Text))
 	}
 }
 

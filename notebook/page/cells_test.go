@@ -235,6 +235,17 @@ func TestManyLinesAreCutAndCheap(t *testing.T) {
 	if !strings.HasPrefix(got, "line 0 yyy") || !strings.HasSuffix(got, "\n… output truncated: a run may print at most 1 MB.\n") || len(got) > kernel.OutputBound(kernel.MaxOutput) {
 		t.Errorf("the cell shows %d bytes ending %q", len(got), got[max(0, len(got)-80):])
 	}
+	// In blocks of about 16 KB, whole lines each: a browser lays out the
+	// blocks in view.
+	blocks := c.QueryAll("output.out span.chunk")
+	for _, bl := range blocks {
+		if n := len(bl.Text()); n > 16<<10 || !strings.HasSuffix(bl.Text(), "\n") {
+			t.Errorf("a block of %d bytes ending %q", n, bl.Text()[max(0, n-20):])
+		}
+	}
+	if len(blocks) < 60 {
+		t.Errorf("%d blocks", len(blocks))
+	}
 	// The run itself (the runner is in this process) allocates about 20 MB.
 	if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 200 {
 		t.Errorf("running and showing 1 MB of lines allocated %d MB", mb)
