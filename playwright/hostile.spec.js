@@ -1,5 +1,6 @@
-// The second round of attacks on the page (issue 28): each finding is
-// reproduced here as a learner would meet it, and must not come back.
+// The second round of attacks on the page (issue 28), and the findings of
+// issue 34 that only a browser shows: each is reproduced here as a
+// learner would meet it, and must not come back.
 const fs = require("fs");
 const path = require("path");
 const { test, expect, open, cell, editorOf, typeInto, port } = require("./helpers");
@@ -159,4 +160,63 @@ test("embedded cells keep the course page's own ids, and two cells of one id are
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
   await expect(cells.nth(0).locator("textarea.editor")).toHaveValue('print("first, edited")');
   await expect(cells.nth(1).locator("textarea.editor")).toHaveValue('print("second, edited")');
+});
+
+// Issue 34, finding 2: 25,000 printed lines (1.5 MB) ran the page's own
+// notebook out of memory ("The notebook stopped") and froze it for
+// seconds; the page shows the first megabyte, says the rest was cut, and
+// goes on with the same runner.
+test("25,000 printed lines are cut at 1 MB, and the notebook and its runner go on", async ({ page, errors }) => {
+  test.setTimeout(120_000);
+  await open(page, "scratch.html");
+  const c = cell(page, 1);
+  const out = c.locator("output.out");
+  await typeInto(c, 'for i in range(25000):\n    print("line", i, "y" * 50)');
+  await page.evaluate(() => {
+    window.longest = 0;
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longest = Math.max(window.longest, e.duration); }).observe({ type: "longtask" });
+  });
+  const start = Date.now();
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(out).toContainText("… output truncated: a run may print at most 1 MB.", { timeout: 60_000 });
+  await expect(c).not.toHaveAttribute("aria-busy", "true");
+  console.log(`figures: 25,000 lines printed and shown in ${Date.now() - start} ms; the page's longest task ${(await page.evaluate(() => window.longest)).toFixed(0)} ms`);
+  const shown = await out.evaluate((o) => o.textContent.length);
+  expect(shown).toBeLessThan(1_000_100);
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready");
+  await expect(page.getByText("The notebook stopped")).toHaveCount(0);
+  await expect(out).not.toContainText("the runner stopped");
+  await typeInto(c, "print(6 * 7)");
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(out).toHaveText("42");
+});
+
+// Issue 34, finding 12: with editor.js arriving late (a slow connection),
+// what the learner types into a cell's plain text box before the page
+// comes is carried into the editor and kept after a reload.
+test("code typed before the code editor arrives is saved, and there after a reload", async ({ page, errors }) => {
+  // editor.js comes once the learner has typed (the page waits for it a
+  // few seconds, then keeps the text boxes).
+  let typed;
+  const done = new Promise((resolve) => { typed = resolve; });
+  await page.route("**/editor.js", async (route) => {
+    await done;
+    await route.continue();
+  });
+  await page.goto("lessons/fan-out.html", { waitUntil: "domcontentloaded" });
+  const c = page.locator("#cell-square");
+  const box = c.locator("textarea.editor");
+  await box.click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.insertText('print("typed before the editor")');
+  expect(await page.locator("body").getAttribute("data-notebook")).toBeNull(); // the page had not come yet
+  typed();
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  await expect(c.locator(".cm-content")).toHaveText('print("typed before the editor")');
+  await saved(page);
+  await page.reload();
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  await expect(editorOf(c)).toHaveValue('print("typed before the editor")');
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(c.locator("output.out")).toHaveText("typed before the editor");
 });

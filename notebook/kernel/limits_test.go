@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // Every limit of a run gives a clean error that names the cell's line, and
@@ -45,6 +46,31 @@ func TestOutputIsCapped(t *testing.T) {
 	r := runOne(t, `print("a" * 3000000)`+"\n"+`print("after")`)
 	if r.Err != nil || len(r.Output) > MaxOutput+200 || !strings.HasSuffix(r.Output, "… output truncated: a run may print at most 1 MB.\n") {
 		t.Errorf("%d bytes, error %v, ending %q", len(r.Output), r.Err, r.Output[max(0, len(r.Output)-80):])
+	}
+}
+
+// The page clips what a runner sends it as the kernel clips a run's
+// output: a run's own output, capped or not, is shown whole; more than
+// that is cut, on a character, with the same last line.
+func TestClipOutput(t *testing.T) {
+	for _, code := range []string{
+		`print("a" * 3000000)`,
+		`for i in range(25000):` + "\n" + `    print("line", i, "y" * 50)`,
+		`print("é" * 600000)`,
+		`print("short")`,
+	} {
+		r := runOne(t, code)
+		if got := ClipOutput(r.Output, MaxOutput); got != r.Output {
+			t.Errorf("%s: ClipOutput changed the run's own output of %d bytes to %d", code, len(r.Output), len(got))
+		}
+		if len(r.Output) > OutputBound(MaxOutput) {
+			t.Errorf("%s: %d bytes, beyond OutputBound's %d", code, len(r.Output), OutputBound(MaxOutput))
+		}
+	}
+	long := strings.Repeat("é", 2*MaxOutput)
+	got := ClipOutput(long, MaxOutput)
+	if len(got) > OutputBound(MaxOutput) || !utf8.ValidString(got) || !strings.HasSuffix(got, "é\n… output truncated: a run may print at most 1 MB.\n") {
+		t.Errorf("%d bytes, valid %v, ending %q", len(got), utf8.ValidString(got), got[max(0, len(got)-80):])
 	}
 }
 

@@ -37,7 +37,7 @@ func (r *Run) print(msg string) {
 	switch over := o.printed - r.limits.Output; {
 	case over <= 0:
 	case over <= len(msg)+1: // the line that crosses the limit
-		msg = cutUTF8(msg, len(msg)-over) + fmt.Sprintf("\n… output truncated: a run may print at most %s.", words.Bytes(r.limits.Output))
+		msg = cutUTF8(msg, len(msg)-over) + "\n" + Truncated(r.limits.Output)
 	default:
 		return
 	}
@@ -46,6 +46,28 @@ func (r *Run) print(msg string) {
 	if o.line != nil {
 		o.line(r.current, msg)
 	}
+}
+
+// Truncated is the last line of a run's output cut at limit bytes.
+func Truncated(limit int) string {
+	return fmt.Sprintf("… output truncated: a run may print at most %s.", words.Bytes(limit))
+}
+
+// OutputBound is the most bytes a run's output can come to when it may
+// print limit bytes: the limit, and the line that says it was cut there.
+// The page holds no more than that of a run's output, whatever its
+// runner sends.
+func OutputBound(limit int) int { return limit + len(Truncated(limit)) + 1 }
+
+// ClipOutput is a run's output text as the page shows it when the run
+// may print limit bytes: the text itself if it is within OutputBound (a
+// run's own output always is), else its first limit bytes, cut on a
+// character and ending as a capped run's output does.
+func ClipOutput(text string, limit int) string {
+	if len(text) <= OutputBound(limit) {
+		return text
+	}
+	return cutUTF8(text, limit-1) + "\n" + Truncated(limit) + "\n"
 }
 
 // printAt prints a line in cell, which is running now or called the

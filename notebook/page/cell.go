@@ -34,14 +34,14 @@ type Cell struct {
 	on         handlers // the cell's own listeners, released when it is deleted
 	drawn      handlers // the listeners of the drawings shown now
 	// While the cell runs: running is set, started is when its time
-	// began to count, tick stops the count, streamed holds what it
-	// printed so far.
+	// began to count, tick stops the count, streamed is what it printed
+	// so far.
 	running  bool
 	started  time.Time
 	tick     func() bool
 	ticks    int // which count is current: a stopped count's last tick does nothing
 	timer    Node
-	streamed strings.Builder
+	streamed printed
 	controls []Node // a scratch cell's Move up, Move down and Delete
 }
 
@@ -57,6 +57,7 @@ func (p *Page) wire(el Node) *Cell {
 	c.reset = el.Query(block.Sel("button", block.ClassReset))
 	c.out = el.Query(block.Sel("output", block.ClassOut))
 	c.drawings = el.Query(block.Sel("div", block.ClassDrawings))
+	c.streamed = printed{out: c.out, doc: p.doc}
 	c.timer = p.elem("span", classElapsed, "", "role", "timer", "hidden", "")
 	c.run.Parent().InsertBefore(c.timer, c.run)
 	c.on.listen(p, c.run, "click", func(Event) {
@@ -205,12 +206,11 @@ func (p *Page) Run(c *Cell) {
 // it has been running counts up beside it.
 func (c *Cell) startRun() {
 	c.running = true
-	c.streamed.Reset()
+	c.streamed.reset()
 	c.root.SetAttr("aria-busy", "true")
 	c.run.SetText("Stop")
 	c.run.AddClass(classStop)
 	c.out.RemoveClass(classError)
-	c.out.SetText("")
 	c.timer.RemoveAttr("hidden")
 	c.begin()
 }
@@ -254,11 +254,7 @@ func (c *Cell) pause() {
 
 // stream shows a line the running cell printed, appended to what it
 // printed before.
-func (c *Cell) stream(text string) {
-	c.streamed.WriteString(text)
-	c.streamed.WriteString("\n")
-	c.out.Append(c.page.doc.CreateText(text + "\n"))
-}
+func (c *Cell) stream(text string) { c.streamed.add(text) }
 
 // endRun puts c back at rest and returns how long it ran, in ms.
 func (c *Cell) endRun() float64 {
@@ -452,15 +448,31 @@ func (p *Page) showResult(r *kernel.CellResult, s Shown, id string, out, drawing
 
 // setOutput shows a run's text in out: prose as text, which wraps, and
 // each table (Pieces) in a row box of its own that keeps its lines whole
-// and scrolls sideways.
+// and scrolls sideways. Prose longer than chunkSize goes into blocks of
+// about that size, cut between lines, as streamed lines do: a browser
+// lays out only the blocks in view.
 func (p *Page) setOutput(out Node, text string) {
 	out.SetText("")
 	for _, piece := range Pieces(text) {
-		if !piece.Table {
+		switch {
+		case piece.Table:
+			out.Append(p.elem("span", classTable, piece.Text))
+		case len(piece.Text) <= chunkSize:
 			out.Append(p.doc.CreateText(piece.Text))
-			continue
+		default:
+			for rest := piece.Text; rest != ""; {
+				n := len(rest)
+				if n > chunkSize {
+					if i := strings.LastIndexByte(rest[:chunkSize], '\n'); i >= 0 {
+						n = i + 1
+					} else if i := strings.IndexByte(rest[chunkSize:], '\n'); i >= 0 {
+						n = chunkSize + i + 1
+					}
+				}
+				out.Append(p.elem("span", classChunk, rest[:n]))
+				rest = rest[n:]
+			}
 		}
-		out.Append(p.elem("span", classTable, piece.Text))
 	}
 }
 

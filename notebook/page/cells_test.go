@@ -2,11 +2,17 @@ package page_test
 
 import (
 	"regexp"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"gradbook/notebook/kernel"
+	"gradbook/notebook/page"
 	"gradbook/notebook/page/fakedom"
+	"gradbook/notebook/runner"
 )
 
 const blocks = "lessons/test-blocks.html"
@@ -205,6 +211,93 @@ func TestRunnerDies(t *testing.T) {
 		t.Errorf("the cell shows %q", got)
 	}
 	b.runsAgain("double")
+}
+
+// A cell that prints more than a run may (25,000 lines, 1.5 MB) shows
+// the first megabyte and says the rest was cut; showing it costs the page
+// work in proportion to the text (it took 7.8 GB of allocations and 7.6 s
+// when each line was added to all the text before it), and the next run
+// works.
+func TestManyLinesAreCutAndCheap(t *testing.T) {
+	b := open(t, blocks)
+	c := b.cell("double")
+	b.typeCode(c, `for i in range(25000):`+"\n"+`    print("line", i, "y" * 50)`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b.run("double")
+	runtime.ReadMemStats(&after)
+	got := out(t, c)
+	if !strings.HasPrefix(got, "line 0 yyy") || !strings.HasSuffix(got, "\n… output truncated: a run may print at most 1 MB.\n") || len(got) > kernel.OutputBound(kernel.MaxOutput) {
+		t.Errorf("the cell shows %d bytes ending %q", len(got), got[max(0, len(got)-80):])
+	}
+	// In blocks of about 16 KB, whole lines each: a browser lays out the
+	// blocks in view.
+	blocks := c.QueryAll("output.out span.chunk")
+	for _, bl := range blocks {
+		if n := len(bl.Text()); n > 16<<10 || !strings.HasSuffix(bl.Text(), "\n") {
+			t.Errorf("a block of %d bytes ending %q", n, bl.Text()[max(0, n-20):])
+		}
+	}
+	if len(blocks) < 60 {
+		t.Errorf("%d blocks", len(blocks))
+	}
+	// The run itself (the runner is in this process) allocates about 20 MB.
+	if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 200 {
+		t.Errorf("running and showing 1 MB of lines allocated %d MB", mb)
+	}
+	b.typeCode(c, "print('next')")
+	if got := out(t, b.run("double")); got != "next\n" {
+		t.Errorf("the next run shows %q", got)
+	}
+}
+
+// floodRunner is a runner that sends far more than a run may print: 5 MB
+// of lines, then (once released) a result whose output is 5 MB too.
+type floodRunner struct{ release chan struct{} }
+
+func (f floodRunner) Do(job runner.Job, ev kernel.Hooks) (runner.Result, error) {
+	line := strings.Repeat("é", 49) + "!" // 99 bytes, and a newline
+	for range 50_000 {
+		ev.Line(len(job.Cells)-1, line)
+	}
+	<-f.release
+	all := strings.Repeat(line+"\n", 50_000)
+	return runner.Result{Cells: []kernel.CellResult{{Ran: true, Output: all}}}, nil
+}
+func (floodRunner) Stop()      {}
+func (floodRunner) Busy() bool { return false }
+
+// Whatever a runner sends, the page holds and shows no more than a run may
+// print, while the cell runs and after, and says that the rest was cut.
+func TestThePageCapsWhatARunnerSends(t *testing.T) {
+	flood := floodRunner{release: make(chan struct{})}
+	b := open(t, blocks, withEnv(func(e *page.Env) { e.Runner = flood }))
+	var released sync.Once
+	release := func() { released.Do(func() { close(flood.release) }) }
+	t.Cleanup(release) // before the bench's Settle, should the test fail
+	c := b.cell("double")
+	fakedom.Click(fakedom.Find(t, c, "button.run"))
+	notice := "… output truncated: a run may print at most 1 MB.\n"
+	o := fakedom.Find(t, c, "output.out")
+	waitFor(t, func() bool { return strings.HasSuffix(o.Text(), notice) })
+	if got := o.Text(); len(got) > kernel.OutputBound(kernel.MaxOutput) || !utf8.ValidString(got) {
+		t.Errorf("while it runs the cell shows %d bytes (valid UTF-8: %v), more than a run may print", len(got), utf8.ValidString(got))
+	}
+	// In blocks of at most 16 KB: a browser lays out the last as lines come.
+	chunks := o.QueryAll("span.chunk")
+	for _, ch := range chunks {
+		if n := len(ch.Text()); n > 16<<10 {
+			t.Errorf("a block of %d bytes", n)
+		}
+	}
+	if len(chunks) < 60 {
+		t.Errorf("%d blocks", len(chunks))
+	}
+	release()
+	b.p.Settle()
+	if got := out(t, c); len(got) > kernel.OutputBound(kernel.MaxOutput) || !strings.HasSuffix(got, "!\n"+notice) || !utf8.ValidString(got) {
+		t.Errorf("the cell shows %d bytes ending %q", len(got), got[max(0, len(got)-80):])
+	}
 }
 
 // Reset puts the lesson's code back, asking first when the learner

@@ -14,6 +14,11 @@ type codeEditor struct {
 	area Node // the authored code: the default text, and the editor where there is no other
 	box  Node // the Editor's box, nil without one
 	ed   Editor
+	// typed is set when the learner typed into the text box before the
+	// page came (it waits for gradbook.wasm): that is their latest code,
+	// carried into the editor, counted as an edit, and kept over what a
+	// restore would put back.
+	typed bool
 
 	// What the Editor is made with, when it comes.
 	on              *handlers
@@ -31,10 +36,14 @@ func editorLabel(cell string) string { return "Code of " + cell }
 // keyboard hint the text of the element the textarea names with
 // aria-describedby, if any. onChange is called after each edit, onRun on
 // Shift+Enter or Ctrl/⌘+Enter, both as work of the page (Do); on owns the
-// listeners.
+// listeners. Code typed into the text box before the page came is an edit
+// too: onChange is called for it at once.
 func (p *Page) newEditor(on *handlers, area Node, label string, onChange, onRun func()) *codeEditor {
-	e := &codeEditor{area: area, on: on, label: label, onChange: onChange, onRun: onRun}
+	e := &codeEditor{area: area, on: on, label: label, onChange: onChange, onRun: onRun, typed: area.Value() != area.DefaultValue()}
 	on.after = append(on.after, func() { e.released = true })
+	if e.typed {
+		defer onChange()
+	}
 	if p.env.Editors != nil {
 		p.attach(e)
 		return e

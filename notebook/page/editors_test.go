@@ -1,10 +1,12 @@
 package page_test
 
 import (
+	"slices"
 	"testing"
 
 	"gradbook/notebook/page"
 	"gradbook/notebook/page/fakedom"
+	"gradbook/notebook/progress"
 )
 
 // Where no code editor loads, a cell's text box runs it with Shift+Enter,
@@ -163,5 +165,76 @@ func TestEditorsThatComeLate(t *testing.T) {
 	}
 	if got := b.within(b.cell("double"), "textarea.editor").Value(); got != "x = 1" {
 		t.Errorf("after a reload the second cell holds %q, not the code typed in its text box", got)
+	}
+}
+
+// typedEarly types code into text boxes before the page starts (each
+// pair a selector and the code), as a learner does while gradbook.wasm
+// and the code editor are still on their way; a reload starts without it.
+func typedEarly(pairs ...string) func(*bench) {
+	return func(b *bench) {
+		b.parsed = func(b *bench) {
+			b.parsed = nil
+			for i := 0; i+1 < len(pairs); i += 2 {
+				fakedom.Type(fakedom.Find(b.t, b.doc, pairs[i]), pairs[i+1])
+			}
+		}
+	}
+}
+
+// What a learner types into a cell's or an exercise's text box before the
+// page comes is carried into the editor, counts as an edit (the save
+// status says so, then that it is saved), wins over code kept from an
+// earlier visit, and is found again after a reload.
+func TestTypedBeforeThePageCame(t *testing.T) {
+	editorsAndTextBoxes(t, func(t *testing.T, opts ...func(*bench)) {
+		earlier := progress.Record{Kind: progress.KindCell, Lesson: "test-blocks", ID: "double", Source: "print('kept before')"}
+		b := open(t, blocks, append(opts, keptBefore(earlier), typedEarly(
+			"#cell-worked-src", "print('typed early')",
+			"#cell-double-src", "print('typed over')",
+			"#exercise-ex textarea.editor", "print('my answer')",
+		))...)
+		if got := b.saveStatus(); got != "Editing: saved when you pause." {
+			t.Errorf("the save status says %q", got)
+		}
+		want := map[string]string{"worked": "print('typed early')", "double": "print('typed over')"}
+		for id, code := range want {
+			if got := b.code(b.cell(id)); got != code {
+				t.Errorf("the cell %s holds %q, want %q", id, got, code)
+			}
+		}
+		if got := b.code(b.exercise("ex")); got != "print('my answer')" {
+			t.Errorf("the exercise holds %q", got)
+		}
+		b.settle()
+		if got := b.saveStatus(); got != "Saved." {
+			t.Errorf("the save status says %q", got)
+		}
+		b.reload()
+		for id, code := range want {
+			if got := b.code(b.cell(id)); got != code {
+				t.Errorf("after a reload the cell %s holds %q, want %q", id, got, code)
+			}
+		}
+		if got := b.code(b.exercise("ex")); got != "print('my answer')" {
+			t.Errorf("after a reload the exercise holds %q", got)
+		}
+		if got := out(t, b.run("worked")); got != "typed early\n" {
+			t.Errorf("the cell runs to %q", got)
+		}
+	})
+}
+
+// On the scratch page, code typed into its first cell before the page
+// came goes after the cells kept before, and is kept.
+func TestTypedBeforeTheScratchPageCame(t *testing.T) {
+	b := open(t, scratchPage, scratchCells(2), typedEarly("textarea.editor", "print('typed early')"))
+	b.settle()
+	if got := b.cellsIn(); !slices.Equal(got, []string{"scratch-1", "scratch-2", "scratch-3"}) {
+		t.Fatalf("the scratch page shows %q", got)
+	}
+	b.reload()
+	if got := b.code(b.cell("scratch-3")); got != "print('typed early')" {
+		t.Errorf("after a reload the third cell holds %q", got)
 	}
 }

@@ -1,8 +1,6 @@
 package page
 
 import (
-	"strings"
-
 	"gradbook/notebook/block"
 	"gradbook/notebook/kernel"
 	"gradbook/notebook/progress"
@@ -67,7 +65,7 @@ func (x *exercise) restore() {
 	if r.Updated == 0 {
 		return
 	}
-	if r.Source != "" {
+	if r.Source != "" && !x.editor.typed {
 		x.editor.SetValue(r.Source)
 	}
 	if r.Passed {
@@ -97,14 +95,13 @@ func (x *exercise) job(j runner.Job, hooks kernel.Hooks) (runner.Result, float64
 
 // runIt runs the learner's code, as a cell.
 func (x *exercise) runIt() {
-	var streamed strings.Builder
+	streamed := printed{out: x.out, doc: x.p.doc}
 	x.out.SetText("Running…")
 	res, ms, err := x.job(runner.Job{Cells: []string{x.editor.Value()}}, kernel.Hooks{Line: func(_ int, text string) {
-		if streamed.Len() == 0 {
-			x.out.SetText("")
+		if streamed.text.Len() == 0 {
+			streamed.reset()
 		}
-		streamed.WriteString(text + "\n")
-		x.out.Append(x.p.doc.CreateText(text + "\n"))
+		streamed.add(text)
 	}})
 	r := Outcome(res, 0, 0, err, streamed.String(), ms)
 	x.p.showResult(r, Show(r, 0), x.id, x.out, x.drawings, &x.drawn, x.editor)

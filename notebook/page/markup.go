@@ -42,6 +42,7 @@ const (
 	classCheckStep     = "check-step"
 	classScrollCue     = "scroll-cue"
 	classTable         = "table" // a table in a cell's output
+	classChunk         = "chunk" // a block of what a running cell printed
 	// On a course page: the embedded cells' status line, and its part
 	// that says whether the learner's work is saved.
 	classEmbedStatus = "gradbook-status"

@@ -2,6 +2,7 @@ package page
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -197,7 +198,30 @@ func TestPieces(t *testing.T) {
 	if joined != out {
 		t.Errorf("the pieces lose text: %q", joined)
 	}
+	for out, want := range map[string][]Piece{
+		"a  b\nc  d":               {{"a  b\nc  d", true}},
+		"x\na  b\nc  d\ny\nz  w\n": {{"x\n", false}, {"a  b\nc  d\n", true}, {"y\nz  w\n", false}},
+		"x\n\ny":                   {{"x\n\ny", false}},
+	} {
+		if got := Pieces(out); !reflect.DeepEqual(got, want) {
+			t.Errorf("Pieces(%q) = %+v, want %+v", out, got, want)
+		}
+	}
 	if got := Pieces(""); len(got) != 0 {
 		t.Errorf("Pieces of nothing = %+v", got)
+	}
+}
+
+// BenchmarkPieces splits a megabyte of printed lines, as a cell that
+// prints up to the cap shows them.
+func BenchmarkPieces(b *testing.B) {
+	var out strings.Builder
+	for i := 0; out.Len() < kernel.MaxOutput; i++ {
+		fmt.Fprintf(&out, "line %d %s\n", i, strings.Repeat("y", 50))
+	}
+	text := out.String()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		Pieces(text)
 	}
 }

@@ -21,7 +21,7 @@ func (p *Page) restoreCell(c *Cell) {
 	if r.Updated == 0 {
 		return
 	}
-	if r.Source != "" && r.Source != c.editor.Value() {
+	if r.Source != "" && r.Source != c.editor.Value() && !c.editor.typed {
 		c.editor.SetValue(r.Source)
 	}
 	if r.Ran {

@@ -42,7 +42,7 @@ func ShowEdited(r *kernel.CellResult, cell int) Shown {
 }
 
 func show(r *kernel.CellResult, cell int, edited bool) Shown {
-	s := Shown{Text: r.Output, State: Passed}
+	s := Shown{Text: kernel.ClipOutput(r.Output, kernel.MaxOutput), State: Passed}
 	switch {
 	case r.Err != nil:
 		if s.Text != "" && !strings.HasSuffix(s.Text, "\n") {
@@ -113,6 +113,61 @@ func Duration(ms float64) string {
 	return fmt.Sprintf("%.1f s", ms/1000)
 }
 
+// printed is what a running cell or exercise printed so far, as the page
+// holds and shows it: never more than a run may print
+// (kernel.ClipOutput), whatever the runner sends, and each line costs
+// the page the line's own length, not all the text before it. Lines go
+// into blocks of at most chunkSize bytes, so that a browser lays out
+// only the last block as lines come, not all the text before them.
+type printed struct {
+	out   Node
+	doc   Document
+	text  strings.Builder
+	full  bool // it ends with the line that says the rest was cut
+	chunk Node // the block lines go into now
+	in    int  // its bytes
+}
+
+// chunkSize is how many bytes of streamed lines a block holds.
+const chunkSize = 16 << 10
+
+// reset empties out, to show what a run prints from now on.
+func (o *printed) reset() {
+	o.text.Reset()
+	o.full = false
+	o.chunk, o.in = nil, 0
+	o.out.SetText("")
+}
+
+// add shows a line printed, after those before it. The line that takes
+// the text past kernel.MaxOutput is cut on a character and followed by
+// the line that says so (a run's own output comes out as it is: its
+// runner cut it at the same place); nothing after it is kept.
+func (o *printed) add(line string) {
+	if o.full {
+		return
+	}
+	s := line + "\n"
+	if n := o.text.Len(); n+len(s) > kernel.MaxOutput {
+		s = kernel.Truncated(kernel.MaxOutput) + "\n"
+		if room := kernel.MaxOutput - 1 - n; room >= 0 {
+			s = strings.ToValidUTF8(line[:min(room, len(line))], "") + "\n" + s
+		}
+		o.full = true
+	}
+	o.text.WriteString(s)
+	if o.chunk == nil || o.in+len(s) > chunkSize {
+		o.chunk, o.in = o.doc.Create("span"), 0
+		o.chunk.AddClass(classChunk)
+		o.out.Append(o.chunk)
+	}
+	o.in += len(s)
+	o.chunk.Append(o.doc.CreateText(s))
+}
+
+// String is the text shown.
+func (o *printed) String() string { return o.text.String() }
+
 // Piece is a run of a cell's output as the page lays it out: prose
 // wraps at the column's edge; a table (lines whose words line up in
 // columns, as grad_check prints) keeps its lines whole and scrolls
@@ -124,30 +179,42 @@ type Piece struct {
 
 // Pieces splits output into prose and tables. A line is a table row when
 // it has a gap of two or more spaces between its first and its last
-// word; a table is a run of two or more rows.
+// word; a table is a run of two or more rows. Each piece is a stretch of
+// output itself, so splitting costs time in proportion to the output's
+// length.
 func Pieces(output string) []Piece {
-	lines := strings.SplitAfter(output, "\n")
-	row := make([]bool, len(lines))
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		row[i] = strings.Contains(t, "  ")
-	}
 	var ps []Piece
-	for i := 0; i < len(lines); {
-		j := i + 1
-		for row[i] && j < len(lines) && row[j] {
-			j++
+	start := 0          // the piece being gathered begins there
+	table := false      // and is a table
+	rows, first := 0, 0 // rows in a row just before, outside a table, from first
+	for at := 0; at < len(output); {
+		end := len(output)
+		if i := strings.IndexByte(output[at:], '\n'); i >= 0 {
+			end = at + i + 1
 		}
-		table := j-i >= 2
-		text := strings.Join(lines[i:j], "")
-		switch n := len(ps); {
-		case text == "":
-		case !table && n > 0 && !ps[n-1].Table:
-			ps[n-1].Text += text
+		row := strings.Contains(strings.TrimSpace(output[at:end]), "  ")
+		switch {
+		case row && table:
+		case row:
+			if rows++; rows == 1 {
+				first = at
+			}
+			if rows == 2 { // a second row: a table begins at the first
+				if first > start {
+					ps = append(ps, Piece{Text: output[start:first]})
+				}
+				start, table = first, true
+			}
+		case table:
+			ps = append(ps, Piece{Text: output[start:at], Table: true})
+			start, table, rows = at, false, 0
 		default:
-			ps = append(ps, Piece{Text: text, Table: table})
+			rows = 0
 		}
-		i = j
+		at = end
+	}
+	if len(output) > start {
+		ps = append(ps, Piece{Text: output[start:], Table: table})
 	}
 	return ps
 }

@@ -35,7 +35,13 @@ func (p *Page) restoreScratch() {
 	if len(recs) == 0 {
 		return
 	}
+	// The page's own cells give way to the kept ones, but for code the
+	// learner typed into them before the page came: it goes after them.
+	var typed []string
 	for _, c := range p.cells {
+		if c.editor.typed {
+			typed = append(typed, c.editor.Value())
+		}
 		c.root.Remove()
 	}
 	p.cells = nil
@@ -51,6 +57,10 @@ func (p *Page) restoreScratch() {
 	}
 	for _, r := range recs {
 		p.appendScratchCell(r.ID, r.Source)
+	}
+	for _, src := range typed { // saved by the edit typing it made (newEditor)
+		p.appendScratchCell(ScratchID(p.nextID), src)
+		p.nextID++
 	}
 	p.renumber()
 }

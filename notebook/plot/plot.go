@@ -62,9 +62,13 @@ type axes struct {
 	xt, yt         []float64
 }
 
-func (a *axes) px(x float64) float64 { return left + (x-a.x0)/(a.x1-a.x0)*(width-left-right) }
+// px and py map data to the picture; halves keep a range as wide as
+// float64 allows (-1e308 to 1e308) finite.
+func (a *axes) px(x float64) float64 {
+	return left + (x/2-a.x0/2)/(a.x1/2-a.x0/2)*(width-left-right)
+}
 func (a *axes) py(y float64) float64 {
-	return height - bottom - (y-a.y0)/(a.y1-a.y0)*(height-top-bottom)
+	return height - bottom - (y/2-a.y0/2)/(a.y1/2-a.y0/2)*(height-top-bottom)
 }
 
 func newAxes(x0, x1, y0, y1 float64) *axes {
@@ -75,13 +79,15 @@ func newAxes(x0, x1, y0, y1 float64) *axes {
 }
 
 // ticks returns about five round tick values covering [lo, hi], and the
-// range they span.
+// range they span. Where round values cannot be told apart in float64
+// (1e16 to 1e16 + 2), or the range is as wide as float64 allows, the
+// ticks are the range's ends.
 func ticks(lo, hi float64) (t []float64, from, to float64) {
 	if !(hi > lo) {
 		d := math.Max(math.Abs(lo)*0.1, 0.5)
 		lo, hi = lo-d, hi+d
 	}
-	raw := (hi - lo) / 5
+	raw := hi/5 - lo/5
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
 	step := mag
 	for _, m := range []float64{1, 2, 2.5, 5, 10} {
@@ -92,7 +98,12 @@ func ticks(lo, hi float64) (t []float64, from, to float64) {
 	}
 	from = math.Floor(lo/step) * step
 	to = math.Ceil(hi/step) * step
-	for v := from; v <= to+step/2; v += step {
+	n := math.Round(to/step - from/step)
+	if !(n >= 1 && n <= 20) || from+step == from || to-step == to || math.IsInf(to/2-from/2, 0) {
+		return []float64{lo, hi}, lo, hi
+	}
+	for i := range int(n) + 1 {
+		v := (from/2 + float64(i)*(step/2)) * 2 // halves: no overflow at float64's ends
 		r, _ := strconv.ParseFloat(strconv.FormatFloat(math.Round(v/step)*step, 'g', 12, 64), 64)
 		t = append(t, r)
 	}
@@ -152,15 +163,26 @@ func legend(b *strings.Builder, names []string, mark func(b *strings.Builder, i 
 	b.WriteString(`</g>`)
 }
 
+// The most a line plot draws, so that a plot of any length stays a
+// picture a page shows at once: MaxSeries lines (a dict of more is drawn
+// in part, and said), each of at most MaxLinePoints points. A longer
+// series is drawn from the lowest and the highest point of each of
+// MaxLinePoints/2 equal stretches, in order, so that its shape and its
+// spikes stay; the summary says so.
+const (
+	MaxSeries     = 12
+	MaxLinePoints = 2000
+)
+
 // Line plots series against their index.
 func Line(series []Series, o Options) (*Plot, error) {
 	n := 0
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range series {
 		n = max(n, len(s.Ys))
-		for _, y := range s.Ys {
+		for i, y := range s.Ys {
 			if math.IsNaN(y) || math.IsInf(y, 0) {
-				return nil, fmt.Errorf("series %q holds %s, which cannot be plotted", s.Name, words.Number(y))
+				return nil, fmt.Errorf("series %q holds %s at index %d: the numbers plotted must be finite", s.Name, words.Number(y), i)
 			}
 			lo, hi = math.Min(lo, y), math.Max(hi, y)
 		}
@@ -168,12 +190,13 @@ func Line(series []Series, o Options) (*Plot, error) {
 	if n == 0 {
 		return nil, fmt.Errorf("nothing to plot: the series are empty")
 	}
+	drawn := series[:min(len(series), MaxSeries)]
 	a := newAxes(0, float64(max(n-1, 1)), lo, hi)
 	var b strings.Builder
 	open(&b, o)
 	a.frame(&b, o)
 	var names []string
-	for i, s := range series {
+	for i, s := range drawn {
 		names = append(names, s.Name)
 		c, d := colours[i%len(colours)], dashes[i%len(dashes)]
 		b.WriteString(`<polyline fill="none" stroke-width="2.2" stroke-linejoin="round" stroke="` + c + `"`)
@@ -181,8 +204,8 @@ func Line(series []Series, o Options) (*Plot, error) {
 			b.WriteString(` stroke-dasharray="` + d + `"`)
 		}
 		b.WriteString(` points="`)
-		for x, y := range s.Ys {
-			fmt.Fprintf(&b, "%.1f,%.1f ", a.px(float64(x)), a.py(y))
+		for _, x := range thin(s.Ys) {
+			fmt.Fprintf(&b, "%.1f,%.1f ", a.px(float64(x)), a.py(s.Ys[x]))
 		}
 		b.WriteString(`"/>`)
 	}
@@ -193,7 +216,7 @@ func Line(series []Series, o Options) (*Plot, error) {
 	p := &Plot{Title: o.Title, SVG: b.String()}
 	p.Table = [][]string{{"series", "points", "first", "lowest (at)", "highest (at)", "last"}}
 	var sum []string
-	for _, s := range series {
+	for _, s := range drawn {
 		if len(s.Ys) == 0 {
 			continue
 		}
@@ -214,13 +237,19 @@ func Line(series []Series, o Options) (*Plot, error) {
 				ups++
 			}
 		}
-		line := fmt.Sprintf("%s goes from %s to %s over %d %s", s.Name, short(s.Ys[0]), short(last), len(s.Ys), overWhat(o.XLabel))
+		line := fmt.Sprintf("%s goes from %s to %s over %s %s", s.Name, short(s.Ys[0]), short(last), words.Int(len(s.Ys)), overWhat(o.XLabel))
 		if ups > 0 {
-			line += fmt.Sprintf(", going up at %d of them", ups)
+			line += fmt.Sprintf(", going up at %s of them", words.Int(ups))
+		}
+		if len(s.Ys) > MaxLinePoints {
+			line += fmt.Sprintf(" (drawn as the lowest and the highest of each of %s equal stretches, so that spikes stay)", words.Int(MaxLinePoints/2))
 		}
 		sum = append(sum, line)
 	}
 	p.Summary = strings.Join(sum, "; ") + "."
+	if more := len(series) - len(drawn); more > 0 {
+		p.Summary += fmt.Sprintf(" %s more series %s not drawn: a plot draws at most %d.", words.Int(more), words.Plural(more, "is", "are"), MaxSeries)
+	}
 	return p, nil
 }
 
@@ -239,24 +268,123 @@ func overWhat(xlabel string) string {
 	return xlabel + "s"
 }
 
+// thin returns the indexes of the points of ys to draw: all of them if
+// there are at most MaxLinePoints, else the lowest and the highest of
+// each of MaxLinePoints/2 equal stretches, in order.
+func thin(ys []float64) []int {
+	n := len(ys)
+	if n <= MaxLinePoints {
+		xs := make([]int, n)
+		for i := range xs {
+			xs[i] = i
+		}
+		return xs
+	}
+	stretches := MaxLinePoints / 2
+	xs := make([]int, 0, MaxLinePoints)
+	for k := range stretches {
+		from, to := k*n/stretches, (k+1)*n/stretches
+		lo, hi := from, from
+		for i := from; i < to; i++ {
+			if ys[i] < ys[lo] {
+				lo = i
+			}
+			if ys[i] > ys[hi] {
+				hi = i
+			}
+		}
+		xs = append(xs, min(lo, hi))
+		if hi != lo {
+			xs = append(xs, max(lo, hi))
+		}
+	}
+	return xs
+}
+
 // short writes a number to four significant digits, for summaries,
 // tables and tick labels.
 func short(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
 
-// classIndex numbers the distinct classes, smallest first.
-func classIndex(classes []float64) (distinct []float64, index []int) {
-	distinct = slices.Clone(classes)
-	slices.Sort(distinct)
-	distinct = slices.Compact(distinct)
-	index = make([]int, len(classes))
-	for i, c := range classes {
-		index[i], _ = slices.BinarySearch(distinct, c)
-	}
-	return distinct, index
+// The most a scatter (and the points of a boundary) draws, so that a
+// plot of any size stays a picture a page shows at once: MaxClasses
+// classes in colours and markers of their own (those with the most
+// points; the rest are drawn alike, in grey, as "other"), and at most
+// MaxPoints markers (where there are more, one for each spot and class
+// where several overlap, then an even sample of those). The summary says
+// what was left out.
+const (
+	MaxClasses = 6
+	MaxPoints  = 2000
+)
+
+// other is the style of the classes drawn alike, as "other".
+const other = -1
+
+// classes are the classes of points: the distinct ones, smallest first,
+// each point's among them, how many points each has, and the style each
+// is drawn in (its place among those drawn on their own, or other).
+type classes struct {
+	distinct []float64
+	index    []int
+	count    []int
+	style    []int
+	own      []int // the distinct classes drawn on their own, in order
+	others   int   // how many are drawn as other, and their points
+	otherPts int
 }
 
-// marker draws class k's marker at (x, y): a circle, a triangle, a square.
+// classIndex numbers the distinct classes, smallest first, and chooses
+// the MaxClasses with the most points (the smaller class first where
+// they have as many) to draw on their own if there are more.
+func classIndex(cs []float64) classes {
+	var c classes
+	c.distinct = slices.Clone(cs)
+	slices.Sort(c.distinct)
+	c.distinct = slices.Compact(c.distinct)
+	c.index = make([]int, len(cs))
+	c.count = make([]int, len(c.distinct))
+	for i, v := range cs {
+		c.index[i], _ = slices.BinarySearch(c.distinct, v)
+		c.count[c.index[i]]++
+	}
+	c.style = make([]int, len(c.distinct))
+	keep := make([]int, len(c.distinct))
+	for k := range keep {
+		keep[k] = k
+	}
+	if len(keep) > MaxClasses {
+		keep = keep[:0]
+		byCount := make([]int, len(c.distinct))
+		for k := range byCount {
+			byCount[k] = k
+		}
+		slices.SortStableFunc(byCount, func(a, b int) int { return c.count[b] - c.count[a] })
+		keep = append(keep, byCount[:MaxClasses-1]...)
+		slices.Sort(keep)
+	}
+	for k := range c.style {
+		c.style[k] = other
+	}
+	for i, k := range keep {
+		c.style[k] = i
+	}
+	c.own = keep
+	for k, st := range c.style {
+		if st == other {
+			c.others++
+			c.otherPts += c.count[k]
+		}
+	}
+	return c
+}
+
+// marker draws style k's marker at (x, y): a circle, a triangle, a
+// square, in its colour; other's is a small grey circle.
 func marker(b *strings.Builder, k int, x, y float64) {
+	if k == other {
+		fmt.Fprintf(b, `<circle cx="%.1f" cy="%.1f" r="3" fill="#8a8a8a" stroke="#fff" stroke-width="0.6"/>`, x, y)
+		return
+	}
 	c := colours[k%len(colours)]
 	switch k % 3 {
 	case 0:
@@ -274,6 +402,9 @@ type Points struct {
 	Classes []float64
 }
 
+// check refuses what cannot be drawn: no points, a class missing, and
+// numbers that are not finite (NaN has no place on an axis, nor among
+// classes), naming the first.
 func (ps Points) check() error {
 	if len(ps.X) == 0 {
 		return fmt.Errorf("no points to plot")
@@ -282,31 +413,107 @@ func (ps Points) check() error {
 		return fmt.Errorf("%d points but %d classes: give one class per point", len(ps.X), len(ps.Classes))
 	}
 	for i := range ps.X {
-		if math.IsNaN(ps.X[i]+ps.Y[i]) || math.IsInf(ps.X[i]+ps.Y[i], 0) {
-			return fmt.Errorf("point %d is not finite", i)
+		if !finite(ps.X[i]) || !finite(ps.Y[i]) {
+			return fmt.Errorf("point %d is [%s, %s]: a point's coordinates must be finite numbers", i, words.Number(ps.X[i]), words.Number(ps.Y[i]))
+		}
+		if !finite(ps.Classes[i]) {
+			return fmt.Errorf("the class of point %d is %s: a class must be a finite number", i, words.Number(ps.Classes[i]))
 		}
 	}
 	return nil
 }
 
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
 func (ps Points) axes() *axes {
 	x0, x1 := slices.Min(ps.X), slices.Max(ps.X)
 	y0, y1 := slices.Min(ps.Y), slices.Max(ps.Y)
-	px, py := 0.1*(x1-x0)+0.1, 0.1*(y1-y0)+0.1
+	px, py := 0.1*(x1/2-x0/2)*2+0.1, 0.1*(y1/2-y0/2)*2+0.1
 	return newAxes(x0-px, x1+px, y0-py, y1+py)
 }
 
-func (ps Points) draw(b *strings.Builder, a *axes) (distinct []float64, index []int) {
-	distinct, index = classIndex(ps.Classes)
-	for i := range ps.X {
-		marker(b, index[i], a.px(ps.X[i]), a.py(ps.Y[i]))
+// draw draws the points (those thin keeps) and their legend, and returns
+// a sentence on what it left out ("" for nothing).
+func (ps Points) draw(b *strings.Builder, a *axes, c classes) string {
+	keep, how := ps.thin(a, c)
+	for _, i := range keep {
+		marker(b, c.style[c.index[i]], a.px(ps.X[i]), a.py(ps.Y[i]))
 	}
 	var names []string
-	for _, c := range distinct {
-		names = append(names, "class "+short(c))
+	for _, k := range c.own {
+		names = append(names, "class "+short(c.distinct[k]))
 	}
-	legend(b, names, func(b *strings.Builder, i int, x, y float64) { marker(b, i, x, y) })
-	return distinct, index
+	if c.others > 0 {
+		names = append(names, fmt.Sprintf("other (%s)", classCount(c.others)))
+	}
+	legend(b, names, func(b *strings.Builder, i int, x, y float64) {
+		if i >= len(c.own) {
+			i = other
+		}
+		marker(b, i, x, y)
+	})
+	var said []string
+	if c.others > 0 {
+		said = append(said, fmt.Sprintf("The %s with the most points %s drawn in colours of their own, the other %s (%s) alike in grey.",
+			classCount(len(c.own)), words.Plural(len(c.own), "is", "are"), classCount(c.others), words.Count(c.otherPts, "point")))
+	}
+	if how != "" {
+		said = append(said, how)
+	}
+	return strings.Join(said, " ")
+}
+
+// thin returns the points to draw, in order: all of them if there are at
+// most MaxPoints, else one for each spot (a cell of 3 × 3 units of the
+// picture, smaller than a marker) and style, then, if those are still too
+// many, an even sample of them; and a sentence that says which.
+func (ps Points) thin(a *axes, c classes) (keep []int, how string) {
+	n := len(ps.X)
+	if n <= MaxPoints {
+		keep = make([]int, n)
+		for i := range keep {
+			keep[i] = i
+		}
+		return keep, ""
+	}
+	type spot struct{ x, y, style int }
+	seen := map[spot]bool{}
+	for i := range n {
+		s := spot{int(a.px(ps.X[i]) / 3), int(a.py(ps.Y[i]) / 3), c.style[c.index[i]]}
+		if !seen[s] {
+			seen[s] = true
+			keep = append(keep, i)
+		}
+	}
+	spots := len(keep)
+	if spots > MaxPoints {
+		every := (spots + MaxPoints - 1) / MaxPoints
+		sample := keep[:0]
+		for j := 0; j < spots; j += every {
+			sample = append(sample, keep[j])
+		}
+		keep = sample
+		return keep, fmt.Sprintf("%s of the %s points are drawn: one for each spot and class, then every %s of those.", words.Int(len(keep)), words.Int(n), ordinal(every))
+	}
+	return keep, fmt.Sprintf("%s of the %s points are drawn: one for each spot and class where several overlap.", words.Int(len(keep)), words.Int(n))
+}
+
+// classCount writes "1 class", "20,000 classes".
+func classCount(n int) string { return words.Int(n) + words.Plural(n, " class", " classes") }
+
+// ordinal writes "2nd", "3rd", "10th".
+func ordinal(n int) string {
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+		return words.Int(n) + "th"
+	case n%10 == 1:
+		return words.Int(n) + "st"
+	case n%10 == 2:
+		return words.Int(n) + "nd"
+	case n%10 == 3:
+		return words.Int(n) + "rd"
+	}
+	return words.Int(n) + "th"
 }
 
 // Scatter plots points coloured, and shaped, by class.
@@ -315,23 +522,46 @@ func Scatter(ps Points, o Options) (*Plot, error) {
 		return nil, err
 	}
 	a := ps.axes()
+	c := classIndex(ps.Classes)
 	var b strings.Builder
 	open(&b, o)
 	a.frame(&b, o)
-	distinct, index := ps.draw(&b, a)
+	said := ps.draw(&b, a, c)
 	b.WriteString(`</svg>`)
 	p := &Plot{Title: o.Title, SVG: b.String()}
-	p.Table = [][]string{{"class", "points", "x from", "x to", "y from", "y to"}}
-	for k, c := range distinct {
-		var xs, ys []float64
-		for i := range index {
-			if index[i] == k {
-				xs, ys = append(xs, ps.X[i]), append(ys, ps.Y[i])
-			}
-		}
-		p.Table = append(p.Table, []string{short(c), strconv.Itoa(len(xs)), short(slices.Min(xs)), short(slices.Max(xs)), short(slices.Min(ys)), short(slices.Max(ys))})
+	// One row per class drawn on its own, and one for the others.
+	type extent struct{ n, x0, x1, y0, y1 float64 }
+	rows := make([]extent, len(c.own)+1)
+	for r := range rows {
+		rows[r] = extent{x0: math.Inf(1), x1: math.Inf(-1), y0: math.Inf(1), y1: math.Inf(-1)}
 	}
-	p.Summary = fmt.Sprintf("%d points in %d classes.", len(ps.X), len(distinct))
+	row := func(k int) int {
+		if st := c.style[k]; st != other {
+			return st
+		}
+		return len(c.own)
+	}
+	for i := range ps.X {
+		e := &rows[row(c.index[i])]
+		e.n++
+		e.x0, e.x1 = math.Min(e.x0, ps.X[i]), math.Max(e.x1, ps.X[i])
+		e.y0, e.y1 = math.Min(e.y0, ps.Y[i]), math.Max(e.y1, ps.Y[i])
+	}
+	p.Table = [][]string{{"class", "points", "x from", "x to", "y from", "y to"}}
+	for r, e := range rows {
+		if e.n == 0 {
+			continue
+		}
+		name := fmt.Sprintf("other (%s)", classCount(c.others))
+		if r < len(c.own) {
+			name = short(c.distinct[c.own[r]])
+		}
+		p.Table = append(p.Table, []string{name, strconv.Itoa(int(e.n)), short(e.x0), short(e.x1), short(e.y0), short(e.y1)})
+	}
+	p.Summary = fmt.Sprintf("%s in %s.", words.Count(len(ps.X), "point"), classCount(len(c.distinct)))
+	if said != "" {
+		p.Summary += " " + said
+	}
 	return p, nil
 }
 
@@ -343,9 +573,10 @@ func Boundary(ps Points, f func(x, y float64) (float64, error), steps int, o Opt
 		return nil, err
 	}
 	a := ps.axes()
-	distinct, index := classIndex(ps.Classes)
+	c := classIndex(ps.Classes)
+	distinct, index := c.distinct, c.index
 	if len(distinct) > 2 {
-		return nil, fmt.Errorf("a decision boundary needs two classes, got %d", len(distinct))
+		return nil, fmt.Errorf("a decision boundary needs two classes, got %s", words.Int(len(distinct)))
 	}
 	hiClass := len(distinct) - 1
 	var b strings.Builder
@@ -369,9 +600,13 @@ func Boundary(ps Points, f func(x, y float64) (float64, error), steps int, o Opt
 			fmt.Fprintf(&b, `<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s"/>`, a.px(x0), a.py(y+ch/2), a.px(x1)-a.px(x0), a.py(y-ch/2)-a.py(y+ch/2), tints[k%len(tints)])
 		}
 		for c := range steps {
-			v, err := f(a.x0+(float64(c)+0.5)*cw, y)
+			x := a.x0 + (float64(c)+0.5)*cw
+			v, err := f(x, y)
 			if err != nil {
 				return nil, err
+			}
+			if math.IsNaN(v) {
+				return nil, noSign(x, y)
 			}
 			side := 0
 			if v > 0 {
@@ -387,13 +622,16 @@ func Boundary(ps Points, f func(x, y float64) (float64, error), steps int, o Opt
 	}
 	b.WriteString(`</g>`)
 	a.frame(&b, Options{XLabel: o.XLabel, YLabel: o.YLabel})
-	ps.draw(&b, a)
+	said := ps.draw(&b, a, c)
 	b.WriteString(`</svg>`)
 	right := 0
 	for i := range ps.X {
 		v, err := f(ps.X[i], ps.Y[i])
 		if err != nil {
 			return nil, err
+		}
+		if math.IsNaN(v) {
+			return nil, noSign(ps.X[i], ps.Y[i])
 		}
 		if (v > 0) == (index[i] == hiClass && hiClass > 0) {
 			right++
@@ -403,10 +641,19 @@ func Boundary(ps Points, f func(x, y float64) (float64, error), steps int, o Opt
 	share := 100 * float64(positive) / float64(steps*steps)
 	p.Summary = fmt.Sprintf("The function is positive (class %s) over %.0f%% of the area shown and not positive (class %s) over the rest; %d of %d points (%.0f%%) lie on their class's side.",
 		short(distinct[hiClass]), share, short(distinct[0]), right, len(ps.X), 100*float64(right)/float64(len(ps.X)))
+	if said != "" {
+		p.Summary += " " + said
+	}
 	p.Table = [][]string{{"region", "share of the area"},
 		{"positive: class " + short(distinct[hiClass]), fmt.Sprintf("%.0f%%", share)},
 		{"not positive: class " + short(distinct[0]), fmt.Sprintf("%.0f%%", 100-share)}}
 	return p, nil
+}
+
+// noSign is the error of a boundary's function that gives NaN at (x, y):
+// it has no sign to shade.
+func noSign(x, y float64) error {
+	return fmt.Errorf("the function gives nan at [%s, %s]: a boundary needs a number with a sign", short(x), short(y))
 }
 
 // MaxHeatmap is the largest heat map drawn, in rows and in columns.

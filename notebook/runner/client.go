@@ -149,12 +149,30 @@ func testCode(tests []block.Test) []string {
 
 // call is one job sent and not yet answered: what its runner said
 // meanwhile (lines, and cells begun as lines with Text "" and start set)
-// waits for Do to pass it on.
+// waits for Do to pass it on. printed counts the bytes of the lines
+// taken: past what a run may print, lines are dropped.
 type call struct {
-	mu    sync.Mutex
-	lines []Line
-	done  *outcome
-	wake  chan struct{}
+	mu      sync.Mutex
+	lines   []Line
+	printed int
+	done    *outcome
+	wake    chan struct{}
+}
+
+// take keeps the lines a runner sent, as far as a run may print
+// (kernel.MaxOutput): the line that goes past it is kept (cut to
+// kernel.ClipOutput's length, should it be longer), for the page to cut
+// and say so, and the lines after it are dropped, whatever the runner
+// sends. k.mu is held.
+func (k *call) take(lines []Line) {
+	for _, l := range lines {
+		if k.printed > kernel.MaxOutput {
+			return
+		}
+		l.Text = kernel.ClipOutput(l.Text, kernel.MaxOutput)
+		k.printed += len(l.Text) + 1
+		k.lines = append(k.lines, l)
+	}
 }
 
 type outcome struct {
@@ -248,7 +266,7 @@ func (c *Client) message(m Message) {
 	switch {
 	case len(m.Lines) > 0 || m.Begins:
 		k.mu.Lock()
-		k.lines = append(k.lines, m.Lines...)
+		k.take(m.Lines)
 		if m.Begins {
 			k.lines = append(k.lines, Line{Cell: m.Cell, start: true})
 		}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -73,6 +74,17 @@ func (w *fakeWorker) Post(id int, job Job) {
 			<-w.block
 			return
 		}
+		if len(job.Cells) > 0 && job.Cells[0] == "flood()" {
+			// A runner that sends far more than a run may print: 5 MB of
+			// lines, then a line of 3 MB.
+			line := strings.Repeat("y", 99)
+			for range 50 {
+				w.send(Message{ID: id, Lines: slices.Repeat([]Line{{Text: line}}, 1000)})
+			}
+			w.send(Message{ID: id, Lines: []Line{{Text: strings.Repeat("z", 3_000_000)}}})
+			w.send(Message{ID: id, Result: &Result{Cells: []kernel.CellResult{{Ran: true}}}})
+			return
+		}
 		if len(job.Cells) > 0 && job.Cells[0] == w.dieOn {
 			w.died("fatal error: out of memory", true)
 			return
@@ -109,6 +121,23 @@ func output(t *testing.T, r Result, err error) string {
 		t.Fatalf("%d results, want 1", len(r.Cells))
 	}
 	return r.Cells[0].Output
+}
+
+// The page's side takes no more lines from a runner than a run may
+// print, whatever the runner sends: the line that goes past the cap is
+// passed on for the page to cut, and none after it.
+func TestClientTakesNoMoreThanARunMayPrint(t *testing.T) {
+	c := NewClient(&fakeHost{}, nil)
+	passed, lines := 0, 0
+	if _, err := c.Do(Job{Cells: []string{"flood()"}}, kernel.Hooks{Line: func(_ int, text string) {
+		passed += len(text) + 1
+		lines++
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := kernel.MaxOutput/100 + 1; passed > kernel.MaxOutput+100 || lines != want {
+		t.Errorf("the client passed on %d lines of %d bytes, want %d lines of at most %d", lines, passed, want, kernel.MaxOutput+100)
+	}
 }
 
 func TestClientRunsJobsAndStreamsLines(t *testing.T) {
