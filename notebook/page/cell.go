@@ -455,7 +455,8 @@ func (p *Page) setOutput(out Node, text string) {
 			out.Append(p.doc.CreateText(piece.Text))
 			continue
 		}
-		out.Append(p.elem("span", classTable, piece.Text))
+		// Focusable: a table that scrolls sideways scrolls with the keys too.
+		out.Append(p.elem("span", classTable, piece.Text, "tabindex", "0", "role", "group", "aria-label", "A table the cell printed"))
 	}
 }
 
