@@ -1,6 +1,5 @@
 // The notebook as a learner meets it: cells, drawings, keyboard, errors.
-const { test, expect, open, cell, typeInto, editorOf, lessons, skipPredictions } = require("./helpers");
-const AxeBuilder = require("@axe-core/playwright").default;
+const { test, expect, open, cell, typeInto, editorOf, skipPredictions } = require("./helpers");
 
 const valueExample = `a = Value(2.0, "a"); b = Value(3.0, "b"); c = Value(1.0, "c")
 u = a*b + c
@@ -179,19 +178,3 @@ for (const lesson of ["chain-rule", "reverse-accumulation"]) test(`${lesson} rea
     .map((e) => e.id || e.className));
   expect(sticking).toEqual([]);
 });
-
-const pages = ["index.html", "scratch.html", ...lessons.map((slug) => `lessons/${slug}.html`)];
-for (const path of pages) {
-  test(`no serious or critical accessibility violations on ${path}`, async ({ page, errors }) => {
-    if (path === "index.html") await page.goto(path);
-    else await open(page, path);
-    if (await page.getByRole("button", { name: "Run all" }).count()) {
-      await skipPredictions(page);
-  await page.getByRole("button", { name: "Run all" }).click();
-      await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 60_000 });
-    }
-    const results = await new AxeBuilder({ page }).analyze();
-    const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
-  });
-}

@@ -59,3 +59,45 @@ test("after typing in a cell, a tap on the quiz below it chooses the answer (fan
   await quiz.getByRole("button", { name: "Check my answer" }).tap();
   await expect(quiz.locator(".feedback")).toContainText("Yes: 3 from the first slot plus 3 from the second make 6");
 });
+
+// cutOff lists the elements sel matches that are shown but not whole: a
+// line that runs past its box, or a box past the window.
+async function cutOff(page, sel) {
+  return page.locator(sel).evaluateAll((els) => els.filter((el) => el.getClientRects().length).filter((el) =>
+    el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+    .map((el) => `${el.tagName}.${el.className}: ${el.textContent.slice(0, 60)} (width ${el.scrollWidth}, shown ${el.clientWidth}, right ${el.getBoundingClientRect().right})`));
+}
+
+for (const [lesson, cmp] of [["backprop-ninja", true], ["neurons-and-mlp", false], ["from-values-to-tensors", true]]) {
+  test(`${lesson} at 390 px after Run all, every graph table open: nothing widens the page, and every table can be read whole`, async ({ page, errors }) => {
+    test.setTimeout(180_000);
+    await open(page, `lessons/${lesson}.html`);
+    const skips = page.getByRole("button", { name: "skip the prediction" });
+    for (let n = await skips.count(); n > 0; n--) await skips.first().tap();
+    await page.getByRole("button", { name: "Run all" }).tap();
+    await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 150_000 });
+    for (const summary of await page.locator("figure.drawing details > summary").all()) await summary.tap();
+    if (cmp) await expect(page.locator("output.out .table").filter({ hasText: "| exact:" }).first()).toBeVisible();
+    else await expect(page.locator("table.graph-table").first()).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), "the page scrolls sideways").toBe(0);
+    expect(await cutOff(page, "table.graph-table"), "graph tables cut off").toEqual([]);
+    // A printed table keeps its columns: one wider than the screen
+    // scrolls sideways in its box, and a shadow at its right edge says so
+    // (the box drawn without its background looks different).
+    const printed = page.locator("output.out .table").filter({ hasText: "|" });
+    let scrolled = 0;
+    for (const table of await printed.all()) {
+      const { scrolls, right } = await table.evaluate((t) => ({ scrolls: t.scrollWidth > t.clientWidth + 1, right: t.getBoundingClientRect().right }));
+      expect(right, "a printed table's box is wider than the screen").toBeLessThanOrEqual(390);
+      if (!scrolls) continue;
+      scrolled++;
+      await table.scrollIntoViewIfNeeded();
+      const cued = await table.screenshot();
+      await table.evaluate((t) => { t.style.background = "none"; });
+      const bare = await table.screenshot();
+      await table.evaluate((t) => { t.style.background = ""; });
+      expect(cued.equals(bare), `no cue that ${(await table.textContent()).slice(0, 40)}… scrolls`).toBe(false);
+    }
+    if (cmp) expect(scrolled, "cmp's lines fit a phone: nothing to cue").toBeGreaterThan(0);
+  });
+}

@@ -456,7 +456,8 @@ func (p *Page) setOutput(out Node, text string) {
 	for _, piece := range Pieces(text) {
 		switch {
 		case piece.Table:
-			out.Append(p.elem("span", classTable, piece.Text))
+			// Focusable: a table that scrolls sideways scrolls with the keys too.
+			out.Append(p.elem("span", classTable, piece.Text, "tabindex", "0", "role", "group", "aria-label", "A table the cell printed"))
 		case len(piece.Text) <= chunkSize:
 			out.Append(p.doc.CreateText(piece.Text))
 		default:

@@ -60,6 +60,9 @@ func TestTableInAnOutput(t *testing.T) {
 	if len(tables) != 1 || tables[0].Text() != "step  loss\n0     3.0\n1     2.0\n" {
 		t.Fatalf("the tables: %d, %q", len(tables), fakedom.HTML(o))
 	}
+	if tables[0].Attr("tabindex") != "0" {
+		t.Error("a printed table, which may scroll sideways, cannot have the keyboard")
+	}
 	if got := out(t, c); got != "step  loss\n0     3.0\n1     2.0\ndone\n" {
 		t.Errorf("the output reads %q", got)
 	}
