@@ -42,7 +42,8 @@
 // Constants (leaves without a name whose gradient nobody needs) are
 // chips on the node that uses them. A drawing of more than FoldAbove
 // values folds: each group is one box with its output's value and
-// gradient, until View.Expanded opens it. Groups are paths the caller
+// gradient, until View.Expanded opens it; an open group keeps the folded
+// picture around it (the other boxes' layers and order). Groups are paths the caller
 // gives (WithGroups: a function call, a layer, a neuron)
 // or, if none, each activation, value used twice and the output with the
 // values only it uses. A step inside a folded group lights the group;

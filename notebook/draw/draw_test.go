@@ -107,7 +107,8 @@ func TestGoldenSVG(t *testing.T) {
 		})
 	}
 	// Drawings made from Values: constants as chips, a learner's wrong
-	// gradients compared, and the MLP lesson's network folded.
+	// gradients compared, and the MLP lesson's network folded, and with a
+	// neuron open.
 	x := engine.NewValue(3, "x")
 	chips := Value(engine.NewValue(0.5, "").Mul(x.Mul(x).Sub(engine.NewValue(1, ""))), nil)
 	// The learner's backward overwrote x's gradient.
@@ -116,6 +117,9 @@ func TestGoldenSVG(t *testing.T) {
 		"chips":   chips.SVG(View{ID: "g"}),
 		"compare": wrong.SVG(View{ID: "g"}),
 		"folded":  mlp().SVG(View{ID: "g", Step: 3}),
+		// One neuron open: the rest keeps the folded picture's layers
+		// and order.
+		"folded-open": mlp().SVG(View{ID: "g", Vertical: true, Expanded: []string{"L1 neuron 2"}}),
 	} {
 		t.Run(name, func(t *testing.T) { golden(t, name, svg) })
 	}

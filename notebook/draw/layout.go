@@ -8,6 +8,7 @@ package draw
 // within a layer, and turned into x and y at the end.
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -59,6 +60,7 @@ type picture struct {
 	chips    []chip
 	unitOf   []int // the unit of each node; -1 for a constant drawn as chips or not at all
 	layers   int
+	crossed  int // how many pairs of edges cross, counted between layers
 }
 
 // unit is one box: a node, or a folded group.
@@ -405,6 +407,14 @@ func (d *Drawing) layoutOpen(vertical bool, open map[string]bool, bug engine.Mod
 	if !ok {
 		return nil
 	}
+	// A drawing that folds with groups open keeps the folded picture
+	// around them: its layers and the order within them.
+	var key []float64
+	if d.folds && len(open) > 0 {
+		if ref := d.layoutOpen(vertical, map[string]bool{}, bug); ref != nil {
+			ranks, key = p.seed(ref)
+		}
+	}
 	var items []item
 	var layers [][]int
 	for {
@@ -414,11 +424,15 @@ func (d *Drawing) layoutOpen(vertical bool, open map[string]bool, bug engine.Mod
 			p.layers = max(p.layers, ranks[u]+1)
 		}
 		items, layers = p.makeItems(d)
+		if key != nil {
+			p.seedOrder(items, layers, key)
+		}
 		if !vertical || !p.splitWide(ranks, items, layers) {
 			break
 		}
 	}
 	order(items, layers)
+	p.crossed = crossings(items, layers)
 	p.orderPorts(d, items)
 	p.setLinkOffsets(items)
 	p.place(items, layers)
@@ -439,10 +453,14 @@ func (d *Drawing) sum(edges []int) float64 {
 // without inputs (a leaf) just before its first user. It reports false if
 // the units do not form an acyclic graph.
 func (p *picture) rank() ([]int, bool) {
-	n := len(p.units)
+	return rankUnits(len(p.units), p.edges)
+}
+
+// rankUnits ranks n units joined by edges, as rank does.
+func rankUnits(n int, edges []uedge) ([]int, bool) {
 	indeg := make([]int, n)
 	succ := make([][]int, n)
-	for _, e := range p.edges {
+	for _, e := range edges {
 		indeg[e.to]++
 		succ[e.from] = append(succ[e.from], e.to)
 	}
@@ -469,7 +487,7 @@ func (p *picture) rank() ([]int, bool) {
 		return nil, false
 	}
 	hasIn := make([]bool, n)
-	for _, e := range p.edges {
+	for _, e := range edges {
 		hasIn[e.to] = true
 	}
 	for u := range n {
@@ -482,6 +500,85 @@ func (p *picture) rank() ([]int, bool) {
 		}
 	}
 	return rank, true
+}
+
+// seed ranks the units of a picture with groups open from ref, the same
+// drawing folded, and returns with the ranks each unit's key: where the
+// box it was folded into sits across ref. The boxes that stay folded keep
+// their layers; an open group's values take its layer and as many after
+// it as they need, ranked among themselves, and every later layer moves
+// on by as many. A box with no inputs moves on with them, next to its
+// users.
+func (p *picture) seed(ref *picture) (ranks []int, key []float64) {
+	n := len(p.units)
+	refOf := make([]int, n) // the unit of ref each unit was folded into
+	for s, u := range p.unitOf {
+		if u >= 0 {
+			refOf[u] = ref.unitOf[s]
+		}
+	}
+	var inner []uedge // the edges inside a box of ref
+	hasIn := make([]bool, n)
+	for _, e := range p.edges {
+		hasIn[e.to] = true
+		if refOf[e.from] == refOf[e.to] {
+			inner = append(inner, e)
+		}
+	}
+	within, _ := rankUnits(n, inner) // acyclic: p.edges are
+	depth := make([]int, len(ref.units))
+	for u := range n {
+		depth[refOf[u]] = max(depth[refOf[u]], within[u]+1)
+	}
+	thick := make([]int, ref.layers)
+	for r, ru := range ref.units {
+		thick[ru.layer] = max(thick[ru.layer], depth[r])
+	}
+	start := make([]int, ref.layers)
+	for l := 1; l < ref.layers; l++ {
+		start[l] = start[l-1] + thick[l-1]
+	}
+	ranks = make([]int, n)
+	key = make([]float64, n)
+	for u := range n {
+		ru := &ref.units[refOf[u]]
+		l := ru.layer
+		ranks[u] = start[l] + within[u]
+		if depth[refOf[u]] == 1 && !hasIn[u] {
+			ranks[u] = start[l] + thick[l] - 1
+		}
+		key[u] = ref.crossMid(ru.box) + 1e-6*float64(u)
+	}
+	return ranks, key
+}
+
+// crossMid is the middle of a box along the cross axis.
+func (p *picture) crossMid(b rect) float64 {
+	if p.vertical {
+		return b.x + b.w/2
+	}
+	return b.y + b.h/2
+}
+
+// seedOrder orders each layer by key, the place across of each unit; a
+// dummy sits between the two units its edge joins.
+func (p *picture) seedOrder(items []item, layers [][]int, key []float64) {
+	at := func(i int) float64 {
+		it := &items[i]
+		if it.unit >= 0 {
+			return key[it.unit]
+		}
+		ue := &p.edges[it.edge]
+		a, b := p.units[ue.from], p.units[ue.to]
+		f := float64(it.layer-a.layer) / float64(b.layer-a.layer)
+		return key[ue.from] + f*(key[ue.to]-key[ue.from]) + 1e-9*float64(it.edge)
+	}
+	for _, ls := range layers {
+		slices.SortStableFunc(ls, func(a, b int) int { return cmp.Compare(at(a), at(b)) })
+		for o, i := range ls {
+			items[i].order = o
+		}
+	}
 }
 
 // maxRow is the widest a row of a top-to-bottom picture may grow before

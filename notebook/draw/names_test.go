@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gradbook/notebook/draw"
@@ -82,5 +83,34 @@ func named(t *testing.T, which string, leaves, menu []string, want ...string) {
 		if _, err := strconv.ParseFloat(name, 64); err == nil {
 			t.Errorf("%s: a value is named by its number, %s", which, name)
 		}
+	}
+}
+
+// The Paths menu calls each value as the step texts do, never by a
+// number the drawing made up to tell two of a kind apart ("mul#17").
+func TestPathsMenuNamesOpsAsStepsDo(t *testing.T) {
+	d := mlpPass(t)
+	_, menu := paramNames(d)
+	called := map[string]bool{}
+	for s := range d.Nodes {
+		called[d.Called(s)] = true
+	}
+	ops := 0
+	for _, m := range menu {
+		if regexp.MustCompile(`#\d`).MatchString(m) || m == "mul" || m == "tanh" {
+			t.Errorf("the Paths menu lists %q", m)
+		}
+		if strings.HasPrefix(m, "mul (the ") {
+			ops++
+			if !called[m] {
+				t.Errorf("the Paths menu lists %q, which no step text says", m)
+			}
+		}
+	}
+	if ops == 0 {
+		t.Errorf("the Paths menu lists no product as the step texts name it: %v", menu)
+	}
+	if len(slices.Compact(slices.Sorted(slices.Values(menu)))) != len(menu) {
+		t.Errorf("two choices of the Paths menu read the same: %v", menu)
 	}
 }

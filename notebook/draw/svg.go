@@ -356,7 +356,7 @@ func (d *Drawing) ControlsHTML(id string) string {
 		if s == d.Out || n.Const {
 			continue
 		}
-		opt := fmt.Sprintf(`<option value="%d">%s</option>`, s, html.EscapeString(n.Name))
+		opt := fmt.Sprintf(`<option value="%d">%s</option>`, s, html.EscapeString(d.menuName(s)))
 		k := ""
 		if d.folds {
 			k = groupKey(n.Group)
@@ -380,6 +380,18 @@ func (d *Drawing) ControlsHTML(id string) string {
 	}
 	b.WriteString(`</div>`)
 	return b.String()
+}
+
+// menuName is what the Paths menu calls node s: its name, or, where the
+// name is its label, which other values may share ("mul"), or tells it
+// apart only by a number ("mul#17"), what the step texts call it ("mul
+// (the 17th, value 0.5)").
+func (d *Drawing) menuName(s int) string {
+	n := d.Nodes[s]
+	if n.Name == n.Label || strings.HasPrefix(n.Name, n.Label+"#") {
+		return d.Called(s)
+	}
+	return n.Name
 }
 
 // StepText says what step k of the reverse pass does (k from 1), or, for
