@@ -195,14 +195,15 @@ test("25,000 printed lines are cut at 1 MB, and the notebook and its runner go o
 // what the learner types into a cell's plain text box before the page
 // comes is carried into the editor and kept after a reload.
 test("code typed before the code editor arrives is saved, and there after a reload", async ({ page, errors }) => {
-  // editor.js comes once the learner has typed (the page waits for it a
-  // few seconds, then keeps the text boxes).
+  // gradbook.wasm and editor.js come once the learner has typed.
   let typed;
   const done = new Promise((resolve) => { typed = resolve; });
-  await page.route("**/editor.js", async (route) => {
-    await done;
-    await route.continue();
-  });
+  for (const file of ["**/editor.js", "**/gradbook.wasm"]) {
+    await page.route(file, async (route) => {
+      await done;
+      await route.continue();
+    });
+  }
   await page.goto("lessons/fan-out.html", { waitUntil: "domcontentloaded" });
   const c = page.locator("#cell-square");
   const box = c.locator("textarea.editor");
@@ -212,6 +213,11 @@ test("code typed before the code editor arrives is saved, and there after a relo
   expect(await page.locator("body").getAttribute("data-notebook")).toBeNull(); // the page had not come yet
   typed();
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  // The text box the learner is typing in stays one until they leave it;
+  // then the editor takes its place, with their code.
+  await expect(box).toBeFocused();
+  await expect(box).toHaveValue('print("typed before the editor")');
+  await page.keyboard.press("Tab");
   await expect(c.locator(".cm-content")).toHaveText('print("typed before the editor")');
   await saved(page);
   await page.reload();

@@ -118,6 +118,9 @@ type Document interface {
 	ByID(id string) Node
 	Body() Node
 	Root() Node // <html>
+	// Active is the element that has the keyboard (the body when none
+	// has).
+	Active() Node
 	// Hidden reports whether the page is hidden (another tab, a closed
 	// lid).
 	Hidden() bool

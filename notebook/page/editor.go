@@ -81,8 +81,13 @@ func (p *Page) UseEditors(eds Editors) {
 			return
 		}
 		p.env.Editors = eds
+		active := p.doc.Active()
 		for _, e := range p.editors {
-			if !e.released && !e.focused.Load() {
+			typing := e.focused.Load() || active != nil && active.Is(e.area)
+			if typing {
+				e.focused.Store(true) // its blur attaches it
+			}
+			if !e.released && !typing {
 				p.attach(e)
 			}
 		}

@@ -135,8 +135,7 @@ func TestEditorsThatComeLate(t *testing.T) {
 		t.Fatalf("before the editors came, Shift+Enter in the text box gave %q", out(t, c))
 	}
 	typing := b.within(d, "textarea.editor")
-	fakedom.Type(typing, "x = 1")
-	fakedom.Fire(typing, "focus")
+	fakedom.Type(typing, "x = 1") // and it keeps the keyboard
 	b.settle()
 
 	eds := &fakeEditors{}

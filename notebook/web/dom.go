@@ -153,6 +153,7 @@ func newDocument() *document {
 func (d *document) Create(tag string) page.Node      { return wrap(d.Call("createElement", tag)) }
 func (d *document) CreateText(text string) page.Node { return wrap(d.Call("createTextNode", text)) }
 func (d *document) ByID(id string) page.Node         { return wrap(d.Call("getElementById", id)) }
+func (d *document) Active() page.Node                { return wrap(d.Get("activeElement")) }
 func (d *document) Body() page.Node                  { return wrap(d.Get("body")) }
 func (d *document) Root() page.Node                  { return wrap(d.Get("documentElement")) }
 func (d *document) Hidden() bool                     { return d.Get("hidden").Truthy() }
