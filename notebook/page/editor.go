@@ -44,7 +44,12 @@ func (p *Page) newEditor(on *handlers, area Node, label string, onChange, onRun 
 	if e.typed {
 		defer onChange()
 	}
-	if p.env.Editors != nil {
+	// A text box the learner is typing in (since before the page came)
+	// keeps the keyboard until they leave it: nothing moves under their
+	// typing.
+	if p.typingIn(area) {
+		e.focused.Store(true)
+	} else if p.env.Editors != nil {
 		p.attach(e)
 		return e
 	}
@@ -81,9 +86,8 @@ func (p *Page) UseEditors(eds Editors) {
 			return
 		}
 		p.env.Editors = eds
-		active := p.doc.Active()
 		for _, e := range p.editors {
-			typing := e.focused.Load() || active != nil && active.Is(e.area)
+			typing := e.focused.Load() || p.typingIn(e.area)
 			if typing {
 				e.focused.Store(true) // its blur attaches it
 			}
@@ -93,6 +97,12 @@ func (p *Page) UseEditors(eds Editors) {
 		}
 		p.editors = nil
 	})
+}
+
+// typingIn reports whether the text box area has the keyboard.
+func (p *Page) typingIn(area Node) bool {
+	active := p.doc.Active()
+	return active != nil && active.Is(area)
 }
 
 // attach puts an Editor in e's text box's place.

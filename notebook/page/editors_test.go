@@ -237,3 +237,22 @@ func TestTypedBeforeTheScratchPageCame(t *testing.T) {
 		t.Errorf("after a reload the third cell holds %q", got)
 	}
 }
+
+// Editors that are there when the page starts take every text box's
+// place but the one the learner is typing in (since before the page
+// came), which they take when the learner leaves it.
+func TestEditorsAtStartLeaveTheTypingBoxAlone(t *testing.T) {
+	b := open(t, blocks, withEditors, typedEarly("#cell-double-src", "print('typing')"))
+	if b.editors.in(b.cell("worked")) == nil {
+		t.Fatal("a cell nobody types in kept its text box")
+	}
+	typing := b.find("#cell-double-src")
+	if b.editors.in(b.cell("double")) != nil || typing.HasAttr("hidden") {
+		t.Fatal("the text box the learner is typing in became an editor under their typing")
+	}
+	fakedom.Fire(typing, "blur")
+	b.p.Settle()
+	if ed := b.editors.in(b.cell("double")); ed == nil || ed.Text() != "print('typing')" {
+		t.Fatal("the text box the learner left did not become an editor with their code")
+	}
+}

@@ -478,10 +478,13 @@ func (b *bench) typedAndReloaded(root page.Node, code string) page.Node {
 	return root
 }
 
-// code is the code in the cell or exercise root.
+// code is the code in the cell or exercise root: in its editor, or in its
+// text box where it has none (yet: the learner is typing in it).
 func (b *bench) code(root page.Node) string {
 	if b.editors != nil {
-		return b.editors.in(root).Text()
+		if ed := b.editors.in(root); ed != nil {
+			return ed.Text()
+		}
 	}
 	return fakedom.Find(b.t, root, "textarea.editor").Value()
 }
