@@ -5,8 +5,10 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -86,9 +88,10 @@ func TestREADMEListsTheBuiltins(t *testing.T) {
 }
 
 // README's "Where things go" names the file of each built-in, and each is
-// defined there: in the file's table of built-ins ([]kernel.Builtin), read
-// from its source. Every built-in of a cell is in the README's table, and
-// nothing else is.
+// defined there: the function (or members, or value) its entry in a table
+// of built-ins ([]kernel.Builtin) names is declared in that file, read
+// from the package's source. Every built-in of a cell is in the README's
+// table, and nothing else is.
 func TestREADMESaysWhereEachBuiltinIs(t *testing.T) {
 	b, err := os.ReadFile("../README.md")
 	if err != nil {
@@ -110,37 +113,21 @@ func TestREADMESaysWhereEachBuiltinIs(t *testing.T) {
 	if len(named) == 0 {
 		t.Fatal(`"Where things go" has no table of the built-ins' files`)
 	}
-	defined := map[string][]string{} // file: the built-ins its tables define
+	definedIn := map[string][]string{} // built-in: the files that declare one of that name
+	read := map[string]bool{}
 	for file := range maps.Values(named) {
-		if _, ok := defined[file]; ok {
+		dir := path.Dir(file)
+		if read[dir] {
 			continue
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), "../"+file, nil, 0)
-		if err != nil {
-			t.Fatalf("the README names %s: %v", file, err)
-		}
-		defined[file] = []string{}
-		for _, d := range f.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || g.Tok != token.VAR {
-				continue
-			}
-			for _, spec := range g.Specs {
-				for _, v := range spec.(*ast.ValueSpec).Values {
-					lit, ok := v.(*ast.CompositeLit)
-					if !ok || !isBuiltinTable(lit.Type) {
-						continue
-					}
-					for _, e := range lit.Elts {
-						defined[file] = append(defined[file], builtinName(t, file, e))
-					}
-				}
-			}
+		read[dir] = true
+		for n, f := range builtinFiles(t, dir) {
+			definedIn[n] = append(definedIn[n], f...)
 		}
 	}
 	for n, file := range named {
-		if !slices.Contains(defined[file], n) {
-			t.Errorf("the README says %s is in %s, whose tables define %q", n, file, defined[file])
+		if !slices.Contains(definedIn[n], file) {
+			t.Errorf("the README says %s is in %s; it is declared in %q", n, file, definedIn[n])
 		}
 	}
 	for n := range notebook.Builtins() {
@@ -155,6 +142,65 @@ func TestREADMESaysWhereEachBuiltinIs(t *testing.T) {
 	}
 }
 
+// builtinFiles reads the Go files of dir, a package, and returns the files
+// that declare each name of its tables of built-ins (a module's members
+// are tables too): the file of the top-level function or variable an
+// entry names as Fn, Members or Value, or the table's own file for
+// anything else.
+func builtinFiles(t *testing.T, dir string) map[string][]string {
+	t.Helper()
+	pkgs, err := parser.ParseDir(token.NewFileSet(), "../"+dir, func(fi fs.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	declared := map[string]string{} // top-level name: its file
+	var tables []*ast.CompositeLit
+	tableFile := map[*ast.CompositeLit]string{}
+	for _, pkg := range pkgs {
+		for full, f := range pkg.Files {
+			file := dir + "/" + path.Base(full)
+			for _, d := range f.Decls {
+				switch d := d.(type) {
+				case *ast.FuncDecl:
+					if d.Recv == nil {
+						declared[d.Name.Name] = file
+					}
+				case *ast.GenDecl:
+					for _, spec := range d.Specs {
+						v, ok := spec.(*ast.ValueSpec)
+						if !ok {
+							continue
+						}
+						for _, n := range v.Names {
+							declared[n.Name] = file
+						}
+						for _, x := range v.Values {
+							if lit, ok := x.(*ast.CompositeLit); ok && isBuiltinTable(lit.Type) {
+								tables = append(tables, lit)
+								tableFile[lit] = file
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	files := map[string][]string{}
+	for _, lit := range tables {
+		for _, e := range lit.Elts {
+			n, impl := builtinEntry(t, tableFile[lit], e)
+			f, ok := declared[impl]
+			if !ok {
+				f = tableFile[lit]
+			}
+			files[n] = append(files[n], f)
+		}
+	}
+	return files
+}
+
 // isBuiltinTable reports whether x is the type []kernel.Builtin.
 func isBuiltinTable(x ast.Expr) bool {
 	a, ok := x.(*ast.ArrayType)
@@ -165,19 +211,29 @@ func isBuiltinTable(x ast.Expr) bool {
 	return ok && sel.Sel.Name == "Builtin" && fmt.Sprint(sel.X) == "kernel"
 }
 
-// builtinName returns the Name of an entry of a table of built-ins.
-func builtinName(t *testing.T, file string, e ast.Expr) string {
+// builtinEntry returns the Name of an entry of a table of built-ins, and
+// the identifier it gives as Fn, Members or Value ("" if none).
+func builtinEntry(t *testing.T, file string, e ast.Expr) (name, impl string) {
 	if lit, ok := e.(*ast.CompositeLit); ok {
 		for _, kv := range lit.Elts {
-			if kv, ok := kv.(*ast.KeyValueExpr); ok && fmt.Sprint(kv.Key) == "Name" {
+			kv, ok := kv.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			switch fmt.Sprint(kv.Key) {
+			case "Name":
 				if s, ok := kv.Value.(*ast.BasicLit); ok {
-					if n, err := strconv.Unquote(s.Value); err == nil {
-						return n
-					}
+					name, _ = strconv.Unquote(s.Value)
+				}
+			case "Fn", "Members", "Value":
+				if id, ok := kv.Value.(*ast.Ident); ok {
+					impl = id.Name
 				}
 			}
 		}
 	}
-	t.Errorf("%s: a table of built-ins has an entry without a Name: %s", file, fmt.Sprint(e))
-	return ""
+	if name == "" {
+		t.Errorf("%s: a table of built-ins has an entry without a Name: %s", file, fmt.Sprint(e))
+	}
+	return name, impl
 }

@@ -17,12 +17,6 @@ import (
 	"gradbook/notebook/values"
 )
 
-// checkBuiltins are the built-ins this file defines.
-var checkBuiltins = []kernel.Builtin{
-	{Name: "check", Fn: checkBuiltin},
-	{Name: "grad_check", Fn: gradCheckBuiltin},
-}
-
 // check(actual, expected, tol=1e-9, label=None) prints whether actual is
 // within tol of expected (relative to |expected| when that is above 1).
 // Numbers and Values compare as numbers; dicts compare the keys of

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gradbook/notebook/kernel"
 	"gradbook/notebook/values"
 
 	"go.starlark.net/starlark"
@@ -14,13 +13,6 @@ import (
 
 // Cells have no random module: data sets and starting weights come from
 // these built-ins, seeded, so a lesson gives the same numbers every time.
-
-// dataBuiltins are the built-ins this file defines.
-var dataBuiltins = []kernel.Builtin{
-	{Name: "moons", Fn: moonsBuiltin},
-	{Name: "uniform", Fn: uniformBuiltin},
-	{Name: "sum", Fn: sumBuiltin},
-}
 
 // MaxDataPoints caps what moons and uniform make in one call.
 const MaxDataPoints = 100_000

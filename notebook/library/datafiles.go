@@ -19,11 +19,6 @@ import (
 // native runs (-check, the tests) read the copies embedded in the Go
 // binary (DataFile).
 
-// dataFileBuiltins are the built-ins this file defines.
-var dataFileBuiltins = []kernel.Builtin{
-	{Name: "names", Fn: namesBuiltin},
-}
-
 // dataOf maps each built-in that reads a data file to the file.
 var dataOf = map[string]string{"names": "names.txt"}
 

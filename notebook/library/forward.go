@@ -19,12 +19,6 @@ import (
 	"gradbook/tensor"
 )
 
-// forwardBuiltins are the built-ins this file defines.
-var forwardBuiltins = []kernel.Builtin{
-	{Name: "jvp", Fn: jvpBuiltin},
-	{Name: "jacobian", Fn: jacobianBuiltin},
-}
-
 // primals turns jvp's or jacobian's inputs into f's arguments: a number
 // becomes a leaf Value, a list of numbers a list of them, a tensor a leaf
 // tensor of the same numbers. leaves collects the Values, in order, and

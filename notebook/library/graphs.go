@@ -18,13 +18,6 @@ import (
 	"gradbook/notebook/values"
 )
 
-// graphBuiltins are the built-ins this file defines.
-var graphBuiltins = []kernel.Builtin{
-	{Name: "evaluate", Fn: evaluateBuiltin},
-	{Name: "backward", Fn: backwardBuiltin},
-	{Name: "show", Fn: showBuiltin},
-}
-
 // tree converts a Starlark value of lists, tuples, dicts, strings and
 // numbers into decoded-JSON shapes ([]any, jsontext.Object, string,
 // float64), for engine.GraphOf and engine.ValuesOf, which then report

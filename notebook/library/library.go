@@ -6,14 +6,38 @@ import (
 	"gradbook/notebook/kernel"
 )
 
-// Builtins returns the built-ins of the library: the table of each of
-// its files.
-func Builtins() []kernel.Builtin {
-	var all []kernel.Builtin
-	for _, table := range [][]kernel.Builtin{graphBuiltins, checkBuiltins, mathBuiltins, plotBuiltins, dataBuiltins, dataFileBuiltins, randomBuiltins, forwardBuiltins} {
-		all = append(all, table...)
-	}
-	return all
+// Builtins returns the built-ins of the library.
+func Builtins() []kernel.Builtin { return builtins }
+
+// builtins are the library's built-ins, under the file that defines each
+// (README's "Where things go" names it, and a test checks it).
+var builtins = []kernel.Builtin{
+	// graphs.go: the lessons' graphs in their list format.
+	{Name: "evaluate", Fn: evaluateBuiltin},
+	{Name: "backward", Fn: backwardBuiltin},
+	{Name: "show", Fn: showBuiltin},
+	// check.go: the checks.
+	{Name: "check", Fn: checkBuiltin},
+	{Name: "grad_check", Fn: gradCheckBuiltin},
+	// math.go: Starlark's math module, and round as Python 3 rounds.
+	{Name: "math", Value: mathModule},
+	{Name: "round", Fn: roundBuiltin},
+	// plots.go: a plot under the cell.
+	{Name: "plot", Fn: plotBuiltin},
+	{Name: "scatter", Fn: scatterBuiltin},
+	{Name: "boundary", Fn: boundaryBuiltin},
+	{Name: "heatmap", Fn: heatmapBuiltin},
+	// data.go: seeded data sets and starting weights.
+	{Name: "moons", Fn: moonsBuiltin},
+	{Name: "uniform", Fn: uniformBuiltin},
+	{Name: "sum", Fn: sumBuiltin},
+	// datafiles.go: the data files a run is handed.
+	{Name: "names", Fn: namesBuiltin},
+	// random.go: the seeded random module.
+	{Name: "random", Members: randomModuleMembers},
+	// forward.go: forward mode.
+	{Name: "jvp", Fn: jvpBuiltin},
+	{Name: "jacobian", Fn: jacobianBuiltin},
 }
 
 // NewPart returns the part of a new chain of cells that the library

@@ -12,15 +12,11 @@ import (
 	"go.starlark.net/starlark"
 
 	"gradbook/internal/words"
-	"gradbook/notebook/kernel"
 	"gradbook/notebook/values"
 )
 
-// mathBuiltins are the built-ins this file defines.
-var mathBuiltins = []kernel.Builtin{
-	{Name: "math", Value: math.Module},
-	{Name: "round", Fn: roundBuiltin},
-}
+// mathModule is Starlark's math module, as cells have it.
+var mathModule = math.Module
 
 // round(x) rounds to the nearest integer (halves to even, as Python 3);
 // round(x, n) to n decimal places.

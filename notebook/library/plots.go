@@ -16,14 +16,6 @@ import (
 //	scatter(X, y, title="The data")                # X: [x, y] pairs; y: classes
 //	boundary(f, X, y, title="Decision boundary")   # f(x, y): its sign, shaded
 
-// plotBuiltins are the built-ins this file defines.
-var plotBuiltins = []kernel.Builtin{
-	{Name: "plot", Fn: plotBuiltin},
-	{Name: "scatter", Fn: scatterBuiltin},
-	{Name: "boundary", Fn: boundaryBuiltin},
-	{Name: "heatmap", Fn: heatmapBuiltin},
-}
-
 // addPlot returns a built-in's answer when it has made a plot, or an
 // error that says which built-in could not: the plot goes under the cell.
 func addPlot(thread *starlark.Thread, name string) func(p *plot.Plot, err error) (starlark.Value, error) {

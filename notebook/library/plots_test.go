@@ -4,25 +4,22 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
-	"gradbook/notebook"
 	"gradbook/notebook/internal/celltest"
-	"gradbook/notebook/kernel"
 )
 
 // micrograd's recipe reaches at least 95% on the moons, and the plots
 // come out: a loss curve and a decision boundary drawn through the tape.
 func TestMoonsTrainingAndPlots(t *testing.T) {
 	model := celltest.Program(t, "moons")
-	r := notebook.NewSession().Run(kernel.Request{Limits: kernel.Limits{Time: 10 * time.Minute}, Cells: []string{model + `
+	r := celltest.RunWith(celltest.Long, model+`
 losses = train(100)
 score = trace(lambda xy: forward(model, xy), [Value(0.0), Value(0.0)])
 right = len([1 for xy, yi in zip(X, y) if (score(xy) > 0) == (yi > 0)])
 print("accuracy", right, "of", len(X))
 plot(losses, title="Loss", ylabel="loss")
 boundary(score, X, y, title="Decision boundary")
-`}}).Cells[0]
+`)[0]
 	if r.Err != nil {
 		t.Fatal(r.Err)
 	}
@@ -48,7 +45,7 @@ func TestPlotsRefuseNonFiniteNumbers(t *testing.T) {
 		`plot([1, float("nan")])`:                                        `plot: series "y" holds nan at index 1: the numbers plotted must be finite`,
 		`heatmap([[1, float("inf")]])`:                                   "heatmap: the number in row 0, column 1 is +inf",
 	} {
-		r := notebook.NewSession().Run(kernel.Request{Cells: []string{"x = 1\n" + code}}).Cells[0]
+		r := celltest.One(t, "x = 1\n"+code)
 		if r.Err == nil || r.Err.Line != 2 || !strings.Contains(r.Err.Msg, want) || strings.Contains(r.Err.Error(), "internal error") {
 			t.Errorf("%s: %v (line %d), want %q on line 2", code, r.Err, r.Err.Line, want)
 		}
@@ -59,8 +56,8 @@ func TestPlotsRefuseNonFiniteNumbers(t *testing.T) {
 // a 10.4 s freeze of the page before) and a 10,000,000-point line plot
 // (119 MB of SVG) come out as pictures a page shows at once, and say how.
 func TestHugePlotsAreThinned(t *testing.T) {
-	r := notebook.NewSession().Run(kernel.Request{Cells: []string{`scatter([[i, i] for i in range(20000)], list(range(20000)))
-plot([0.5] * 10000000)`}}).Cells[0]
+	r := celltest.One(t, `scatter([[i, i] for i in range(20000)], list(range(20000)))
+plot([0.5] * 10000000)`)
 	if r.Err != nil || len(r.Plots) != 2 {
 		t.Fatalf("%v, %d plots", r.Err, len(r.Plots))
 	}

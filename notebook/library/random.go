@@ -65,11 +65,6 @@ func rngOf(thread *starlark.Thread, name string) (*rand.Rand, error) {
 	return rand.New(p.rng), nil
 }
 
-// randomBuiltins are the built-ins this file defines.
-var randomBuiltins = []kernel.Builtin{
-	{Name: "random", Members: randomModuleMembers},
-}
-
 // randomModuleMembers are the random module's functions.
 var randomModuleMembers = []kernel.Builtin{
 	{Name: "seed", Fn: kernel.SeedBuiltin((*randomPart).seed)},

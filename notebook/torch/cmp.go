@@ -14,11 +14,6 @@ import (
 	"gradbook/tensor"
 )
 
-// cmpBuiltins are the built-ins this file defines.
-var cmpBuiltins = []kernel.Builtin{
-	{Name: "cmp", Fn: cmpBuiltin},
-}
-
 // cmpBuiltin is cmp(name, mine, t) of "Becoming a backprop ninja": it
 // compares a gradient worked out by hand with the one autograd left in
 // t.grad, prints whether they are exactly equal, close (as

@@ -15,16 +15,17 @@ import (
 	"gradbook/tensor"
 )
 
-// Builtins returns the built-ins of tensors: the tables of this file and
-// of cmp.go.
-func Builtins() []kernel.Builtin {
-	return append(moduleBuiltins[:len(moduleBuiltins):len(moduleBuiltins)], cmpBuiltins...)
-}
+// Builtins returns the built-ins of tensors.
+func Builtins() []kernel.Builtin { return builtins }
 
-// moduleBuiltins are the built-ins this file defines.
-var moduleBuiltins = []kernel.Builtin{
+// builtins are the package's built-ins, under the file that defines each
+// (README's "Where things go" names it, and a test checks it).
+var builtins = []kernel.Builtin{
+	// modules.go: the torch and F modules.
 	{Name: "torch", Members: torchModuleMembers},
 	{Name: "F", Members: functionalModuleMembers},
+	// cmp.go: the backprop ninja's check of a gradient by hand.
+	{Name: "cmp", Fn: cmpBuiltin},
 }
 
 // NewPart returns the part of a new chain of cells that their tensors

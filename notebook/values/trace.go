@@ -14,11 +14,6 @@ import (
 	"gradbook/notebook/kernel"
 )
 
-// traceBuiltins are the built-ins this file defines.
-var traceBuiltins = []kernel.Builtin{
-	{Name: "trace", Fn: traceBuiltin},
-}
-
 // Traced is what trace(f, *args) returns: the graph f builds from args,
 // recorded as a tape. Called with new numbers in the same shape, it
 // replays the tape forward and backward without running f again, which

@@ -14,7 +14,13 @@ import (
 // Run runs cells in a Session of their own, drawing every cell, as Run
 // all does.
 func Run(cells ...string) []kernel.CellResult {
-	return notebook.NewSession().Run(kernel.Request{Cells: cells, All: true}).Cells
+	return RunWith(kernel.Limits{}, cells...)
+}
+
+// RunWith runs cells as Run does, within limits (zero fields: the
+// defaults).
+func RunWith(limits kernel.Limits, cells ...string) []kernel.CellResult {
+	return notebook.NewSession().Run(kernel.Request{Cells: cells, All: true, Limits: limits}).Cells
 }
 
 // One runs one cell in a Session of its own.
