@@ -10,14 +10,16 @@ import (
 	"time"
 
 	"gradbook/notebook/progress"
+
+	"gradbook/notebook/lms/lmstest"
 )
 
 // object is an LMS's API object as a page reaches it: methods by name
-// over a fakeLMS, in the version's own names, and any method can be made
+// over a lmstest.API, in the version's own names, and any method can be made
 // to throw.
 type object struct {
 	v     Version
-	lms   *fakeLMS
+	lms   *lmstest.API
 	throw map[string]bool // by method name
 	calls []string
 	// limits are the most of each method's answer the page reads.
@@ -75,7 +77,7 @@ func (o *object) answer(method string, args ...string) (any, error) {
 // number) is read as SCORM means it; a call that throws is refused and
 // says so, and a GetValue that throws reads as an error, never as a value.
 func TestAdapt(t *testing.T) {
-	o := &object{v: SCORM12, lms: newLMS(map[string]string{"cmi.core.student_id": "ada"}), throw: map[string]bool{}}
+	o := &object{v: SCORM12, lms: lmstest.New(map[string]string{"cmi.core.student_id": "ada"}), throw: map[string]bool{}}
 	api := Adapt(SCORM12, o)
 	if !api.Initialize() {
 		t.Fatal("Initialize refused")
@@ -99,7 +101,7 @@ func TestAdapt(t *testing.T) {
 		t.Errorf("calls %v, want %v", o.calls, want)
 	}
 
-	o = &object{v: SCORM2004, lms: newLMS(nil), throw: map[string]bool{"GetValue": true}}
+	o = &object{v: SCORM2004, lms: lmstest.New(nil), throw: map[string]bool{"GetValue": true}}
 	api = Adapt(SCORM2004, o)
 	api.Initialize()
 	if got := api.GetValue("cmi.learner_id"); got != "" {
@@ -110,7 +112,7 @@ func TestAdapt(t *testing.T) {
 		t.Errorf("LastError after a throw = %d %q", code, msg)
 	}
 	// Open reads a learner who cannot be read as none, never as "false".
-	o = &object{v: SCORM2004, lms: newLMS(map[string]string{"cmi.learner_id": "ada"}), throw: map[string]bool{"GetValue": true}}
+	o = &object{v: SCORM2004, lms: lmstest.New(map[string]string{"cmi.learner_id": "ada"}), throw: map[string]bool{"GetValue": true}}
 	s, err := Open(SCORM2004, Adapt(SCORM2004, o), newClock().now, 0, false)
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +162,7 @@ func (w *window) Same(o Window) bool { ow, ok := o.(*window); return ok && ow ==
 // parents, the opener of the top window and its parents, the window's
 // own opener; a window of another origin is passed over.
 func TestFind(t *testing.T) {
-	api := &object{v: SCORM2004, lms: newLMS(nil)}
+	api := &object{v: SCORM2004, lms: lmstest.New(nil)}
 	lmsWin := &window{name: "API_1484_11", api: api}
 	frame := &window{parent: &window{parent: lmsWin, foreign: false}}
 	popupTop := &window{opener: lmsWin}
@@ -234,7 +236,7 @@ func (p *page) fire() {
 // hidden, it commits; leaving, it ends the session; a reload goes on with
 // it.
 func TestLink(t *testing.T) {
-	f := newLMS(map[string]string{"cmi.learner_id": "ada", "cmi.mode": "normal"})
+	f := lmstest.New(map[string]string{"cmi.learner_id": "ada", "cmi.mode": "normal"})
 	clk := newClock()
 	pg := &page{}
 	l := Connect(Launch{Version: SCORM2004, Lesson: "fan-out", Items: []string{"quiz/q1", "exercise/x"}, Records: []string{"quiz/q1", "exercise/x", "cell/a"}}, f, pg, clk.now)
@@ -248,8 +250,8 @@ func TestLink(t *testing.T) {
 	l.Restore(prog)
 	prog.Put(ctx, progress.Record{Kind: progress.KindQuiz, Lesson: "fan-out", ID: "q1", Answer: "1", Passed: true})
 	l.Changed()
-	if got := f.values["cmi.completion_status"]; got != "incomplete" || f.values["cmi.score.scaled"] != "0.5" {
-		t.Errorf("after a quiz: completion %q, score %q", got, f.values["cmi.score.scaled"])
+	if got := f.Values["cmi.completion_status"]; got != "incomplete" || f.Values["cmi.score.scaled"] != "0.5" {
+		t.Errorf("after a quiz: completion %q, score %q", got, f.Values["cmi.score.scaled"])
 	}
 	if !strings.HasPrefix(pg.status, "Reported to your LMS: 1 of 2 done, score 50%") {
 		t.Errorf("status %q", pg.status)
@@ -257,8 +259,8 @@ func TestLink(t *testing.T) {
 	// A graded change is committed CommitSoon later, not in the change's
 	// own call (an LMS's Commit blocks the page): changes that come
 	// together are committed once.
-	if len(f.commits) != 0 {
-		t.Errorf("%d commits in the graded change's own call, want 0", len(f.commits))
+	if len(f.Commits) != 0 {
+		t.Errorf("%d commits in the graded change's own call, want 0", len(f.Commits))
 	}
 	prog.Put(ctx, progress.Record{Kind: progress.KindExercise, Lesson: "fan-out", ID: "x", Source: "y", Passed: true})
 	l.Changed()
@@ -266,16 +268,16 @@ func TestLink(t *testing.T) {
 		t.Fatalf("after two graded changes, timers waiting: %v, want one of CommitSoon", w)
 	}
 	pg.fire()
-	if len(f.commits) != 1 || f.commits[0]["cmi.completion_status"] != "completed" {
-		t.Errorf("%d commits of two graded changes, want 1 with both", len(f.commits))
+	if len(f.Commits) != 1 || f.Commits[0]["cmi.completion_status"] != "completed" {
+		t.Errorf("%d commits of two graded changes, want 1 with both", len(f.Commits))
 	}
 	// Code being written waits for a commit, at most CommitEvery after
 	// the last.
 	clk.pass(time.Second)
 	prog.Put(ctx, progress.Record{Kind: progress.KindCell, Lesson: "fan-out", ID: "a", Source: "x = 1"})
 	l.Changed()
-	if w := pg.waiting(); len(f.commits) != 1 || len(w) != 1 || w[0].d != CommitEvery-time.Second {
-		t.Fatalf("%d commits and timers %v after code, want 1 and one of CommitEvery-1s", len(f.commits), w)
+	if w := pg.waiting(); len(f.Commits) != 1 || len(w) != 1 || w[0].d != CommitEvery-time.Second {
+		t.Fatalf("%d commits and timers %v after code, want 1 and one of CommitEvery-1s", len(f.Commits), w)
 	}
 	// A graded change meanwhile brings the commit forward.
 	prog.Put(ctx, progress.Record{Kind: progress.KindQuiz, Lesson: "fan-out", ID: "q1", Answer: "2"})
@@ -285,23 +287,23 @@ func TestLink(t *testing.T) {
 	}
 	clk.pass(CommitSoon)
 	pg.fire()
-	if len(f.commits) != 2 {
-		t.Errorf("%d commits, want 2", len(f.commits))
+	if len(f.Commits) != 2 {
+		t.Errorf("%d commits, want 2", len(f.Commits))
 	}
 	prog.Put(ctx, progress.Record{Kind: progress.KindCell, Lesson: "fan-out", ID: "a", Source: "x = 2"})
 	l.Hidden()
-	if len(f.commits) != 3 {
-		t.Errorf("%d commits after the page was hidden, want 3", len(f.commits))
+	if len(f.Commits) != 3 {
+		t.Errorf("%d commits after the page was hidden, want 3", len(f.Commits))
 	}
 	l.Reloading()
 	l.Leave()
-	if f.terminated || !l.Reloads() {
+	if f.Terminated || !l.Reloads() {
 		t.Error("a page that reloads itself ended its session")
 	}
 	l2 := Connect(Launch{Version: SCORM2004, Lesson: "fan-out", Again: true}, f, pg, clk.now)
 	l2.Leave()
-	if !f.terminated || f.values["cmi.exit"] != "suspend" {
-		t.Errorf("leaving: terminated %v, exit %q", f.terminated, f.values["cmi.exit"])
+	if !f.Terminated || f.Values["cmi.exit"] != "suspend" {
+		t.Errorf("leaving: terminated %v, exit %q", f.Terminated, f.Values["cmi.exit"])
 	}
 	l2.Shown()
 	if !strings.Contains(pg.status, "session has ended") {
@@ -321,26 +323,26 @@ func TestLinkWithout(t *testing.T) {
 		t.Errorf("status %q, database %q", pg.status, l.Database())
 	}
 
-	f := newLMS(nil)
-	f.refuse["Initialize"] = 102
+	f := lmstest.New(nil)
+	f.Refuse["Initialize"] = 102
 	pg = &page{}
 	l = Connect(Launch{Version: SCORM2004, Lesson: "fan-out"}, f, pg, newClock().now)
 	if pg.status != "Not reported to your LMS." || len(pg.notices) != 1 || !strings.Contains(pg.notices[0], "did not start this lesson's session") {
 		t.Errorf("status %q, notices %q", pg.status, pg.notices)
 	}
 	l.Changed()
-	if len(f.set) != 0 {
-		t.Errorf("a session the LMS did not start was written to: %v", f.set)
+	if len(f.Set) != 0 {
+		t.Errorf("a session the LMS did not start was written to: %v", f.Set)
 	}
 
-	f = newLMS(map[string]string{"cmi.mode": "review", "cmi.suspend_data": "not Gradbook's"})
+	f = lmstest.New(map[string]string{"cmi.mode": "review", "cmi.suspend_data": "not Gradbook's"})
 	pg = &page{}
 	l = Connect(Launch{Version: SCORM2004, Lesson: "fan-out", Items: []string{"quiz/q1"}}, f, pg, newClock().now)
 	prog, _ := progress.Open(ctx, progress.NewMemStore())
 	l.Restore(prog)
 	l.Changed()
-	if len(f.set) != 0 {
-		t.Errorf("review mode set %v", f.set)
+	if len(f.Set) != 0 {
+		t.Errorf("review mode set %v", f.Set)
 	}
 	if len(pg.notices) != 1 || !strings.Contains(pg.notices[0], "could not be read") {
 		t.Errorf("notices %q", pg.notices)
@@ -352,8 +354,8 @@ func TestLinkWithout(t *testing.T) {
 // adapter gives the glue) and said in 200 characters; an element is read
 // up to MaxRead and one character more.
 func TestAdaptReadsNoMoreThanItShows(t *testing.T) {
-	f := newLMS(nil)
-	f.refuse["SetValue cmi.exit"] = 405
+	f := lmstest.New(nil)
+	f.Refuse["SetValue cmi.exit"] = 405
 	o := &object{v: SCORM2004, lms: f, errorString: strings.Repeat("General Commit Failure ", 65_000)}
 	s, err := Open(SCORM2004, Adapt(SCORM2004, o), newClock().now, 0, false)
 	if err != nil {
@@ -386,8 +388,8 @@ func hex(seed uint64, n int) string {
 // browser keeps no database that another learner would share.
 func TestLinkLearnerUnknown(t *testing.T) {
 	for name, o := range map[string]*object{
-		"GetValue throws": {v: SCORM2004, lms: newLMS(map[string]string{"cmi.learner_id": "ada"}), throw: map[string]bool{"GetValue": true}},
-		"no id":           {v: SCORM2004, lms: newLMS(nil)},
+		"GetValue throws": {v: SCORM2004, lms: lmstest.New(map[string]string{"cmi.learner_id": "ada"}), throw: map[string]bool{"GetValue": true}},
+		"no id":           {v: SCORM2004, lms: lmstest.New(nil)},
 	} {
 		l := Connect(Launch{Version: SCORM2004, Lesson: "fan-out"}, Adapt(SCORM2004, o), &page{}, newClock().now)
 		if got := l.Database(); got != "" {
@@ -422,7 +424,7 @@ func TestLinkUnreadableSuspendData(t *testing.T) {
 		{name: "a newer schema", held: newerSchema, notice: "written by a newer version of Gradbook", kept: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newLMS(map[string]string{"cmi.learner_id": "ada", "cmi.suspend_data": tc.held})
+			f := lmstest.New(map[string]string{"cmi.learner_id": "ada", "cmi.suspend_data": tc.held})
 			o := &object{v: SCORM2004, lms: f, throw: map[string]bool{"GetValue cmi.suspend_data": tc.throw}}
 			pg := &page{}
 			l := Connect(launch, Adapt(SCORM2004, o), pg, newClock().now)
@@ -432,7 +434,7 @@ func TestLinkUnreadableSuspendData(t *testing.T) {
 				t.Errorf("notices %q, want one with %q", pg.notices, tc.notice)
 			}
 			l.Changed() // the launch's report
-			if got := f.values["cmi.suspend_data"]; got != tc.held {
+			if got := f.Values["cmi.suspend_data"]; got != tc.held {
 				t.Errorf("at launch the LMS's suspend data became %.40q…", got)
 			}
 			// The learner passes the exercise and edits a cell.
@@ -441,7 +443,7 @@ func TestLinkUnreadableSuspendData(t *testing.T) {
 			l.Changed()
 			pg.fire()
 			l.Leave()
-			got := f.values["cmi.suspend_data"]
+			got := f.Values["cmi.suspend_data"]
 			if tc.kept {
 				if got != tc.held {
 					t.Errorf("suspend data of a newer Gradbook was replaced by %.40q…", got)
@@ -449,7 +451,7 @@ func TestLinkUnreadableSuspendData(t *testing.T) {
 				return
 			}
 			// Relaunched in a fresh browser, the work is there.
-			f2 := newLMS(map[string]string{"cmi.learner_id": "ada", "cmi.suspend_data": got})
+			f2 := lmstest.New(map[string]string{"cmi.learner_id": "ada", "cmi.suspend_data": got})
 			pg2 := &page{}
 			l2 := Connect(launch, f2, pg2, newClock().now)
 			fresh, _ := progress.Open(ctx, progress.NewMemStore())
@@ -461,7 +463,7 @@ func TestLinkUnreadableSuspendData(t *testing.T) {
 			if r := fresh.Get(progress.KindCell, "fan-out", "a"); r == nil || r.Source != "print('mine')" {
 				t.Errorf("relaunched in a fresh browser, the cell holds %+v", r)
 			}
-			if got := f2.values["cmi.progress_measure"]; got != "0.3333333" {
+			if got := f2.Values["cmi.progress_measure"]; got != "0.3333333" {
 				t.Errorf("relaunched, progress_measure %q, want 0.3333333", got)
 			}
 		})
@@ -473,7 +475,7 @@ func TestLinkUnreadableSuspendData(t *testing.T) {
 // kept with the change, never replaced unread.
 func TestLinkSuspendDataGivenLater(t *testing.T) {
 	held, _ := Encode([]*progress.Record{{V: progress.Version, Kind: progress.KindExercise, Lesson: "fan-out", ID: "x", Source: "def f(): pass", Passed: true, Updated: 1}}, 64000)
-	f := newLMS(map[string]string{"cmi.learner_id": "ada", "cmi.suspend_data": held})
+	f := lmstest.New(map[string]string{"cmi.learner_id": "ada", "cmi.suspend_data": held})
 	o := &object{v: SCORM2004, lms: f, throw: map[string]bool{"GetValue cmi.suspend_data": true}}
 	pg := &page{}
 	launch := Launch{Version: SCORM2004, Lesson: "fan-out", Items: []string{"exercise/x", "quiz/q1", "quiz/q2"}, Records: []string{"exercise/x", "cell/a"}}
@@ -488,13 +490,13 @@ func TestLinkSuspendDataGivenLater(t *testing.T) {
 		t.Errorf("the LMS's work, given at the second asking, was not taken back: %+v", r)
 	}
 	fresh, _ := progress.Open(ctx, progress.NewMemStore())
-	if _, err := Restore(ctx, fresh, f.values["cmi.suspend_data"], "fan-out"); err != nil {
+	if _, err := Restore(ctx, fresh, f.Values["cmi.suspend_data"], "fan-out"); err != nil {
 		t.Fatal(err)
 	}
 	if x, a := fresh.Get(progress.KindExercise, "fan-out", "x"), fresh.Get(progress.KindCell, "fan-out", "a"); x == nil || !x.Passed || a == nil || a.Source != "print('mine')" {
 		t.Errorf("the LMS keeps the exercise %+v and the cell %+v", x, a)
 	}
-	if got := f.values["cmi.progress_measure"]; got != "0.3333333" {
+	if got := f.Values["cmi.progress_measure"]; got != "0.3333333" {
 		t.Errorf("progress_measure %q", got)
 	}
 }

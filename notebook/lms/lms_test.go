@@ -3,109 +3,17 @@ package lms
 import (
 	"context"
 	"errors"
-	"maps"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"gradbook/notebook/progress"
+
+	"gradbook/notebook/lms/lmstest"
 )
 
 var ctx = context.Background()
-
-// fakeLMS is an LMS's runtime API as SCORM describes it: values that a
-// page reads and sets between Initialize and Terminate, what each commit
-// sent, and the error of the last call. refuse makes it refuse a call
-// ("Commit") or the setting of an element ("SetValue cmi.suspend_data")
-// with an error code.
-type fakeLMS struct {
-	values      map[string]string
-	refuse      map[string]int
-	initialized bool
-	terminated  bool
-	err         int
-	set         []string            // the elements set, in order
-	commits     []map[string]string // what the LMS held at each commit
-}
-
-func newLMS(values map[string]string) *fakeLMS {
-	if values == nil {
-		values = map[string]string{}
-	}
-	return &fakeLMS{values: values, refuse: map[string]int{}}
-}
-
-func (f *fakeLMS) refused(call string) bool {
-	f.err = f.refuse[call]
-	return f.err != 0
-}
-
-func (f *fakeLMS) Initialize() bool {
-	switch {
-	case f.refused("Initialize"):
-		return false
-	case f.initialized:
-		f.err = 103 // Already Initialized
-		return false
-	}
-	f.initialized = true
-	return true
-}
-
-func (f *fakeLMS) Terminate() bool {
-	if f.refused("Terminate") || !f.initialized || f.terminated {
-		f.err = max(f.err, 112)
-		return false
-	}
-	f.terminated = true
-	f.commits = append(f.commits, maps.Clone(f.values))
-	return true
-}
-
-func (f *fakeLMS) GetValue(el string) string {
-	if !f.initialized || f.terminated {
-		f.err = 122 // Retrieve Data Before Initialization
-		return ""
-	}
-	v, ok := f.values[el]
-	if !ok {
-		f.err = 403 // Data Model Element Value Not Initialized
-		return ""
-	}
-	f.err = 0
-	return v
-}
-
-func (f *fakeLMS) SetValue(el, v string) bool {
-	if f.refused("SetValue " + el) {
-		return false
-	}
-	if !f.initialized || f.terminated {
-		f.err = 132 // Store Data Before Initialization
-		return false
-	}
-	f.values[el] = v
-	f.set = append(f.set, el)
-	return true
-}
-
-func (f *fakeLMS) Commit() bool {
-	if f.refused("Commit") {
-		return false
-	}
-	if !f.initialized || f.terminated {
-		f.err = 142
-		return false
-	}
-	f.commits = append(f.commits, maps.Clone(f.values))
-	return true
-}
-
-func (f *fakeLMS) LastError() (int, string) {
-	msg := map[int]string{103: "Already Initialized", 391: "General Commit Failure", 405: "Incorrect Data Type", 102: "General Initialization Failure"}[f.err]
-	return f.err, msg
-}
 
 // clock is a time that moves only when told.
 type clock struct{ t time.Time }
@@ -201,7 +109,7 @@ func TestDuration(t *testing.T) {
 // once, with the session time and exit.
 func TestSession(t *testing.T) {
 	c := newClock()
-	lms := newLMS(map[string]string{"cmi.learner_id": "learner-7", "cmi.mode": "normal", "cmi.suspend_data": "gradbook1:x"})
+	lms := lmstest.New(map[string]string{"cmi.learner_id": "learner-7", "cmi.mode": "normal", "cmi.suspend_data": "gradbook1:x"})
 	s, err := Open(SCORM2004, lms, c.now, 0.8, false)
 	if err != nil {
 		t.Fatal(err)
@@ -218,23 +126,23 @@ func TestSession(t *testing.T) {
 		return d
 	}
 	st := Status{Items: 2, Scored: 2}
-	if waiting, err := s.Report(SCORM2004.Values(st, s.Passing, "gradbook1:a")); err != nil || !waiting || len(lms.commits) != 0 || due() != CommitSoon {
-		t.Fatalf("the first report: waiting %v, %v, %d commits, due in %v", waiting, err, len(lms.commits), due())
+	if waiting, err := s.Report(SCORM2004.Values(st, s.Passing, "gradbook1:a")); err != nil || !waiting || len(lms.Commits) != 0 || due() != CommitSoon {
+		t.Fatalf("the first report: waiting %v, %v, %d commits, due in %v", waiting, err, len(lms.Commits), due())
 	}
-	if err := s.Commit(); err != nil || len(lms.commits) != 1 || due() != -1 {
-		t.Fatalf("its commit: %v, %d commits, due in %v", err, len(lms.commits), due())
+	if err := s.Commit(); err != nil || len(lms.Commits) != 1 || due() != -1 {
+		t.Fatalf("its commit: %v, %d commits, due in %v", err, len(lms.Commits), due())
 	}
-	if got := lms.commits[0]["cmi.completion_status"]; got != "incomplete" {
+	if got := lms.Commits[0]["cmi.completion_status"]; got != "incomplete" {
 		t.Errorf("committed completion %q", got)
 	}
 
 	// The same again sets nothing; new code waits for a commit, due
 	// CommitEvery after the last one.
-	lms.set = nil
+	lms.Set = nil
 	c.pass(time.Second)
 	s.Report(SCORM2004.Values(st, s.Passing, "gradbook1:a"))
-	if len(lms.set) != 0 || due() != -1 {
-		t.Errorf("an unchanged report set %v, due in %v", lms.set, due())
+	if len(lms.Set) != 0 || due() != -1 {
+		t.Errorf("an unchanged report set %v, due in %v", lms.Set, due())
 	}
 	c.pass(time.Second)
 	if waiting, _ := s.Report(SCORM2004.Values(st, s.Passing, "gradbook1:b")); !waiting || due() != CommitEvery-2*time.Second {
@@ -245,7 +153,7 @@ func TestSession(t *testing.T) {
 		t.Errorf("CommitEvery later: due in %v", due())
 	}
 	s.Commit()
-	if got := lms.commits[1]["cmi.session_time"]; got != "PT32S" {
+	if got := lms.Commits[1]["cmi.session_time"]; got != "PT32S" {
 		t.Errorf("session time %q, want PT32S", got)
 	}
 
@@ -256,15 +164,15 @@ func TestSession(t *testing.T) {
 		t.Errorf("a quiz right: waiting %v, due in %v", waiting, due())
 	}
 	s.Commit()
-	if got := lms.commits[2]; got["cmi.score.scaled"] != "0.5" || got["cmi.success_status"] != "failed" {
+	if got := lms.Commits[2]; got["cmi.score.scaled"] != "0.5" || got["cmi.success_status"] != "failed" {
 		t.Errorf("committed %v", got)
 	}
 
 	c.pass(time.Minute)
-	if err := s.End(); err != nil || !lms.terminated {
-		t.Fatalf("End: %v, terminated %v", err, lms.terminated)
+	if err := s.End(); err != nil || !lms.Terminated {
+		t.Fatalf("End: %v, terminated %v", err, lms.Terminated)
 	}
-	if got := lms.values; got["cmi.session_time"] != "PT1M33S" || got["cmi.exit"] != "suspend" {
+	if got := lms.Values; got["cmi.session_time"] != "PT1M33S" || got["cmi.exit"] != "suspend" {
 		t.Errorf("at the end: %v", got)
 	}
 	if err := s.End(); err != nil {
@@ -293,27 +201,27 @@ func TestOpen(t *testing.T) {
 		{"1.2, mastery 70", SCORM12, map[string]string{"cmi.student_data.mastery_score": "70"}, 0.8, 0.7},
 		{"1.2, out of range", SCORM12, map[string]string{"cmi.student_data.mastery_score": "700"}, 0, 0},
 	} {
-		s, err := Open(tc.v, newLMS(tc.values), c.now, tc.page, false)
+		s, err := Open(tc.v, lmstest.New(tc.values), c.now, tc.page, false)
 		if err != nil || s.Passing != tc.want {
 			t.Errorf("%s: passing %v, %v; want %v", tc.name, s.Passing, err, tc.want)
 		}
 	}
 
-	review := newLMS(map[string]string{"cmi.core.lesson_mode": "review", "cmi.core.student_id": "s1"})
+	review := lmstest.New(map[string]string{"cmi.core.lesson_mode": "review", "cmi.core.student_id": "s1"})
 	s, _ := Open(SCORM12, review, c.now, 0, false)
-	if _, err := s.Report(SCORM12.Values(Status{Items: 1}, 0, "gradbook1:a")); err != nil || len(review.set) != 0 || len(review.commits) != 0 {
-		t.Errorf("review mode set %v, committed %d, %v", review.set, len(review.commits), err)
+	if _, err := s.Report(SCORM12.Values(Status{Items: 1}, 0, "gradbook1:a")); err != nil || len(review.Set) != 0 || len(review.Commits) != 0 {
+		t.Errorf("review mode set %v, committed %d, %v", review.Set, len(review.Commits), err)
 	}
 
-	again := newLMS(map[string]string{"cmi.learner_id": "learner-7"})
-	again.initialized = true
+	again := lmstest.New(map[string]string{"cmi.learner_id": "learner-7"})
+	again.Initialized = true
 	if s, err := Open(SCORM2004, again, c.now, 0, true); err != nil || s.LearnerID != "learner-7" {
 		t.Errorf("an API this page initialised before it reloaded itself: %v", err)
 	}
 	if _, err := Open(SCORM2004, again, c.now, 0, false); err == nil {
 		t.Errorf("an API initialised by someone else is taken as this page's")
 	}
-	again.terminated = true
+	again.Terminated = true
 	if _, err := Open(SCORM2004, again, c.now, 0, true); err == nil {
 		t.Errorf("an API whose session ended is taken as going on")
 	}
@@ -323,8 +231,8 @@ func TestOpen(t *testing.T) {
 // it refused is tried again at the next report.
 func TestRefusals(t *testing.T) {
 	c := newClock()
-	lms := newLMS(nil)
-	lms.refuse["Initialize"] = 102
+	lms := lmstest.New(nil)
+	lms.Refuse["Initialize"] = 102
 	var r *Refused
 	if _, err := Open(SCORM2004, lms, c.now, 0, false); !errors.As(err, &r) || r.Call != "Initialize" || r.Code != 102 {
 		t.Fatalf("a refused Initialize: %v", err)
@@ -332,33 +240,33 @@ func TestRefusals(t *testing.T) {
 		t.Errorf("said %q", got)
 	}
 
-	lms = newLMS(nil)
+	lms = lmstest.New(nil)
 	s, err := Open(SCORM2004, lms, c.now, 0, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lms.refuse["Commit"] = 391
+	lms.Refuse["Commit"] = 391
 	st := Status{Items: 1, Scored: 1}
 	s.Report(SCORM2004.Values(st, 0, "gradbook1:a"))
 	if err := s.Commit(); !errors.As(err, &r) || r.Call != "Commit" || r.Code != 391 {
 		t.Errorf("a refused commit: %v", err)
 	}
-	lms.refuse["Commit"] = 0
-	lms.refuse["SetValue cmi.suspend_data"] = 405
+	lms.Refuse["Commit"] = 0
+	lms.Refuse["SetValue cmi.suspend_data"] = 405
 	c.pass(time.Second)
 	_, err = s.Report(SCORM2004.Values(st, 0, "gradbook1:b"))
 	if !errors.As(err, &r) || r.Element != "cmi.suspend_data" || r.Error() != "it refused SetValue cmi.suspend_data: 405 Incorrect Data Type" {
 		t.Errorf("a refused suspend data: %v", err)
 	}
-	if len(lms.commits) != 0 {
-		t.Errorf("the refused commit counted: %d commits", len(lms.commits))
+	if len(lms.Commits) != 0 {
+		t.Errorf("the refused commit counted: %d commits", len(lms.Commits))
 	}
 	// At the next report, both go through.
-	lms.refuse["SetValue cmi.suspend_data"] = 0
+	lms.Refuse["SetValue cmi.suspend_data"] = 0
 	c.pass(CommitEvery)
 	_, err = s.Report(SCORM2004.Values(st, 0, "gradbook1:b"))
-	if err = firstOf(err, s.Commit()); err != nil || len(lms.commits) != 1 || lms.commits[0]["cmi.suspend_data"] != "gradbook1:b" {
-		t.Errorf("tried again: %v, commits %v", err, lms.commits)
+	if err = firstOf(err, s.Commit()); err != nil || len(lms.Commits) != 1 || lms.Commits[0]["cmi.suspend_data"] != "gradbook1:b" {
+		t.Errorf("tried again: %v, commits %v", err, lms.Commits)
 	}
 }
 

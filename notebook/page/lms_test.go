@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"gradbook/notebook/lms"
+	"gradbook/notebook/lms/lmstest"
 	"gradbook/notebook/page"
 	"gradbook/notebook/progress"
 )
@@ -19,113 +19,17 @@ import (
 // These tests run with the lms tag, as a SCORM package's gradbook.wasm is
 // built: go test -tags lms ./notebook/page.
 
-// fakeLMS is an LMS's runtime API as a lesson's page finds it: the values
-// it holds, each call a page made, and the calls it refuses with an error
-// code (refuse["Commit"] = 391).
-type fakeLMS struct {
-	mu          sync.Mutex
-	values      map[string]string
-	refuse      map[string]int
-	initialized bool
-	terminated  bool
-	err         int
-	set         []string // the elements set, in order
-	commits     int
-}
-
-func newFakeLMS(values map[string]string) *fakeLMS {
-	if values == nil {
-		values = map[string]string{}
-	}
-	if _, ok := values["cmi.learner_id"]; !ok {
-		values["cmi.learner_id"] = "learner-1"
-	}
-	return &fakeLMS{values: values, refuse: map[string]int{}}
-}
-
-func (f *fakeLMS) Initialize() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.err = f.refuse["Initialize"]; f.err != 0 {
-		return false
-	}
-	if f.initialized && !f.terminated {
-		f.err = 103 // Already Initialized: the page reloaded itself
-		return false
-	}
-	f.initialized, f.terminated = true, false
-	return true
-}
-
-func (f *fakeLMS) Terminate() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.terminated = true
-	f.commits++
-	return true
-}
-
-func (f *fakeLMS) GetValue(el string) string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.err = 0
-	if !f.initialized {
-		f.err = 122
-	}
-	return f.values[el]
-}
-
-func (f *fakeLMS) SetValue(el, v string) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.err = f.refuse["SetValue "+el]; f.err != 0 {
-		return false
-	}
-	f.values[el] = v
-	f.set = append(f.set, el)
-	return true
-}
-
-func (f *fakeLMS) Commit() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.err = f.refuse["Commit"]; f.err != 0 {
-		return false
-	}
-	f.commits++
-	return true
-}
-
-func (f *fakeLMS) LastError() (int, string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	msg := map[int]string{102: "General Initialization Failure", 103: "Already Initialized", 391: "General Commit Failure"}[f.err]
-	return f.err, msg
-}
-
-// value is what the LMS holds for an element; committed how many commits
-// it has had.
-func (f *fakeLMS) value(el string) string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.values[el]
-}
-
-func (f *fakeLMS) committed() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.commits
-}
-
-func (f *fakeLMS) ended() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.terminated
+// relaunching is an LMS that holds values and begins a new session when
+// the page, reloaded, initializes again.
+func relaunching(values map[string]string) *lmstest.API {
+	api := lmstest.New(values)
+	api.Relaunch = true
+	return api
 }
 
 // inLMS opens a lesson of a SCORM package of version, with its passing
 // score, launched by api (nil: no LMS is found).
-func inLMS(api *fakeLMS, slug, version string, passing float64) func(*bench) {
+func inLMS(api *lmstest.API, slug, version string, passing float64) func(*bench) {
 	return func(b *bench) {
 		b.markup = scormPage(b.t, slug, version, passing)
 		b.lms = page.LMSLink(func(v lms.Version) (lms.API, bool) {
@@ -152,7 +56,7 @@ func (b *bench) answerChoice(n int) {
 // CommitEvery and when the page is hidden, and ends the session when the
 // page goes.
 func TestLMSLaunch(t *testing.T) {
-	api := newFakeLMS(map[string]string{"cmi.learner_id": "learner-1"})
+	api := relaunching(map[string]string{"cmi.learner_id": "learner-1"})
 	b := open(t, blocks, inLMS(api, "test-blocks", "2004", 0.8))
 	if want := "gradbook-lms-" + progress.Hash("learner-1"); b.browser.database != want {
 		t.Errorf("the progress is kept in %q, want %q", b.browser.database, want)
@@ -160,68 +64,68 @@ func TestLMSLaunch(t *testing.T) {
 	if got := b.lmsStatus(); got != "Reported to your LMS: 0 of 6 done." {
 		t.Errorf("on launch the LMS status says %q", got)
 	}
-	if got := api.value("cmi.completion_status"); got != "incomplete" {
+	if got := api.Value("cmi.completion_status"); got != "incomplete" {
 		t.Errorf("the LMS holds completion %q", got)
 	}
-	commits := api.committed()
+	commits := api.Committed()
 	b.answerChoice(1)
 	if got := b.lmsStatus(); got != "Reported to your LMS: 1 of 6 done, score 20% (80% passes)." {
 		t.Errorf("after a right answer the LMS status says %q", got)
 	}
-	if api.value("cmi.score.raw") != "20" || api.value("cmi.success_status") != "failed" {
-		t.Errorf("a graded change: score %q, success %q", api.value("cmi.score.raw"), api.value("cmi.success_status"))
+	if api.Value("cmi.score.raw") != "20" || api.Value("cmi.success_status") != "failed" {
+		t.Errorf("a graded change: score %q, success %q", api.Value("cmi.score.raw"), api.Value("cmi.success_status"))
 	}
 	// The click and all the work it started have ended without a commit
 	// (an LMS's Commit blocks the page while it sends): the commit comes
 	// CommitSoon later, on the page's timer.
-	if api.committed() != commits {
-		t.Errorf("%d commits in the click that answered", api.committed()-commits)
+	if api.Committed() != commits {
+		t.Errorf("%d commits in the click that answered", api.Committed()-commits)
 	}
 	b.clock.Advance(lms.CommitSoon)
 	b.p.Settle()
-	if api.committed() != commits+1 {
-		t.Errorf("%d commits CommitSoon after a graded change, want 1", api.committed()-commits)
+	if api.Committed() != commits+1 {
+		t.Errorf("%d commits CommitSoon after a graded change, want 1", api.Committed()-commits)
 	}
 
 	// Code is not graded: it is committed within CommitEvery.
-	commits = api.committed()
+	commits = api.Committed()
 	b.typeCode(b.cell("double"), "print('in the LMS')")
 	b.clock.Advance(time.Second)
 	b.p.Settle()
-	if !strings.HasPrefix(api.value("cmi.suspend_data"), lms.Prefix) || api.committed() != commits {
-		t.Errorf("after typing: suspend data %.20q…, %d commits", api.value("cmi.suspend_data"), api.committed()-commits)
+	if !strings.HasPrefix(api.Value("cmi.suspend_data"), lms.Prefix) || api.Committed() != commits {
+		t.Errorf("after typing: suspend data %.20q…, %d commits", api.Value("cmi.suspend_data"), api.Committed()-commits)
 	}
 	b.clock.Advance(lms.CommitEvery)
 	b.p.Settle()
-	if api.committed() != commits+1 {
-		t.Errorf("%d commits after CommitEvery", api.committed()-commits)
+	if api.Committed() != commits+1 {
+		t.Errorf("%d commits after CommitEvery", api.Committed()-commits)
 	}
 
 	// Hidden, the page saves what waits and commits it; shown again, it
 	// does nothing more.
-	commits = api.committed()
+	commits = api.Committed()
 	b.typeCode(b.cell("double"), "print('hidden')")
 	b.doc.SetHidden(true)
 	b.p.Settle()
-	if api.committed() != commits+1 || b.keptSource("test-blocks", "double") != "print('hidden')" {
-		t.Errorf("hidden: %d commits, the store keeps %q", api.committed()-commits, b.keptSource("test-blocks", "double"))
+	if api.Committed() != commits+1 || b.keptSource("test-blocks", "double") != "print('hidden')" {
+		t.Errorf("hidden: %d commits, the store keeps %q", api.Committed()-commits, b.keptSource("test-blocks", "double"))
 	}
 	b.doc.SetHidden(false)
 	b.p.Settle()
-	if api.committed() != commits+1 {
-		t.Errorf("shown again: %d commits", api.committed()-commits)
+	if api.Committed() != commits+1 {
+		t.Errorf("shown again: %d commits", api.Committed()-commits)
 	}
 
 	b.doc.FireWindow("pagehide", false)
 	b.p.Settle()
-	if !api.ended() || api.value("cmi.exit") != "suspend" {
-		t.Errorf("after pagehide: ended %v, exit %q", api.ended(), api.value("cmi.exit"))
+	if !api.Ended() || api.Value("cmi.exit") != "suspend" {
+		t.Errorf("after pagehide: ended %v, exit %q", api.Ended(), api.Value("cmi.exit"))
 	}
 }
 
 // A lesson launched to review shows the work and reports nothing.
 func TestLMSReview(t *testing.T) {
-	api := newFakeLMS(map[string]string{"cmi.mode": "review"})
+	api := relaunching(map[string]string{"cmi.mode": "review"})
 	b := open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
 	if got := b.lmsStatus(); got != "Review: your LMS shows this lesson to review, and nothing is reported to it." {
 		t.Errorf("the LMS status says %q", got)
@@ -230,8 +134,8 @@ func TestLMSReview(t *testing.T) {
 	b.typeCode(b.cell("double"), "print('reviewed')")
 	b.settle()
 	b.doc.FireWindow("pagehide", false)
-	if len(api.set) != 0 {
-		t.Errorf("the page set %q", api.set)
+	if len(api.Set) != 0 {
+		t.Errorf("the page set %q", api.Set)
 	}
 }
 
@@ -239,8 +143,8 @@ func TestLMSReview(t *testing.T) {
 // lesson works and keeps the learner's work; outside an LMS the page
 // says that nothing is reported.
 func TestLMSRefuses(t *testing.T) {
-	api := newFakeLMS(nil)
-	api.refuse["Initialize"] = 102
+	api := relaunching(nil)
+	api.Refuse["Initialize"] = 102
 	b := open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
 	b.noticeWith("Your LMS did not start this lesson's session (it refused Initialize: 102 General Initialization Failure). The lesson works and your work is kept in this browser, but your LMS does not hear of it: open the lesson again from your course to report to it.")
 	if got := b.lmsStatus(); got != "Not reported to your LMS." {
@@ -250,8 +154,8 @@ func TestLMSRefuses(t *testing.T) {
 		t.Errorf("the progress is kept in %q", b.browser.database)
 	}
 
-	api = newFakeLMS(nil)
-	api.refuse["Commit"] = 391
+	api = relaunching(nil)
+	api.Refuse["Commit"] = 391
 	b = open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
 	b.answerChoice(1)
 	b.clock.Advance(lms.CommitSoon)
@@ -280,7 +184,10 @@ func TestLMSRefuses(t *testing.T) {
 // committed, not ended, as the page goes, and the reloaded page reports
 // to it.
 func TestLMSResetGoesOn(t *testing.T) {
-	api := newFakeLMS(nil)
+	// The reloaded page asks the LMS for the learner's id to learn that
+	// the session goes on: an LMS always has one (an element not set
+	// would be an error, as it is in SCORM).
+	api := relaunching(map[string]string{"cmi.learner_id": "learner-1"})
 	b := open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
 	b.answerChoice(1)
 	b.click("#progress-panel summary")
@@ -288,7 +195,7 @@ func TestLMSResetGoesOn(t *testing.T) {
 	b.answer(b.find("#progress-panel"), true)
 	b.doc.FireWindow("pagehide", false) // the browser leaves the page to reload it
 	b.p.Settle()
-	if api.ended() {
+	if api.Ended() {
 		t.Error("the reload ended the session")
 	}
 	if got := b.reloadedSaying(); got != "This lesson is reset." {
@@ -310,7 +217,7 @@ func TestLMSSuspendData(t *testing.T) {
 		{V: progress.Version, Kind: progress.KindCell, Lesson: "test-blocks", ID: "double", Source: "print('from the LMS')", Updated: 1},
 		{V: progress.Version, Kind: progress.KindQuiz, Lesson: "test-blocks", ID: "choice", Answer: "1", Passed: true, Updated: 1},
 	}, 64000)
-	b := open(t, blocks, inLMS(newFakeLMS(map[string]string{"cmi.suspend_data": work}), "test-blocks", "2004", 0))
+	b := open(t, blocks, inLMS(relaunching(map[string]string{"cmi.suspend_data": work}), "test-blocks", "2004", 0))
 	if got := b.code(b.cell("double")); got != "print('from the LMS')" {
 		t.Errorf("the cell holds %q", got)
 	}
@@ -319,17 +226,17 @@ func TestLMSSuspendData(t *testing.T) {
 	}
 
 	moved, _ := lms.Encode([]*progress.Record{{V: progress.Version, Kind: progress.KindCell, Lesson: "05-every-path", ID: "smooth", Source: "print('moved')", Updated: 1}}, 64000)
-	b = open(t, "lessons/checking-gradients.html", inLMS(newFakeLMS(map[string]string{"cmi.suspend_data": moved}), "checking-gradients", "2004", 0.8))
+	b = open(t, "lessons/checking-gradients.html", inLMS(relaunching(map[string]string{"cmi.suspend_data": moved}), "checking-gradients", "2004", 0.8))
 	if got := b.code(b.cell("smooth")); got != "print('moved')" {
 		t.Errorf("the moved cell holds %q", got)
 	}
 
-	api := newFakeLMS(map[string]string{"cmi.suspend_data": "gradbook9:from a newer Gradbook"})
+	api := relaunching(map[string]string{"cmi.suspend_data": "gradbook9:from a newer Gradbook"})
 	b = open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
 	b.noticeWith("The work your LMS keeps for this lesson was written by a newer version of Gradbook, which this lesson cannot read. So as not to lose it, it is left as it is: open the lesson from its newer package to get it back. Your work here is kept in this browser, and your completion and score are still reported.")
 	b.typeCode(b.cell("double"), "print('mine')")
 	b.settle()
-	if got := api.value("cmi.suspend_data"); got != "gradbook9:from a newer Gradbook" {
+	if got := api.Value("cmi.suspend_data"); got != "gradbook9:from a newer Gradbook" {
 		t.Errorf("the LMS holds %q", got)
 	}
 
@@ -337,17 +244,17 @@ func TestLMSSuspendData(t *testing.T) {
 	// and said; the learner's first change takes its place, and reaches
 	// a fresh browser.
 	for _, held := range []string{"not Gradbook's", work[:len(work)/2]} {
-		api = newFakeLMS(map[string]string{"cmi.suspend_data": held})
+		api = relaunching(map[string]string{"cmi.suspend_data": held})
 		b = open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
 		b.noticeWith("The work your LMS keeps for this lesson could not be read: ")
 		b.noticeWith("It is set aside: your work in this browser is shown, and once you change something, your work takes its place in your LMS.")
-		if got := api.value("cmi.suspend_data"); got != held {
+		if got := api.Value("cmi.suspend_data"); got != held {
 			t.Errorf("at launch the LMS's suspend data became %q", got)
 		}
 		b.answerChoice(1)
 		b.typeCode(b.cell("double"), "print('mine')")
 		b.settle()
-		again := open(t, blocks, inLMS(newFakeLMS(map[string]string{"cmi.suspend_data": api.value("cmi.suspend_data")}), "test-blocks", "2004", 0))
+		again := open(t, blocks, inLMS(relaunching(map[string]string{"cmi.suspend_data": api.Value("cmi.suspend_data")}), "test-blocks", "2004", 0))
 		if got := again.code(again.cell("double")); got != "print('mine')" {
 			t.Errorf("relaunched in a fresh browser, the cell holds %q", got)
 		}
@@ -356,7 +263,7 @@ func TestLMSSuspendData(t *testing.T) {
 		}
 	}
 
-	b = open(t, blocks, inLMS(newFakeLMS(map[string]string{"cmi.suspend_data": work}), "test-blocks", "2004", 0), func(b *bench) {
+	b = open(t, blocks, inLMS(relaunching(map[string]string{"cmi.learner_id": "learner-1", "cmi.suspend_data": work}), "test-blocks", "2004", 0), func(b *bench) {
 		b.store.Err = errors.New("the disk is full")
 	})
 	b.noticeWith("Your work from your LMS is shown, but this browser could not keep a copy: the disk is full.")
@@ -377,7 +284,7 @@ func hexCode(seed uint64, n int) string {
 // Work that does not fit in the LMS's suspend data is said in one
 // notice, changed as it changes, and taken away once all fits.
 func TestLMSWorkThatDoesNotFit(t *testing.T) {
-	b := open(t, blocks, inLMS(newFakeLMS(nil), "test-blocks", "1.2", 0))
+	b := open(t, blocks, inLMS(relaunching(nil), "test-blocks", "1.2", 0))
 	left := func() []string {
 		var out []string
 		for _, n := range b.notices() {
@@ -416,7 +323,7 @@ func TestLMSWorkThatDoesNotFit(t *testing.T) {
 // A page that comes back from the back/forward cache after its session
 // ended says so.
 func TestLMSBackAfterTheSessionEnded(t *testing.T) {
-	api := newFakeLMS(nil)
+	api := relaunching(map[string]string{"cmi.learner_id": "learner-1"})
 	b := open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
 	b.doc.FireWindow("pagehide", true)
 	b.doc.FireWindow("pageshow", false)
@@ -428,7 +335,7 @@ func TestLMSBackAfterTheSessionEnded(t *testing.T) {
 	if got := b.lmsStatus(); got != "Not reported to your LMS: this lesson's session has ended." {
 		t.Errorf("the LMS status says %q", got)
 	}
-	if !api.ended() {
+	if !api.Ended() {
 		t.Error("the session did not end")
 	}
 }
@@ -437,7 +344,7 @@ func TestLMSBackAfterTheSessionEnded(t *testing.T) {
 // another learner would share: the page keeps nothing, says so, and
 // reports to the LMS.
 func TestLMSLearnerUnknown(t *testing.T) {
-	api := newFakeLMS(map[string]string{"cmi.learner_id": ""})
+	api := relaunching(map[string]string{"cmi.learner_id": ""})
 	b := open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
 	if b.browser.database != "" {
 		t.Errorf("the progress is kept in %q", b.browser.database)
@@ -445,7 +352,7 @@ func TestLMSLearnerUnknown(t *testing.T) {
 	b.noticeWith("Your progress is not kept in this browser: your LMS does not say who you are, and the next learner here could see it. Your work is sent to your LMS, and the cells still work.")
 	b.answerChoice(1)
 	b.settle()
-	if got := api.value("cmi.score.raw"); got != "20" {
+	if got := api.Value("cmi.score.raw"); got != "20" {
 		t.Errorf("the LMS holds the score %q", got)
 	}
 }
