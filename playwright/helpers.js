@@ -1,4 +1,6 @@
 // Shared helpers for the notebook specs.
+const fs = require("fs");
+const path = require("path");
 const { test: base, expect } = require("@playwright/test");
 
 // port gives one of the test servers' ports (playwright.config.js) as
@@ -13,7 +15,7 @@ function port(p) {
 // coursePage is a course page of its own with the README's embed example
 // in it, the Gradbook site's address put in, and head in its <head> (a
 // CSP, say): what a course author pastes. The README is read once.
-const readme = require("fs").readFileSync(require("path").join(__dirname, "..", "README.md"), "utf8");
+const readme = fs.readFileSync(path.join(__dirname, "..", "README.md"), "utf8");
 function coursePage(site, head = "") {
   const snippet = readme.split("## Embedding cells in a course page")[1].match(/```html\n([\s\S]*?)```/)[1]
     .replaceAll("https://example.org/gradbook/", site);
@@ -149,17 +151,21 @@ async function typeInto(c, code) {
   await editorOf(c).fill(code);
 }
 
-// goodBackward is a correct answer to the write-backward exercise;
-// withBackward puts a backward in place of the starter's.
-const goodBackward = `def backward(graph, values, out):
-    grads = {name: 0.0 for name in values}
-    grads[out] = 1.0
-    for name, op, ins in reversed(graph):
-        local = local_grads(op, [values[i] for i in ins])
-        for i, d in zip(ins, local):
-            grads[i] += grads[name] * d
-    return grads
-`;
+// solution is the solution of the exercise that `--- check <check>` marks
+// in site/lessons/<slug>.md, as the lesson file writes it (the page never
+// has it).
+function solution(slug, check) {
+  const md = fs.readFileSync(path.join(__dirname, "..", "site", "lessons", slug + ".md"), "utf8");
+  const after = md.split(`\n--- check ${check}\n`)[1];
+  if (after === undefined) throw new Error(`${slug}.md has no exercise checked by ${check}`);
+  const body = after.split("\n--- solution\n")[1];
+  if (body === undefined) throw new Error(`${slug}.md's ${check} exercise has no solution`);
+  return body.slice(0, body.indexOf("\n```")) + "\n";
+}
+
+// goodBackward is the write-backward exercise's solution; withBackward
+// puts a backward in place of the starter's.
+const goodBackward = solution("reverse-accumulation", "backward");
 
 function withBackward(starter, body) {
   return starter.replace(/def backward\(graph, values, out\):[\s\S]*?return \{\}\n/, body);
@@ -194,4 +200,4 @@ products.program = [
 ].join("\n");
 products.prints = "-17.292820746957087 84.92150754491091 -0.4575423829779649\n1.176999222541503";
 
-module.exports = { skipPredictions, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, goodBackward, withBackward, lessons, long, port, coursePage, products };
+module.exports = { skipPredictions, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, solution, goodBackward, withBackward, lessons, long, port, coursePage, products };

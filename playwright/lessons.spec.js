@@ -1,5 +1,5 @@
 // The lessons, as a learner works through them.
-const { test, expect, open, goodBackward, withBackward, editorOf, lessons, long, skipPredictions, answer } = require("./helpers");
+const { test, expect, open, solution, goodBackward, withBackward, editorOf, lessons, long, skipPredictions, answer } = require("./helpers");
 
 test("the index lists every lesson in teaching order, with what it teaches and its time", async ({ page, errors }) => {
   await page.goto("index.html");
@@ -287,14 +287,7 @@ test("06: the layer exercise passes with a right layer and explains one built fr
     return [Value(math.tanh(sum([w.value * xi for w, xi in zip(n[:-1], x)]) + n[-1].value)) for n in neurons]`);
   await ex.getByRole("button", { name: "Check" }).click();
   await expect(ex.locator(".report")).toContainText("output 0 is a new Value made from a plain number, so its graph does not reach the weights");
-  await editor.fill(`def layer(neurons, x):
-    out = []
-    for n in neurons:
-        s = n[-1]
-        for w, xi in zip(n[:-1], x):
-            s = s + w * xi
-        out.append(s.tanh())
-    return out`);
+  await editor.fill(solution("neurons-and-mlp", "layer"));
   await ex.getByRole("button", { name: "Check" }).click();
   await expect(ex.locator(".report")).toContainText("All tests pass");
   await expect(ex).toHaveAttribute("data-state", "passed");

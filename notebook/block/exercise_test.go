@@ -1,6 +1,8 @@
 package block
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -35,21 +37,36 @@ def local_grads(op, args):
 
 func backwardWith(body string) string { return starterHead + "\n" + body }
 
+// solution is the solution of the exercise that "--- check <check>"
+// marks in site/lessons/<slug>.md, as the lesson file writes it.
+func solution(t *testing.T, slug, check string) string {
+	t.Helper()
+	md, err := os.ReadFile(filepath.Join("..", "..", "site", "lessons", slug+".md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(md), "\n--- check "+check+"\n")
+	if !ok {
+		t.Fatalf("%s.md has no exercise checked by %s", slug, check)
+	}
+	_, body, ok := strings.Cut(after, "\n--- solution\n")
+	if !ok {
+		t.Fatalf("%s.md's %s exercise has no solution", slug, check)
+	}
+	body, _, _ = strings.Cut(body, "\n```")
+	return body + "\n"
+}
+
 // correctBackward is the exercise's solution; overwriteBackward has its
 // classic bug, a gradient assigned (=) where it must be added (+=).
-const correctBackward = `def backward(graph, values, out):
-    grads = {name: 0.0 for name in values}
-    grads[out] = 1.0
-    for name, op, ins in reversed(graph):
-        local = local_grads(op, [values[i] for i in ins])
-        for i, g in zip(ins, local):
-            grads[i] += grads[name] * g
-    return grads`
+func correctBackward(t *testing.T) string { return solution(t, "reverse-accumulation", "backward") }
 
-var overwriteBackward = strings.Replace(correctBackward, "+=", "=", 1)
+func overwriteBackward(t *testing.T) string {
+	return strings.Replace(correctBackward(t), "+=", "=", 1)
+}
 
 func TestCheckBackward(t *testing.T) {
-	correct := backwardWith(correctBackward)
+	correct := backwardWith(correctBackward(t))
 	if r := CheckBackward(correct); !r.Passed {
 		t.Fatalf("a correct backward fails: %s\n%v", r.Why, r.Lines)
 	}
@@ -57,7 +74,7 @@ func TestCheckBackward(t *testing.T) {
 		t.Errorf("a passed check comes with a drawing %q", r.Drawing.Title)
 	}
 	for name, tc := range map[string]struct{ src, says string }{
-		"overwrite": {overwriteBackward, "x is used twice and got 1 instead of 2: are you assigning (=) instead of adding (+=)?"},
+		"overwrite": {overwriteBackward(t), "x is used twice and got 1 instead of 2: are you assigning (=) instead of adding (+=)?"},
 		"no zero for an unused leaf": {`def backward(graph, values, out):
     grads = {out: 1.0}
     for name, op, ins in reversed(graph):
@@ -83,7 +100,7 @@ func TestCheckBackward(t *testing.T) {
 // node where they part marked; one that returned nothing to compare has
 // no drawing.
 func TestCheckBackwardDrawsTheHiddenGraph(t *testing.T) {
-	overwrite := backwardWith(overwriteBackward)
+	overwrite := backwardWith(overwriteBackward(t))
 	r := CheckBackward(overwrite)
 	if r.Drawing == nil {
 		t.Fatalf("no drawing with %q", r.Why)

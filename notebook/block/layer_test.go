@@ -5,18 +5,8 @@ import (
 	"testing"
 )
 
-const goodLayer = `def layer(neurons, x):
-    out = []
-    for n in neurons:
-        s = n[-1]
-        for w, xi in zip(n[:-1], x):
-            s = s + w * xi
-        out.append(s.tanh())
-    return out
-`
-
 func TestCheckLayer(t *testing.T) {
-	if r := CheckLayer(goodLayer); !r.Passed || len(r.Lines) != 4 {
+	if r := CheckLayer(solution(t, "neurons-and-mlp", "layer")); !r.Passed || len(r.Lines) != 4 {
 		t.Fatalf("a right layer: %+v", r)
 	}
 	for _, tc := range []struct{ name, src, says string }{
