@@ -49,6 +49,8 @@ var torchModuleMembers = []kernel.Builtin{
 	{Name: "randint", Fn: torchRandint},
 	{Name: "arange", Fn: torchArange},
 	{Name: "cat", Fn: torchCat},
+	{Name: "stack", Fn: torchStack},
+	{Name: "tril", Fn: torchTril},
 	{Name: "matmul", Fn: torchMatmul},
 	{Name: "manual_seed", Fn: kernel.SeedBuiltin((*torchPart).seed)},
 	{Name: "multinomial", Fn: torchMultinomial},
@@ -60,6 +62,8 @@ var torchModuleMembers = []kernel.Builtin{
 	{Name: "tanh", Fn: asMethod},
 	{Name: "relu", Fn: asMethod},
 	{Name: "sigmoid", Fn: asMethod},
+	{Name: "transpose", Fn: asMethod},
+	{Name: "masked_fill", Fn: asMethod},
 }
 
 // functionalModuleMembers are F, torch.nn.functional's functions here.
@@ -70,6 +74,8 @@ var functionalModuleMembers = []kernel.Builtin{
 	{Name: "relu", Fn: asMethod},
 	{Name: "tanh", Fn: asMethod},
 	{Name: "sigmoid", Fn: asMethod},
+	{Name: "embedding", Fn: functionalEmbedding},
+	{Name: "dropout", Fn: functionalDropout},
 }
 
 // asMethod is a function of torch or F that is also a tensor's method of
@@ -260,16 +266,9 @@ func torchCat(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "tensors", &list, "dim?", &dim); err != nil {
 		return nil, err
 	}
-	var ts []*tensor.Tensor
-	it := list.Iterate()
-	defer it.Done()
-	var v starlark.Value
-	for it.Next(&v) {
-		t, err := tensorOf(b.Name(), v)
-		if err != nil {
-			return nil, err
-		}
-		ts = append(ts, t)
+	ts, err := tensorsOf(b.Name(), list)
+	if err != nil {
+		return nil, err
 	}
 	t, err := tensor.Cat(dim, ts...)
 	if err != nil {
