@@ -69,8 +69,8 @@ func TestPyTorchSyntax(t *testing.T) {
 func TestPyTorchSyntaxErrorsPlaced(t *testing.T) {
 	for src, line := range map[string]int{
 		"x = torch.ones(2, 2)\ny = x[:, 0]\nz = Value(1.0) @ x": 3,
-		"x = torch.ones(2, 2)\ny = x[:,\n      1:2:3:4]":         3,
-		"y = 1\nz = y @ @ y":                                    2,
+		"x = torch.ones(2, 2)\ny = x[:,\n      1:2:3:4]":        3,
+		"y = 1\nz = y @ @ y": 2,
 	} {
 		r := celltest.One(t, src)
 		if r.Err == nil || r.Err.Line != line || r.Err.Code != strings.Split(src, "\n")[line-1] {
