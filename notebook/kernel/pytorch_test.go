@@ -42,66 +42,62 @@ func dump(n syntax.Node) string {
 	return strings.TrimSpace(b.String())
 }
 
-// TestParsePyTorch checks what @ and subscripts of several axes parse to,
-// each piece where the learner wrote it.
-func TestParsePyTorch(t *testing.T) {
-	for _, c := range []struct{ src, want string }{
-		{"y = a @ b", "__matmul__@1:7(2) a@1:5 b@1:9 ;"},
-		// Python's precedence: @ is *'s, left-associative; unary - binds tighter.
-		{"y = a @ b @ c", "__matmul__@1:11(2) a@1:5 b@1:9 c@1:13 ; __matmul__@1:7(2) a@1:5 b@1:9 ;"},
-		{"y = 2 * a @ b + c", "__matmul__@1:11(2) a@1:9 b@1:13 ;"},
-		{"y = -a @ b", "__matmul__@1:8(2) a@1:6 b@1:10 ;"},
-		{"x @= W", "__matmul__@1:3(2) x@1:1 W@1:6 ;"},
-		{"ys = [a @ b for a in c]", "__matmul__@1:9(2) a@1:7 b@1:11 ;"},
-		{"f = lambda a: a @ a", "__matmul__@1:17(2) a@1:15 a@1:19 ;"},
-		{"y = x[:, 0]", "tuple(2) __slice__@1:7(3) None@1:7 None@1:7 None@1:7 ;"},
-		{"y = x[:, -1, :]", "tuple(3) __slice__@1:7(3) None@1:7 None@1:7 None@1:7 ; __slice__@1:14(3) None@1:14 None@1:14 None@1:14 ;"},
-		{"y = logits[:, t]", "tuple(2) __slice__@1:12(3) None@1:12 None@1:12 None@1:12 ;"},
-		{"y = x[..., :3]", "tuple(2) ...@1:7 __slice__@1:12(3) None@1:12 None@1:12 ;"},
-		{"y = x[...]", "...@1:7"},
-		{"y = x[a:b:c, 0]", "tuple(2) __slice__@1:8(3) a@1:7 b@1:9 c@1:11 ;"},
-		{"y = x[0, 1:3]", "tuple(2) __slice__@1:11(3) None@1:11 ;"},
-		{"y = x[:, 0,]", "tuple(2) __slice__@1:7(3) None@1:7 None@1:7 None@1:7 ;"},
-		{"y = x[:, a @ b]", "tuple(2) __slice__@1:7(3) None@1:7 None@1:7 None@1:7 ; __matmul__@1:12(2) a@1:10 b@1:14 ;"},
-		{"y = x[:, i[:, 0]]", "tuple(2) __slice__@1:7(3) None@1:7 None@1:7 None@1:7 ; tuple(2) __slice__@1:12(3) None@1:12 None@1:12 None@1:12 ;"},
-		// Over several lines, each piece stays on its own.
-		{"y = x[\n    :,\n    a +\n    1]", "tuple(2) __slice__@2:5(3) None@2:5 None@2:5 None@2:5 ;"},
-		{"s = 'é@'; y = x[:, 'é'.find('@') : n]", "tuple(2) __slice__@1:17(3) None@1:17 None@1:17 None@1:17 ; __slice__@1:34(3) find@1:24 n@1:36 None@1:34 ;"},
-		// Starlark's own: left as it is.
-		{"y = x[1:3]", ""},
-		{"y = d[1, 2]", "tuple(2)"},
-		{"s = 'a @ b[:, 0]'  # c @ d[:, 0]", ""},
-		{"y = [a[:], b[1:2]]", ""},
-		{"s = '''x @ y\n[:, 0]'''", ""},
-	} {
-		f, err := Parse("cell 1", c.src)
-		if err != nil {
-			t.Errorf("%q: %v", c.src, err)
-			continue
-		}
-		if got := dump(f); got != c.want {
-			t.Errorf("%q:\n got %s\nwant %s", c.src, got, c.want)
-		}
-	}
+// parseCases are cells in the new syntax, each with the dump of its
+// tree or its syntax error.
+var parseCases = []struct{ src, want string }{
+	{"y = a @ b", "__matmul__@1:7(2) a@1:5 b@1:9 ;"},
+	// Python's precedence: @ is *'s, left-associative; unary - binds tighter.
+	{"y = a @ b @ c", "__matmul__@1:11(2) a@1:5 b@1:9 c@1:13 ; __matmul__@1:7(2) a@1:5 b@1:9 ;"},
+	{"y = 2 * a @ b + c", "__matmul__@1:11(2) a@1:9 b@1:13 ;"},
+	{"y = -a @ b", "__matmul__@1:8(2) a@1:6 b@1:10 ;"},
+	{"x @= W", "__matmul__@1:3(2) x@1:1 W@1:6 ;"},
+	{"ys = [a @ b for a in c]", "__matmul__@1:9(2) a@1:7 b@1:11 ;"},
+	{"f = lambda a: a @ a", "__matmul__@1:17(2) a@1:15 a@1:19 ;"},
+	{"y = x[:, 0]", "tuple(2) __slice__@1:7(3) None@1:7 None@1:7 None@1:7 ;"},
+	{"y = x[:, -1, :]", "tuple(3) __slice__@1:7(3) None@1:7 None@1:7 None@1:7 ; __slice__@1:14(3) None@1:14 None@1:14 None@1:14 ;"},
+	{"y = logits[:, t]", "tuple(2) __slice__@1:12(3) None@1:12 None@1:12 None@1:12 ;"},
+	{"y = x[..., :3]", "tuple(2) ...@1:7 __slice__@1:12(3) None@1:12 None@1:12 ;"},
+	{"y = x[...]", "...@1:7"},
+	{"y = x[a:b:c, 0]", "tuple(2) __slice__@1:8(3) a@1:7 b@1:9 c@1:11 ;"},
+	{"y = x[0, 1:3]", "tuple(2) __slice__@1:11(3) None@1:11 ;"},
+	{"y = x[:, 0,]", "tuple(2) __slice__@1:7(3) None@1:7 None@1:7 None@1:7 ;"},
+	{"y = x[:, a @ b]", "tuple(2) __slice__@1:7(3) None@1:7 None@1:7 None@1:7 ; __matmul__@1:12(2) a@1:10 b@1:14 ;"},
+	{"y = x[:, i[:, 0]]", "tuple(2) __slice__@1:7(3) None@1:7 None@1:7 None@1:7 ; tuple(2) __slice__@1:12(3) None@1:12 None@1:12 None@1:12 ;"},
+	// Over several lines, each piece stays on its own.
+	{"y = x[\n    :,\n    a +\n    1]", "tuple(2) __slice__@2:5(3) None@2:5 None@2:5 None@2:5 ;"},
+	{"s = 'é@'; y = x[:, 'é'.find('@') : n]", "tuple(2) __slice__@1:17(3) None@1:17 None@1:17 None@1:17 ; __slice__@1:34(3) find@1:24 n@1:36 None@1:34 ;"},
+	// Starlark's own: left as it is.
+	{"y = x[1:3]", ""},
+	{"y = d[1, 2]", "tuple(2)"},
+	{"s = 'a @ b[:, 0]'  # c @ d[:, 0]", ""},
+	{"y = [a[:], b[1:2]]", ""},
+	{"s = '''x @ y\n[:, 0]'''", ""},
+	// A syntax error in the new syntax, at its line and column, in the
+	// source's terms.
+	{"y = a @ @ b", "error: " + "cell 1:1:9: got '@', want primary expression"},
+	{"@f\ndef g():\n    pass", "error: " + "cell 1:1:1: got '@', want primary expression"},
+	{"y = x[:, 1:2:3:4]", "error: " + "cell 1:1:15: a slice has at most two colons, start:stop:step"},
+	{"y = x[:, 0 @]", "error: " + "cell 1:1:13: got ']', want primary expression"},
+	{"y = x[:, ]\nz = x[:,, 0]", "error: " + "cell 1:2:9: an index is missing before this ','"},
+	{"y = x[:,\n   a +]", "error: " + "cell 1:2:7: got ']', want primary expression"},
+	{"x.a @= W", "error: " + "cell 1:1:5: @= needs a name on its left: write a = a @ b"},
+	{"y = a @ b\nz = (c @ d", "error: " + "cell 1:2:11: got end of file, want ')'"},
+	{"y = a @ b\nz = x[:, 'é' +]", "error: " + "cell 1:2:15: got ']', want primary expression"},
 }
 
-// TestParsePyTorchErrors checks that a syntax error in the new syntax is
-// placed at its line and column, in the source's terms.
-func TestParsePyTorchErrors(t *testing.T) {
-	for src, want := range map[string]string{
-		"y = a @ @ b":                "cell 1:1:9: got '@', want primary expression",
-		"@f\ndef g():\n    pass":     "cell 1:1:1: got '@', want primary expression",
-		"y = x[:, 1:2:3:4]":          "cell 1:1:15: a slice has at most two colons, start:stop:step",
-		"y = x[:, 0 @]":              "cell 1:1:13: got ']', want primary expression",
-		"y = x[:, ]\nz = x[:,, 0]":   "cell 1:2:9: an index is missing before this ','",
-		"y = x[:,\n   a +]":          "cell 1:2:7: got ']', want primary expression",
-		"x.a @= W":                   "cell 1:1:5: @= needs a name on its left: write a = a @ b",
-		"y = a @ b\nz = (c @ d":      "cell 1:2:11: got end of file, want ')'",
-		"y = a @ b\nz = x[:, 'é' +]": "cell 1:2:15: got ']', want primary expression",
-	} {
-		_, err := Parse("cell 1", src)
-		if err == nil || err.Error() != want {
-			t.Errorf("%q: error %v, want %s", src, err, want)
+// TestParsePyTorch checks what @ and subscripts of several axes parse to,
+// each piece where the learner wrote it, and their syntax errors.
+func TestParsePyTorch(t *testing.T) {
+	for _, c := range parseCases {
+		got := "error: "
+		f, err := Parse("cell 1", c.src)
+		if err == nil {
+			got = dump(f)
+		} else {
+			got += err.Error()
+		}
+		if got != c.want {
+			t.Errorf("%q:\n got %s\nwant %s", c.src, got, c.want)
 		}
 	}
 }

@@ -48,8 +48,8 @@ var torchModuleMembers = []kernel.Builtin{
 	{Name: "ones_like", Fn: torchLike},
 	{Name: "randint", Fn: torchRandint},
 	{Name: "arange", Fn: torchArange},
-	{Name: "cat", Fn: torchCat},
-	{Name: "stack", Fn: torchStack},
+	{Name: "cat", Fn: torchJoin},
+	{Name: "stack", Fn: torchJoin},
 	{Name: "tril", Fn: torchTril},
 	{Name: "matmul", Fn: torchMatmul},
 	{Name: "manual_seed", Fn: kernel.SeedBuiltin((*torchPart).seed)},
@@ -260,7 +260,9 @@ func torchArange(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	return madeTensor(thread, t, err, false)
 }
 
-func torchCat(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+// torchJoin is torch.cat(tensors, dim=0), along an axis they have, and
+// torch.stack(tensors, dim=0), along a new one.
+func torchJoin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var list starlark.Iterable
 	dim := 0
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "tensors", &list, "dim?", &dim); err != nil {
@@ -270,7 +272,11 @@ func torchCat(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if err != nil {
 		return nil, err
 	}
-	t, err := tensor.Cat(dim, ts...)
+	join := tensor.Cat
+	if b.Name() == "torch.stack" {
+		join = tensor.Stack
+	}
+	t, err := join(dim, ts...)
 	if err != nil {
 		return nil, err
 	}

@@ -7,11 +7,9 @@ package torch
 
 import (
 	"fmt"
-	"math"
 
 	"go.starlark.net/starlark"
 
-	"gradbook/notebook/kernel"
 	"gradbook/notebook/values"
 	"gradbook/tensor"
 )
@@ -70,11 +68,10 @@ func (x *Tensor) maskedFill(_ *starlark.Thread, b *starlark.Builtin, args starla
 // Starlark's == is not. The result is a constant: no gradient flows
 // through a comparison.
 func (x *Tensor) eq(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var other starlark.Value
-	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &other); err != nil {
-		return nil, err
+	if len(args) != 1 || len(kwargs) != 0 {
+		return nil, fmt.Errorf("%s: give one number or tensor to compare with", b.Name())
 	}
-	u, err := asTensor(b.Name(), other)
+	u, err := asTensor(b.Name(), args[0])
 	if err != nil {
 		return nil, err
 	}
@@ -101,24 +98,6 @@ func torchTril(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwa
 	return x.wrapErr(x.t.Tril(diagonal))
 }
 
-// torchStack is torch.stack(tensors, dim=0).
-func torchStack(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var list starlark.Iterable
-	dim := 0
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "tensors", &list, "dim?", &dim); err != nil {
-		return nil, err
-	}
-	ts, err := tensorsOf(b.Name(), list)
-	if err != nil {
-		return nil, err
-	}
-	t, err := tensor.Stack(dim, ts...)
-	if err != nil {
-		return nil, err
-	}
-	return kernel.PartOf[*torchPart](thread).wrap(t), nil
-}
-
 // functionalEmbedding is F.embedding(input, weight): the rows of weight
 // that input's whole numbers pick, weight[input], of input's shape
 // followed by a row's.
@@ -140,12 +119,11 @@ func functionalEmbedding(_ *starlark.Thread, b *starlark.Builtin, args starlark.
 // it does not, so that a model's forward pass evaluates unless told.
 func functionalDropout(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var x *Tensor
-	p := 0.5
-	training := false
+	p, training := 0.5, false
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "input", &x, "p?", &p, "training?", &training); err != nil {
 		return nil, err
 	}
-	if !(p >= 0 && p <= 1) || math.IsNaN(p) {
+	if !(p >= 0 && p <= 1) {
 		return nil, fmt.Errorf("%s: p is the probability of zeroing an element, from 0 to 1, got %v", b.Name(), p)
 	}
 	if !training {
