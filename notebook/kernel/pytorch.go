@@ -32,7 +32,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -142,6 +144,7 @@ func Parse(name, src string) (*syntax.File, error) {
 // extension parses one source with @ and subscripts of several axes.
 type extension struct {
 	name, src string
+	lines     []int // the offset where each line starts, once pos needs them
 }
 
 // found is what the scan of a stretch of source found to rewrite: the
@@ -427,21 +430,20 @@ func (x *extension) rewrite(from, to int, f found) string {
 // scanner counts: lines from 1 (\r\n and a lone \r end one too), columns
 // in runes from 1.
 func (x *extension) pos(off int) syntax.Position {
-	line, col := int32(1), int32(1)
-	for i := 0; i < off; {
-		r, n := utf8.DecodeRuneInString(x.src[i:])
-		switch {
-		case r == '\r' && i+1 < len(x.src) && x.src[i+1] == '\n' && i+1 < off:
-			n = 2
-			fallthrough
-		case r == '\n' || r == '\r':
-			line, col = line+1, 1
-		default:
-			col++
+	if x.lines == nil {
+		x.lines = []int{0}
+		for i := 0; i < len(x.src); i++ {
+			switch {
+			case x.src[i] == '\r' && i+1 < len(x.src) && x.src[i+1] == '\n':
+				i++
+				fallthrough
+			case x.src[i] == '\n' || x.src[i] == '\r':
+				x.lines = append(x.lines, i+1)
+			}
 		}
-		i += n
 	}
-	return syntax.MakePosition(&x.name, line, col)
+	line, _ := slices.BinarySearch(x.lines, off+1) // the lines that start at or before off
+	return syntax.MakePosition(&x.name, int32(line), int32(1+utf8.RuneCountInString(x.src[x.lines[line-1]:off])))
 }
 
 // places returns the positions of offsets.
@@ -603,7 +605,11 @@ func (x *extension) expr(from, to, sep int) (syntax.Expr, error) {
 	return e, nil
 }
 
-var exprType = reflect.TypeFor[syntax.Expr]()
+var (
+	exprType     = reflect.TypeFor[syntax.Expr]()
+	nodeType     = reflect.TypeFor[syntax.Node]()
+	positionType = reflect.TypeFor[syntax.Position]()
+)
 
 // mapExprs replaces, bottom up, every expression of the tree at v that a
 // field or an element of type syntax.Expr (or syntax.Node) holds by what
@@ -617,14 +623,11 @@ func mapExprs(v reflect.Value, f func(syntax.Expr) syntax.Expr) {
 			mapExprs(v.Elem(), f)
 		}
 	case reflect.Pointer:
-		if v.IsNil() {
-			return
-		}
-		if _, ok := v.Interface().(syntax.Node); ok {
+		if _, node := v.Interface().(syntax.Node); node && !v.IsNil() {
 			mapExprs(v.Elem(), f)
 		}
 	case reflect.Struct:
-		for i := range v.NumField() {
+		for _, i := range treeFields(v.Type()) {
 			mapField(v.Field(i), f)
 		}
 	case reflect.Slice:
@@ -635,9 +638,6 @@ func mapExprs(v reflect.Value, f func(syntax.Expr) syntax.Expr) {
 }
 
 func mapField(v reflect.Value, f func(syntax.Expr) syntax.Expr) {
-	if !v.CanSet() {
-		return // an unexported field: no part of the tree
-	}
 	mapExprs(v, f)
 	// A field of type Expr, or of type Node holding one (a
 	// comprehension's body).
@@ -647,4 +647,32 @@ func mapField(v reflect.Value, f func(syntax.Expr) syntax.Expr) {
 	if e, ok := v.Interface().(syntax.Expr); ok {
 		v.Set(reflect.ValueOf(f(e)))
 	}
+}
+
+// fieldsOfTree holds, for each struct type of the tree, its fields that
+// may hold a part of it (treeFields).
+var fieldsOfTree sync.Map // reflect.Type → []int
+
+// treeFields returns the indices of the fields of struct type t that may
+// hold a part of the tree: exported interfaces, pointers to nodes,
+// slices and structs (a position is none).
+func treeFields(t reflect.Type) []int {
+	if idx, ok := fieldsOfTree.Load(t); ok {
+		return idx.([]int)
+	}
+	var idx []int
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue // commentsRef: no part of the tree
+		}
+		switch k := f.Type.Kind(); {
+		case k == reflect.Interface, k == reflect.Slice,
+			k == reflect.Pointer && f.Type.Implements(nodeType),
+			k == reflect.Struct && f.Type != positionType:
+			idx = append(idx, i)
+		}
+	}
+	fieldsOfTree.Store(t, idx)
+	return idx
 }

@@ -125,3 +125,18 @@ func TestMatMulOnNumbers(t *testing.T) {
 		t.Errorf("at %s, want cell 1:3:7", pos)
 	}
 }
+
+// FuzzParse parses anything: never a panic, and whatever Starlark's
+// parser takes the dialect takes too.
+func FuzzParse(f *testing.F) {
+	for _, c := range parseCases {
+		f.Add(c.src)
+	}
+	f.Add("s = '''\n@'''\nx[\r\n:, 'a', \"b\\\"]\" ]")
+	f.Fuzz(func(t *testing.T, src string) {
+		_, err := Parse("cell 1", src)
+		if _, plain := ParseAsStarlark("cell 1", src); plain == nil && err != nil {
+			t.Errorf("Starlark parses %q, the dialect does not: %v", src, err)
+		}
+	})
+}

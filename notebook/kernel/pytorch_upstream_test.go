@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.starlark.net/syntax"
+
 	"gradbook/notebook/kernel"
 	"gradbook/notebook/lesson"
 )
@@ -95,4 +97,36 @@ func TestParseStarlarkTestdataAsStarlark(t *testing.T) {
 		t.Errorf("%d chunks with x[1, 2:], want %d", differ, len(deliberate))
 	}
 	t.Logf("%d chunks of %d files; %d use @ or ... and are read by the dialect, %d are x[1, 2:]", chunks, len(files), extended, differ)
+}
+
+// BenchmarkParseLessons parses every cell of every lesson, by the dialect
+// (the scan for @ and subscripts, then Starlark's parser) and by
+// Starlark's parser alone: what the scan costs.
+func BenchmarkParseLessons(b *testing.B) {
+	lessons, err := lesson.LoadDir(filepath.Join("..", "..", "site", "lessons"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var cells []string
+	for _, l := range lessons {
+		cells = append(cells, l.Code("")...)
+	}
+	attention := strings.Repeat("wei = (q @ k.mT) * C\nwei = wei.masked_fill(tril[:T, :T].eq(0), float('-inf'))\nout = F.softmax(wei, dim=-1) @ v\nlast = logits[:, -1, :]\n", 8)
+	for _, c := range []struct {
+		name  string
+		parse func(name, src string) (*syntax.File, error)
+		cells []string
+	}{
+		{"lessons/dialect", kernel.Parse, cells},
+		{"lessons/starlark", kernel.ParseAsStarlark, cells},
+		{"attention/dialect", kernel.Parse, []string{attention}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				for _, src := range c.cells {
+					c.parse("cell 1", src)
+				}
+			}
+		})
+	}
 }
