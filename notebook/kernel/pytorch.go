@@ -86,8 +86,12 @@ var _ starlark.Value = Slice{}
 func (s Slice) String() string {
 	return fmt.Sprintf("slice(%s, %s, %s)", s.Start, s.Stop, s.Step)
 }
-func (s Slice) Type() string          { return "slice" }
-func (s Slice) Freeze()               {}
+func (s Slice) Type() string { return "slice" }
+func (s Slice) Freeze() {
+	s.Start.Freeze()
+	s.Stop.Freeze()
+	s.Step.Freeze()
+}
 func (s Slice) Truth() starlark.Bool  { return true }
 func (s Slice) Hash() (uint32, error) { return 0, errors.New("unhashable type: slice") }
 
