@@ -34,7 +34,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -611,7 +610,6 @@ func (x *extension) expr(from, to, sep int) (syntax.Expr, error) {
 
 var (
 	exprType     = reflect.TypeFor[syntax.Expr]()
-	nodeType     = reflect.TypeFor[syntax.Node]()
 	positionType = reflect.TypeFor[syntax.Position]()
 )
 
@@ -631,7 +629,10 @@ func mapExprs(v reflect.Value, f func(syntax.Expr) syntax.Expr) {
 			mapExprs(v.Elem(), f)
 		}
 	case reflect.Struct:
-		for _, i := range treeFields(v.Type()) {
+		if v.Type() == positionType {
+			return
+		}
+		for i := range v.NumField() {
 			mapField(v.Field(i), f)
 		}
 	case reflect.Slice:
@@ -642,6 +643,9 @@ func mapExprs(v reflect.Value, f func(syntax.Expr) syntax.Expr) {
 }
 
 func mapField(v reflect.Value, f func(syntax.Expr) syntax.Expr) {
+	if !v.CanSet() {
+		return // an unexported field (commentsRef): no part of the tree
+	}
 	mapExprs(v, f)
 	// A field of type Expr, or of type Node holding one (a
 	// comprehension's body).
@@ -651,32 +655,4 @@ func mapField(v reflect.Value, f func(syntax.Expr) syntax.Expr) {
 	if e, ok := v.Interface().(syntax.Expr); ok {
 		v.Set(reflect.ValueOf(f(e)))
 	}
-}
-
-// fieldsOfTree holds, for each struct type of the tree, its fields that
-// may hold a part of it (treeFields).
-var fieldsOfTree sync.Map // reflect.Type → []int
-
-// treeFields returns the indices of the fields of struct type t that may
-// hold a part of the tree: exported interfaces, pointers to nodes,
-// slices and structs (a position is none).
-func treeFields(t reflect.Type) []int {
-	if idx, ok := fieldsOfTree.Load(t); ok {
-		return idx.([]int)
-	}
-	var idx []int
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue // commentsRef: no part of the tree
-		}
-		switch k := f.Type.Kind(); {
-		case k == reflect.Interface, k == reflect.Slice,
-			k == reflect.Pointer && f.Type.Implements(nodeType),
-			k == reflect.Struct && f.Type != positionType:
-			idx = append(idx, i)
-		}
-	}
-	fieldsOfTree.Store(t, idx)
-	return idx
 }
