@@ -127,17 +127,26 @@ var errMisread = errors.New("the scan for @ and subscripts misread the source")
 // positions carry.
 func Parse(name, src string) (*syntax.File, error) {
 	x := &extension{name: name, src: src}
-	found := x.scan(0, len(src))
+	return x.parse(x.scan(0, len(src)))
+}
+
+// parse parses the source with what the scan found rewritten.
+func (x *extension) parse(found found) (*syntax.File, error) {
+	name, src := x.name, x.src
 	if found.empty() {
 		return fileOptions.Parse(name, src, 0)
 	}
 	f, err := fileOptions.Parse(name, x.rewrite(0, len(src), found), 0)
-	if err != nil {
-		return nil, x.syntaxError(err, found)
+	if err == nil {
+		err = x.apply(f, found)
+	} else {
+		err = x.syntaxError(err, found)
 	}
-	if err := x.apply(f, found); err != nil {
-		if errors.Is(err, errMisread) {
-			return fileOptions.Parse(name, src, 0)
+	if err != nil {
+		// What Starlark takes as it is, it gets as it is, should the scan
+		// have misread it.
+		if plain, perr := fileOptions.Parse(name, src, 0); perr == nil || errors.Is(err, errMisread) {
+			return plain, perr
 		}
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package kernel
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -98,6 +99,28 @@ func TestParsePyTorch(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("%q:\n got %s\nwant %s", c.src, got, c.want)
+		}
+	}
+}
+
+// TestParseMisread checks that a scan that misread a source, finding an
+// @ or a subscript where Starlark sees none, leaves the source to
+// Starlark's parser.
+func TestParseMisread(t *testing.T) {
+	for _, c := range []struct {
+		src   string
+		found found
+	}{
+		{"s = 'a@b'", found{ats: []int{6}}},     // in a string
+		{"s = 1  # a@b", found{ats: []int{10}}}, // in a comment
+		{"s = f(1)", found{ats: []int{5}}},      // not an @: the rewritten source does not parse
+		{"s = [0, :]", found{subs: []subscript{{open: 4, close: 9, tuple: true, items: []item{{5, 6, nil}, {7, 9, []int{8}}}}}}}, // a list
+	} {
+		x := &extension{name: "cell 1", src: c.src}
+		got, err := x.parse(c.found)
+		want, wantErr := fileOptions.Parse("cell 1", c.src, 0)
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: got %v, %v; Starlark's %v, %v", c.src, got, err, want, wantErr)
 		}
 	}
 }
