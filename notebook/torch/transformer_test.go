@@ -44,6 +44,22 @@ func TestPyTorchSyntax(t *testing.T) {
 		{Name: "functions", Src: "z = torch.zeros(2)\nprint(torch.exp(z), torch.tanh(z), torch.log(torch.ones(2)), F.relu(torch.tensor([-1.0, 2.0])))",
 			Want: []string{"tensor([1, 1]) tensor([0, 0]) tensor([0, 0]) tensor([0, 2])"}},
 		{Name: "ones by shape", Src: "print(torch.ones(2, 3).shape, torch.zeros((4, 1)).shape, torch.ones([2]).shape)", Want: []string{"(2, 3) (4, 1) (2,)"}},
+		// One head of self-attention as the lecture writes it, trained one step.
+		{Name: "attention head", Src: `torch.manual_seed(1337)
+B, T, C, H = 4, 8, 32, 16
+x = torch.randn(B, T, C)
+key, query, value = torch.randn(C, H, requires_grad=True), torch.randn(C, H, requires_grad=True), torch.randn(C, H, requires_grad=True)
+k, q = x @ key, x @ query
+wei = q @ k.transpose(-2, -1) * (1 / math.sqrt(H))
+tril = torch.tril(torch.ones(T, T))
+wei = wei.masked_fill(tril[:T, :T].eq(0), float('-inf'))
+wei = F.softmax(wei, dim=-1)
+out = wei @ (x @ value)
+print(out.shape, wei[0, 0].tolist()[:3], round(wei[:, -1].sum().item(), 6))
+loss = out[:, -1, :].pow(2).mean()
+loss.backward()
+print(key.grad.shape, query.grad.shape, value.grad.shape, wei[0, 0, 1:].sum().item())`,
+			Want: []string{"(4, 8, 16) [1.0, 0.0, 0.0] 4.0", "(32, 16) (32, 16) (32, 16) 0.0"}},
 		// Errors: what is wrong, on the learner's line.
 		{Name: "@ on Values", Src: "a = Value(2.0)\nb = a @ a", Err: "@ is a matrix product: use it on tensors, not on Value and Value"},
 		{Name: "@ on numbers", Src: "b = 2 @ 3", Err: "@ is a matrix product: use it on tensors, not on int and int"},
