@@ -5,7 +5,7 @@
 // not asserted on time).
 const fs = require("fs");
 const path = require("path");
-const { test, expect, open, skipPredictions, editorOf } = require("./helpers");
+const { test, expect, open, skipPredictions, editorOf, runMs } = require("./helpers");
 
 test("from Values to tensors: the scalar graph of a tensor layer, and the layer exercise", async ({ page, errors }) => {
   await open(page, "lessons/from-values-to-tensors.html");
@@ -60,4 +60,22 @@ test("the backprop ninja: every gradient by hand is autograd's; 2,000 steps with
   await editorOf(ex).fill(starter + "\n\n" + solution.replace('d["bnvar"] / (n - 1)', 'd["bnvar"] / n'));
   await ex.getByRole("button", { name: "Check" }).click();
   await expect(ex.locator(".report")).toContainText("Bessel's correction");
+});
+
+test("PyTorch's syntax in a cell: x @ W, logits[:, -1] and F.softmax, and @ on Values placed in the line", async ({ page, errors }) => {
+  await open(page, "scratch.html");
+  const { out } = await runMs(page, `x = torch.tensor([[[1.0, 2.0], [3.0, 4.0]], [[0.5, -1.0], [2.0, 0.0]]])
+W = torch.tensor([[1.0, 0.0], [1.0, 1.0]])
+logits = x @ W
+last = logits[:, -1]
+print(last)
+print(F.softmax(last, dim=-1))`);
+  expect(out).toContain("tensor([[7, 4], [2, 0]])");
+  expect(out).toContain("tensor([[0.95257413, 0.047425873], [0.88079708, 0.11920292]])");
+  // @ on scalars: what is wrong, and where.
+  const c = page.locator("section.code-cell").first();
+  await editorOf(c).fill("a = Value(2.0)\nb = a @ a");
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(c.getByRole("status")).toContainText("@ is a matrix product: use it on tensors, not on Value and Value");
+  await expect(c.getByRole("status")).toContainText("cell 1, line 2");
 });

@@ -55,8 +55,9 @@
 //	layer_norm           over the last dim, with weight and bias
 //	linear               x·Wᵀ + b, PyTorch's F.linear, one op
 //
-// Mean (sum divided by the count) is built from them; OneHot makes a
-// constant.
+// Mean (sum divided by the count) is built from them, and so are Tril (a
+// masked fill), Stack (reshapes and a cat) and a Generator's Dropout (a
+// product with a drawn mask), in compose.go; OneHot makes a constant.
 //
 // Broadcasting: shapes are aligned at their last dimension, and a
 // dimension of 1, or a missing one, is stretched to match. The gradient of

@@ -28,8 +28,6 @@ var habits = []struct {
 	{startsWith("try", "except", "finally"), "Starlark has no try/except: check a value with if before using it.", true},
 	{startsWith("global", "nonlocal"), "Starlark has no global statement: return the new value from the function and assign it outside.", true},
 	{startsWith("with"), "Starlark has no with statement. For torch.no_grad(), change a parameter's numbers through .data, which autograd does not record: W.data -= lr * W.grad (for a Value, p.value -= lr * p.grad).", true},
-	{atSign, "Starlark has no @ operator: write x.matmul(W) for x @ W.", false},
-	{emptySliceInIndex, "Starlark's indexing takes no : beside another index, as in x[:, 0]: a column is x.T[0] (or x[range(x.shape[0]), 0]), and columns 1 to 2 are x.T[1:3].T.", false},
 	{tokenIs("is"), "Starlark has no is operator: compare with == (x == None).", false},
 }
 
@@ -85,23 +83,6 @@ func fString(code, msg string, col int) bool {
 		return false
 	}
 	return open < 2 || !isWord(lit[open-2])
-}
-
-// atSign matches the scanner stopping at an @ (x @ W).
-func atSign(_, msg string, _ int) bool {
-	return strings.Contains(msg, "unexpected input character '@'")
-}
-
-// emptySliceInIndex matches the parser stopping at the comma of x[:, 0]
-// or x[1:3, 0], a slice beside another index, which Starlark's grammar
-// does not have.
-func emptySliceInIndex(code, msg string, col int) bool {
-	if !strings.Contains(msg, "found ','") && !strings.Contains(msg, "got ','") {
-		return false
-	}
-	b := before(code, col+1)
-	open := strings.LastIndexByte(b, '[')
-	return open >= 0 && strings.Contains(b[open:], ":")
 }
 
 // tokenIs matches the parser stopping at one of words.

@@ -46,6 +46,9 @@ func (s *Session) newLineage() *lineage {
 		env[k] = v
 	}
 	env[setName] = starlark.NewBuiltin(setName, setBuiltin)
+	for k, v := range dialect { // @ and subscripts of several axes (pytorch.go)
+		env[k] = v
+	}
 	l := &lineage{env: env}
 	if s.newParts != nil {
 		l.parts = s.newParts()

@@ -19,12 +19,6 @@ import (
 // loops, top-level control flow, global reassignment and recursion.
 var fileOptions = &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
 
-// Parse parses src as a cell, in the cells' dialect of Starlark; name is
-// the file name its positions carry.
-func Parse(name, src string) (*syntax.File, error) {
-	return fileOptions.Parse(name, src, 0)
-}
-
 // Run is a run going on: the built-ins reach it from their thread with
 // RunOf, and use its few methods to print and check (output.go), to
 // count Values and say what a cell draws (graphs.go), to add plots

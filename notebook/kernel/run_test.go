@@ -64,9 +64,6 @@ func TestPythonHabits(t *testing.T) {
 		"import math":                      "no import",
 		"assert 1 == 1":                    "use check(actual, expected)",
 		"print(\"%.2f\" % 3.14159)":        "round(x, 2)",
-		"y = x @ W":                        "write x.matmul(W) for x @ W",
-		"y = x[:, 0]":                      "a column is x.T[0]",
-		"y = x[1:3, 0]":                    "a column is x.T[0]",
 		"with torch.no_grad():\n    W = W": "W.data -= lr * W.grad",
 	} {
 		r := runOne(t, src)

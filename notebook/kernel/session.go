@@ -162,6 +162,9 @@ func (s *Session) Run(req Request) (out Result) {
 		s.run(r, req, files)
 		out.Globals = maps.Clone(r.lin.env)
 		delete(out.Globals, setName)
+		for k := range dialect {
+			delete(out.Globals, k)
+		}
 	}
 	markAbove(res)
 	for i := range res {

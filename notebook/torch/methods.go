@@ -53,6 +53,9 @@ var tensorMethods = []attrs.Method[*Tensor]{
 	{Name: "pow", Call: (*Tensor).pow},
 	{Name: "matmul", Call: (*Tensor).matmul},
 	{Name: "softmax", Call: (*Tensor).softmax},
+	{Name: "transpose", Call: (*Tensor).transpose},
+	{Name: "masked_fill", Call: (*Tensor).maskedFill},
+	{Name: "eq", Call: (*Tensor).eq},
 	{Name: "view", Call: (*Tensor).reshape},
 	{Name: "reshape", Call: (*Tensor).reshape},
 }
@@ -167,7 +170,7 @@ func (x *Tensor) softmax(_ *starlark.Thread, b *starlark.Builtin, args starlark.
 	return x.wrapErr(x.t.Softmax(d))
 }
 
-// matmul is t.matmul(u): Starlark has no @.
+// matmul is t.matmul(u), t @ u.
 func (x *Tensor) matmul(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var u *Tensor
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &u); err != nil {

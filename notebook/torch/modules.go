@@ -49,7 +49,9 @@ var torchModuleMembers = []kernel.Builtin{
 	{Name: "ones_like", Fn: torchLike},
 	{Name: "randint", Fn: torchRandint},
 	{Name: "arange", Fn: torchArange},
-	{Name: "cat", Fn: torchCat},
+	{Name: "cat", Fn: torchJoin},
+	{Name: "stack", Fn: torchJoin},
+	{Name: "tril", Fn: torchTril},
 	{Name: "matmul", Fn: torchMatmul},
 	{Name: "manual_seed", Fn: kernel.SeedBuiltin((*torchPart).seed)},
 	{Name: "multinomial", Fn: torchMultinomial},
@@ -61,6 +63,8 @@ var torchModuleMembers = []kernel.Builtin{
 	{Name: "tanh", Fn: asMethod},
 	{Name: "relu", Fn: asMethod},
 	{Name: "sigmoid", Fn: asMethod},
+	{Name: "transpose", Fn: asMethod},
+	{Name: "masked_fill", Fn: asMethod},
 }
 
 // functionalModuleMembers are F, torch.nn.functional's functions here.
@@ -71,6 +75,8 @@ var functionalModuleMembers = []kernel.Builtin{
 	{Name: "relu", Fn: asMethod},
 	{Name: "tanh", Fn: asMethod},
 	{Name: "sigmoid", Fn: asMethod},
+	{Name: "embedding", Fn: functionalEmbedding},
+	{Name: "dropout", Fn: functionalDropout},
 }
 
 // asMethod is a function of torch or F that is also a tensor's method of
@@ -255,24 +261,23 @@ func torchArange(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	return madeTensor(thread, t, err, false)
 }
 
-func torchCat(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+// torchJoin is torch.cat(tensors, dim=0), along an axis they have, and
+// torch.stack(tensors, dim=0), along a new one.
+func torchJoin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var list starlark.Iterable
 	dim := 0
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "tensors", &list, "dim?", &dim); err != nil {
 		return nil, err
 	}
-	var ts []*tensor.Tensor
-	it := list.Iterate()
-	defer it.Done()
-	var v starlark.Value
-	for it.Next(&v) {
-		t, err := tensorOf(b.Name(), v)
-		if err != nil {
-			return nil, err
-		}
-		ts = append(ts, t)
+	ts, err := tensorsOf(b.Name(), list)
+	if err != nil {
+		return nil, err
 	}
-	t, err := tensor.Cat(dim, ts...)
+	join := tensor.Cat
+	if b.Name() == "torch.stack" {
+		join = tensor.Stack
+	}
+	t, err := join(dim, ts...)
 	if err != nil {
 		return nil, err
 	}

@@ -39,6 +39,7 @@ var (
 	_ starlark.Iterable    = (*Tensor)(nil)
 	_ kernel.Changeable    = (*Tensor)(nil)
 	_ kernel.Augmented     = (*Tensor)(nil)
+	_ kernel.MatMul        = (*Tensor)(nil)
 )
 
 // KeptBy returns the part of the chain of cells that made the tensor,
@@ -195,6 +196,24 @@ func (x *Tensor) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (
 	return nil, nil
 }
 
+// MatMul implements x @ y, the matrix product of two tensors, as
+// t.matmul(u) computes it.
+func (x *Tensor) MatMul(thread *starlark.Thread, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	u, ok := y.(*Tensor)
+	if !ok {
+		a, b := "Tensor", y.Type()
+		if side == starlark.Right {
+			a, b = b, a
+		}
+		return nil, fmt.Errorf("@ between a %s and a %s: @ is a matrix product of two tensors (to scale a tensor by a number, *)", a, b)
+	}
+	a, b := x.t, u.t
+	if side == starlark.Right {
+		a, b = b, a
+	}
+	return x.wrapErr(budgetOf(thread).Matmul(a, b))
+}
+
 // tensorAttrs are a tensor's attributes and methods (methods.go): the one
 // table that Attr, AttrNames and SetField read. .label can be set, for
 // the drawings, not read.
@@ -215,7 +234,8 @@ var tensorAttrs = attrs.New([]attrs.Field[*Tensor]{
 		x.t.Label = kernel.ClipLabel(s)
 		return nil
 	}},
-	{Name: "T", Get: func(x *Tensor) (starlark.Value, error) { return x.p.wrap(x.t.T()), nil }},
+	{Name: "T", Get: (*Tensor).transposed},
+	{Name: "mT", Get: (*Tensor).matrixTransposed},
 	{Name: "ndim", Get: func(x *Tensor) (starlark.Value, error) { return starlark.MakeInt(x.t.NDim()), nil }},
 	{Name: "shape", Get: func(x *Tensor) (starlark.Value, error) { return shapeTuple(x.t.Shape()), nil }},
 }, tensorMethods)
@@ -337,6 +357,12 @@ func index(t *tensor.Tensor, k starlark.Value) (*tensor.Tensor, error) {
 	if tup, ok := k.(starlark.Tuple); ok {
 		keys = tup
 	}
+	for _, k := range keys {
+		switch k.(type) {
+		case kernel.Slice, kernel.Ellipsis, starlark.NoneType:
+			return sliced(t, keys)
+		}
+	}
 	basic := true
 	for _, k := range keys {
 		if _, ok := wholeNumber(k); !ok {
@@ -372,6 +398,86 @@ func index(t *tensor.Tensor, k starlark.Value) (*tensor.Tensor, error) {
 	return t.Take(idx...)
 }
 
+// sliced is a subscript of t with a slice, an ellipsis or a None among
+// its keys, x[:, -1], x[..., :3], x[:, None], as NumPy's basic indexing:
+// a whole number picks one position of its axis and drops it, a slice
+// keeps the positions it selects, ... stands for as many whole axes as
+// the other keys leave, None adds an axis of size 1, and the axes after
+// the keys are kept whole.
+func sliced(t *tensor.Tensor, keys starlark.Tuple) (*tensor.Tensor, error) {
+	axes, ellipsis := 0, -1 // the axes the keys index; where ... is
+	for i, k := range keys {
+		switch k.(type) {
+		case kernel.Ellipsis:
+			if ellipsis >= 0 {
+				return nil, fmt.Errorf("index: only one ... in a subscript")
+			}
+			ellipsis = i
+		case starlark.NoneType:
+		default:
+			axes++
+		}
+	}
+	if axes > t.NDim() {
+		return nil, fmt.Errorf("index: %d indices for a tensor of shape %s", axes, tensor.ShapeString(t.Shape()))
+	}
+	var ix []tensor.Index
+	var kinds []byte // per key of the result's shape: 's' a slice's axis, 'n' a new one
+	for i, k := range keys {
+		switch k := k.(type) {
+		case kernel.Ellipsis:
+			for range t.NDim() - axes {
+				ix = append(ix, tensor.All())
+				kinds = append(kinds, 's')
+			}
+		case starlark.NoneType:
+			kinds = append(kinds, 'n')
+		case kernel.Slice:
+			var b [3]int
+			for j, v := range [3]starlark.Value{k.Start, k.Stop, k.Step} {
+				b[j] = tensor.Omit
+				if v == starlark.None {
+					continue
+				}
+				n, ok := wholeNumber(v)
+				if !ok {
+					return nil, fmt.Errorf("index %d of %d: a slice's bounds are whole numbers or None, got %s", i+1, len(keys), v.Type())
+				}
+				b[j] = n
+			}
+			if b[2] == tensor.Omit {
+				b[2] = 1
+			}
+			ix = append(ix, tensor.SliceStep(b[0], b[1], b[2]))
+			kinds = append(kinds, 's')
+		default:
+			n, ok := wholeNumber(k)
+			if !ok {
+				return nil, fmt.Errorf("index %d of %d: beside a slice, ... or None, an index is a whole number, got %s (index with a list or tensor in a subscript of its own: x[:, 1:3][idx])", i+1, len(keys), k.Type())
+			}
+			ix = append(ix, tensor.At(n))
+		}
+	}
+	r, err := t.Index(ix...)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(kinds, 'n') {
+		return r, nil
+	}
+	// Put the new axes of size 1 in.
+	var shape []int
+	kept := r.Shape()
+	for _, k := range kinds {
+		if k == 'n' {
+			shape = append(shape, 1)
+			continue
+		}
+		shape, kept = append(shape, kept[0]), kept[1:]
+	}
+	return r.Reshape(append(shape, kept...)...)
+}
+
 // wholeNumber reads an int, or a one-element tensor holding a whole
 // number, as an index.
 func wholeNumber(k starlark.Value) (int, bool) {
@@ -405,7 +511,7 @@ func indexTensor(k starlark.Value) (*tensor.Tensor, error) {
 	case starlark.Iterable:
 		return asTensor("index", k)
 	}
-	return nil, fmt.Errorf("a %s cannot index a tensor: use whole numbers, lists or ranges of them, or tensors of them (slices only alone: t[1:3])", k.Type())
+	return nil, fmt.Errorf("a %s cannot index a tensor: use whole numbers, lists or ranges of them, or tensors of them, or slices, ... and None (x[:, -1], x[..., :3])", k.Type())
 }
 
 // SetKey implements t[k] = v and t[k] += v: the elements t[k] picks are set

@@ -166,7 +166,7 @@ names = dir(x)
 print(len(names), [n for n in names if type(getattr(x, n)) != "builtin_function_or_method"])
 print(x.relu(), x.sum(1), x.view(2, 1).shape, x.size(1), x.float() == x)
 x.shape = 3`)
-	want := "29 [\"T\", \"data\", \"grad\", \"ndim\", \"requires_grad\", \"shape\"]\ntensor([[1, 0]]) tensor([-1]) (2, 1) 2 True\n"
+	want := "33 [\"T\", \"data\", \"grad\", \"mT\", \"ndim\", \"requires_grad\", \"shape\"]\ntensor([[1, 0]]) tensor([-1]) (2, 1) 2 True\n"
 	if r.Output != want {
 		t.Errorf("output %q, want %q", r.Output, want)
 	}
