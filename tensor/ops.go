@@ -200,8 +200,9 @@ var ops = [numOps]op{
 				m := row[argmax(row)]
 				s := 0.0
 				for j, v := range row {
-					pr[j] = math.Exp(v - m)
-					s += pr[j]
+					e := exp(v - m)
+					pr[j] = e
+					s += e
 				}
 				for j := range pr {
 					pr[j] /= s
