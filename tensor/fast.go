@@ -4,7 +4,8 @@ import "math"
 
 // This file holds the elementwise ops' loops without a function call per
 // element: add, sub, mul and div (a bias, a residual, a scale), relu,
-// neg, exp, log, tanh and pow. The op table's rules stay the definition:
+// neg, exp, log, tanh and pow; and transpose's, which reads its input by
+// strides where the table's gather reads a list of offsets. The op table's rules stay the definition:
 // each loop here does exactly the arithmetic of its rule, so that it
 // gives the same numbers to the bit (fast_internal_test.go checks every
 // op that has a loop here against the table on random inputs, zeros,
@@ -27,6 +28,18 @@ func fastForward(n *node, y *Tensor) bool {
 		})
 	case opRelu, opNeg, opExp, opLog, opTanh, opPow:
 		unaryForward(n.op, y.data, n.in[0].data[:len(y.data)], n.k)
+	case opTranspose: // a gather whose sources lie a stride apart along each row
+		x, last, step := n.in[0].data, y.shape[len(y.shape)-1], n.sizes[len(y.shape)-1]
+		walkRows(y.shape, n.sizes, func(i, off int) {
+			yr := y.data[i : i+last]
+			if step == 1 {
+				copy(yr, x[off:off+last])
+				return
+			}
+			for j := range yr {
+				yr[j] = x[off+j*step]
+			}
+		})
 	default:
 		return false
 	}
@@ -171,6 +184,13 @@ func fastVJP(n *node, y *Tensor, gy []float64, gx [][]float64) bool {
 	case opRelu, opNeg, opExp, opLog, opTanh, opPow:
 		x, g := n.in[0].data, gx[0]
 		unaryVJP(n.op, g[:len(gy)], gy, x[:len(gy)], y.data[:len(gy)], n.k)
+	case opTranspose:
+		g, last, step := gx[0], y.shape[len(y.shape)-1], n.sizes[len(y.shape)-1]
+		walkRows(y.shape, n.sizes, func(i, off int) {
+			for j, v := range gy[i : i+last] {
+				g[off+j*step] += v
+			}
+		})
 	default:
 		return false
 	}

@@ -87,3 +87,63 @@ func TestFastLoopsAreTheRules(t *testing.T) {
 	}
 	t.Logf("checked: %v; the table's loops alone: %v", checked, without)
 }
+
+// TestFastTransposeIsTheGather checks transpose's strided loops of
+// fast.go against its rule in the table, the gather of the offsets that
+// walk lists, forward and backward, to the bit, for T and for every pair
+// of axes of random shapes (with dimensions of 1 and 0 among them).
+func TestFastTransposeIsTheGather(t *testing.T) {
+	r := rand.New(rand.NewPCG(36, 3))
+	checked := 0
+	for round := range 200 {
+		shape := make([]int, 1+r.IntN(4))
+		for i := range shape {
+			shape[i] = 1 + r.IntN(4)
+			if round%23 == 0 && i == 0 {
+				shape[i] = 0
+			}
+		}
+		x := newTensor(shape).SetRequiresGrad(true)
+		for i := range x.data {
+			x.data[i] = r.NormFloat64()
+		}
+		var y *Tensor
+		if round%5 == 0 {
+			y = x.T()
+		} else {
+			y = Must(x.Transpose(r.IntN(len(shape)), -1-r.IntN(len(shape))))
+		}
+		if y == x {
+			continue
+		}
+		n := y.node
+		want, got := newTensor(y.shape), newTensor(y.shape)
+		ops[opTranspose].forward(n, want)
+		if !fastForward(n, got) {
+			t.Fatal("transpose has no loop in fast.go")
+		}
+		for i := range want.data {
+			if got.data[i] != want.data[i] {
+				t.Fatalf("transpose of %v to %v: element %d is %v, the gather's %v", shape, y.shape, i, got.data[i], want.data[i])
+			}
+		}
+		gy := make([]float64, len(y.data))
+		for i := range gy {
+			gy[i] = r.NormFloat64()
+		}
+		g, wantG := make([]float64, len(x.data)), make([]float64, len(x.data))
+		for i := range g {
+			g[i] = r.NormFloat64()
+			wantG[i] = g[i]
+		}
+		fastVJP(n, y, gy, [][]float64{g})
+		ops[opTranspose].vjp(n, y, gy, [][]float64{wantG})
+		for i := range g {
+			if math.Float64bits(g[i]) != math.Float64bits(wantG[i]) {
+				t.Fatalf("transpose of %v to %v: gradient element %d is %v, the gather's %v", shape, y.shape, i, g[i], wantG[i])
+			}
+		}
+		checked++
+	}
+	t.Logf("%d transposes checked", checked)
+}

@@ -383,7 +383,7 @@ func (t *Tensor) Transpose(a, b int) (*Tensor, error) {
 	}
 	shape[da], shape[db] = shape[db], shape[da]
 	stride[da], stride[db] = stride[db], stride[da]
-	return newOp(node{op: opTranspose, src: walk(shape, stride)}, shape, t), nil
+	return newOp(node{op: opTranspose, sizes: stride}, shape, t), nil
 }
 
 // linearOp: y = x·Wᵀ + b, PyTorch's F.linear, for x (…, in), W (out, in)
