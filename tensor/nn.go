@@ -114,16 +114,16 @@ var softmaxOp = op{"softmax", 1,
 
 // softmaxRow fills y with the softmax of x, a slice along the axis that
 // lies in a row of memory: the loop of softmaxOp's forward rule without
-// its strides.
-func softmaxRow(y, x []float64) {
+// its strides. It returns the max m taken out (a NaN if x has one) and
+// s = Σ exp(x − m), for cross-entropy's log Σ exp(x) = m + log s.
+func softmaxRow(y, x []float64) (m, s float64) {
 	y = y[:len(x)]
-	m := math.Inf(-1)
+	m = math.Inf(-1)
 	for _, v := range x {
 		if v > m || v != v {
 			m = v
 		}
 	}
-	s := 0.0
 	for p, v := range x {
 		e := exp(v - m)
 		y[p] = e
@@ -132,6 +132,7 @@ func softmaxRow(y, x []float64) {
 	for p := range y {
 		y[p] /= s
 	}
+	return m, s
 }
 
 // alongAxis calls fn for each slice of a tensor read as (outer, n, inner)

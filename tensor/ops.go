@@ -196,17 +196,8 @@ var ops = [numOps]op{
 			x, p := n.in[0].data, n.aux
 			total := 0.0
 			for r := range rows {
-				row, pr := x[r*c:(r+1)*c], p[r*c:(r+1)*c]
-				m := row[argmax(row)]
-				s := 0.0
-				for j, v := range row {
-					e := exp(v - m)
-					pr[j] = e
-					s += e
-				}
-				for j := range pr {
-					pr[j] /= s
-				}
+				row := x[r*c : (r+1)*c]
+				m, s := softmaxRow(p[r*c:(r+1)*c], row)
 				total += math.Log(s) + m - row[n.tgt[r]]
 			}
 			y.data[0] = total / float64(rows)
