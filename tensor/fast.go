@@ -215,7 +215,7 @@ func binaryTerms(op opcode, gk, a, b float64) (ta, tb float64) {
 // gradRow adds the terms of one input of a binary op along a row: which
 // is 0 for a, 1 for b; the input's gradient g moves ds a step (0: one
 // element stretched along the row, which gets the terms' sum, added in
-// the order they come), the other input do.
+// the order they come), and the other input do (0 or 1).
 func gradRow(op opcode, which int, gy, g, a, b []float64, ds, do int) {
 	da, db := ds, do
 	if which == 1 {
