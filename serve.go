@@ -362,14 +362,16 @@ func (b *builder) prepare() error {
 	}
 	wasms := map[string]string{"engine.wasm": "./wasm/engine", "gradbook.wasm": "./wasm/gradbook"}
 	// The notebook inlines only where the time goes: the runtime (70 %
-	// slower steps without), math and the engine. Inlining everything else
+	// slower steps without), math, the engine and the tensors (whose
+	// loops call math.Float64bits and small helpers per element or per
+	// row: a call each without). Inlining everything else
 	// (the DOM bindings, fmt, reflect, …) bought no speed we could measure
 	// and cost 150 KB of the gzipped download (2.13 MB, then 1.98 MB);
 	// inlining Starlark and the cell runtime (whose hot path, a Value's
 	// arithmetic, is written out by hand) cost 38 KB more, and the moons
 	// and GPT steps took the same time within noise without it (as wasm
 	// in Node: 101-106 and 124-131 ms, against 98-104 and 127-129).
-	inline := []string{"-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=math=", "-gcflags=gradbook/engine="}
+	inline := []string{"-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=math=", "-gcflags=gradbook/engine=", "-gcflags=gradbook/tensor="}
 	errs := make(chan error, len(wasms))
 	for out, pkg := range wasms {
 		go func() {

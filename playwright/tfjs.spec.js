@@ -46,9 +46,10 @@ const products = [
 test("side by side: matrix products, makemore's MLP step and the GPT step in Gradbook and in TensorFlow.js: figures", async ({ page, context, errors }) => {
   test.setTimeout(1_200_000);
   // tensor's tests and benchmarks, compiled as serve.go compiles
-  // gradbook.wasm (inlining only in the runtime, math and the engine).
+  // gradbook.wasm (inlining only in the runtime, math, the engine and the
+  // tensors).
   const binary = path.join(os.tmpdir(), `gradbook-tensor-${process.pid}.test.wasm`);
-  execFileSync("go", ["test", "-c", "-o", binary, "-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=math=", "-gcflags=gradbook/engine=", "./tensor/"],
+  execFileSync("go", ["test", "-c", "-o", binary, "-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=math=", "-gcflags=gradbook/engine=", "-gcflags=gradbook/tensor=", "./tensor/"],
     { cwd: root, env: { ...process.env, GOOS: "js", GOARCH: "wasm" }, stdio: "inherit" });
   served["tensor.test.wasm"] = binary;
   served["wasm_exec.js"] = path.join(execFileSync("go", ["env", "GOROOT"]).toString().trim(), "lib/wasm/wasm_exec.js");

@@ -306,7 +306,7 @@ func (t *Tensor) T() *Tensor {
 		stride[nd-1-d] = s
 		s *= t.shape[d]
 	}
-	return newOp(node{op: opTranspose, src: walk(shape, stride)}, shape, t)
+	return newOp(node{op: opTranspose, sizes: stride}, shape, t)
 }
 
 // Reshape returns t's elements, in the same order, under another shape of

@@ -109,51 +109,62 @@ func (t *Tensor) backward(grad *Tensor, mode engine.Mode, budget Budget) error {
 	}
 	order := Topo(t)
 
-	// Every tensor that requires a gradient gets a slice of one buffer:
 	// grads[i] is the gradient of order[i], nil for one that needs none.
+	// Each is taken from free when its first contribution comes, and an
+	// intermediate's goes back to free once its own rule has passed it
+	// on, for a later one of the same size: the gradients alive at once
+	// are those of a cut through the graph, not of all of it, and stay
+	// in the caches. A gradient that becomes a Grad is a slice of its
+	// own, so that it keeps no pool's memory alive.
 	pos := make(map[*Tensor]int, len(order))
-	total := 0
 	for i, u := range order {
 		pos[u] = i
-		if u.requiresGrad {
-			total += len(u.data)
-		}
 	}
-	buf := make([]float64, total)
 	grads := make([][]float64, len(order))
-	for i, u := range order {
-		if u.requiresGrad {
-			n := len(u.data)
-			grads[i], buf = buf[:n:n], buf[n:]
+	var free gradPool
+	need := func(i int) []float64 {
+		if u := order[i]; grads[i] == nil && u.requiresGrad {
+			if u.becomesGrad(mode) {
+				grads[i] = make([]float64, len(u.data))
+			} else {
+				grads[i] = free.get(len(u.data))
+			}
 		}
+		return grads[i]
 	}
 	if grad == nil {
-		grads[len(order)-1][0] = 1
+		need(len(order) - 1)[0] = 1
 	} else {
-		copy(grads[len(order)-1], grad.data)
+		copy(need(len(order)-1), grad.data)
 	}
 
 	var gx [][]float64
 	for i := len(order) - 1; i >= 0; i-- {
-		n := order[i].node
+		u := order[i]
+		n := u.node
 		if n == nil {
 			continue
 		}
 		gx = gx[:0]
 		for _, x := range n.in {
-			g := grads[pos[x]]
+			g := need(pos[x])
 			if g != nil && mode == engine.OverwriteBug {
 				g = make([]float64, len(g)) // this contribution alone
 			}
 			gx = append(gx, g)
 		}
-		if !fastVJP(n, order[i], grads[i], gx) {
-			vjp(n, order[i], grads[i], gx, budget)
+		gy := need(i)
+		if !fastVJP(n, u, gy, gx) {
+			vjp(n, u, gy, gx, budget)
 		}
 		if mode == engine.OverwriteBug { // the bug: '=' where '+=' belongs
 			for j, x := range n.in {
 				copy(grads[pos[x]], gx[j])
 			}
+		}
+		if !u.retainGrad {
+			free.put(gy)
+			grads[i] = nil
 		}
 	}
 
@@ -161,7 +172,7 @@ func (t *Tensor) backward(grad *Tensor, mode engine.Mode, budget Budget) error {
 		if !u.requiresGrad || u.node != nil && !u.retainGrad {
 			continue
 		}
-		if u.Grad == nil || mode == engine.OverwriteBug || !sameShape(u.Grad.shape, u.shape) {
+		if u.becomesGrad(mode) {
 			u.Grad = &Tensor{shape: u.shape, data: grads[i]}
 		} else {
 			addTo(u.Grad.data, grads[i])
@@ -169,6 +180,46 @@ func (t *Tensor) backward(grad *Tensor, mode engine.Mode, budget Budget) error {
 	}
 	return nil
 }
+
+// becomesGrad reports whether the gradient that a backward pass in mode
+// computes for u becomes u.Grad as it is (rather than being added to the
+// Grad u has).
+func (u *Tensor) becomesGrad(mode engine.Mode) bool {
+	return (u.node == nil || u.retainGrad) && (u.Grad == nil || mode == engine.OverwriteBug || !sameShape(u.Grad.shape, u.shape))
+}
+
+// A gradPool hands out the gradients of one backward pass: those no
+// longer needed, for the tensors of the same size that come later, and
+// new ones carved from chunks that double in size, so that a pass makes
+// few allocations.
+type gradPool struct {
+	kept  [][]float64
+	chunk []float64 // zeros not handed out yet
+	made  int       // the size of the last chunk
+}
+
+// get returns a gradient of n zeros: one kept, cleared, or a new one.
+func (p *gradPool) get(n int) []float64 {
+	for i, g := range p.kept {
+		if len(g) == n {
+			last := len(p.kept) - 1
+			p.kept[i] = p.kept[last]
+			p.kept = p.kept[:last]
+			clear(g)
+			return g
+		}
+	}
+	if len(p.chunk) < n {
+		p.made = max(n, 2*p.made, 1024)
+		p.chunk = make([]float64, p.made)
+	}
+	g := p.chunk[:n:n]
+	p.chunk = p.chunk[n:]
+	return g
+}
+
+// put keeps g for a later get.
+func (p *gradPool) put(g []float64) { p.kept = append(p.kept, g) }
 
 // vjp runs n's reverse rule within budget, which n holds only meanwhile,
 // even when budget stops it.

@@ -159,14 +159,29 @@ func walk(shape, stride []int) []int32 {
 	if len(res) == 0 {
 		return res
 	}
-	nd := len(shape)
-	last, step := shape[nd-1], stride[nd-1]
-	idx := make([]int, nd)
-	off := 0
-	for i := 0; i < len(res); i += last {
+	last, step := shape[len(shape)-1], stride[len(shape)-1]
+	walkRows(shape, stride, func(i, off int) {
 		for j, r := 0, res[i:i+last]; j < len(r); j++ { // the last dimension
 			r[j] = int32(off + j*step)
 		}
+	})
+	return res
+}
+
+// walkRows calls fn for each row (the last dimension) of a row-major walk
+// over shape, a non-empty list, that moves stride[d] for a step along
+// dimension d: with the row's first element, i, and its offset, off.
+func walkRows(shape, stride []int, fn func(i, off int)) {
+	size := numel(shape)
+	if size == 0 {
+		return
+	}
+	nd := len(shape)
+	last := shape[nd-1]
+	idx := make([]int, nd)
+	off := 0
+	for i := 0; i < size; i += last {
+		fn(i, off)
 		for d := nd - 2; d >= 0; d-- { // step the counter idx and carry
 			idx[d]++
 			off += stride[d]
@@ -177,5 +192,4 @@ func walk(shape, stride []int) []int32 {
 			idx[d] = 0
 		}
 	}
-	return res
 }

@@ -1,14 +1,20 @@
 package tensor
 
+import "math"
+
 // This file holds the elementwise ops' loops without a function call per
-// element, for the ops a training step makes most of: add, sub, mul and
-// div (a bias, a residual, a scale) and relu. The op table's rules stay
-// the definition: each loop here does exactly the arithmetic of its
-// rule, so that it gives the same numbers to the bit
-// (fast_internal_test.go checks it against the table on random inputs,
-// zeros, infinities and NaNs included). They are worth it in
-// WebAssembly, where a call through a func value costs tens of
-// instructions and the arithmetic one.
+// element: add, sub, mul and div (a bias, a residual, a scale), relu,
+// neg, exp, log, tanh and pow; and transpose's, which reads its input by
+// strides where the table's gather reads a list of offsets. The op table's rules stay the definition:
+// each loop here does exactly the arithmetic of its rule, so that it
+// gives the same numbers to the bit (fast_internal_test.go checks every
+// op that has a loop here against the table on random inputs, zeros,
+// infinities and NaNs included). They are worth it in WebAssembly, where
+// a call through a func value costs tens of instructions and the
+// arithmetic one. The op is chosen once per row, outside the loops, and
+// each row is one of three plain loops: both inputs along the row, or one
+// of them a single element stretched along it (a bias's column, a
+// scale).
 
 // fastForward computes y for an op this file has a loop for, and reports
 // whether it did.
@@ -18,40 +24,128 @@ func fastForward(n *node, y *Tensor) bool {
 		a, b, c := n.in[0].data, n.in[1].data, &n.bc
 		op, da, db := n.op, c.da, c.db
 		c.rows(func(i, ja, jb int) {
-			yr := y.data[i : i+c.n]
-			switch op {
-			case opAdd:
-				for k := range yr {
-					yr[k] = a[ja+k*da] + b[jb+k*db]
-				}
-			case opSub:
-				for k := range yr {
-					yr[k] = a[ja+k*da] - b[jb+k*db]
-				}
-			case opMul:
-				for k := range yr {
-					yr[k] = a[ja+k*da] * b[jb+k*db]
-				}
-			case opDiv:
-				for k := range yr {
-					yr[k] = a[ja+k*da] / b[jb+k*db]
-				}
+			binaryRow(op, y.data[i:i+c.n], a[ja:], b[jb:], da, db)
+		})
+	case opRelu, opNeg, opExp, opLog, opTanh, opPow:
+		unaryForward(n.op, y.data, n.in[0].data[:len(y.data)], n.k)
+	case opTranspose: // a gather whose sources lie a stride apart along each row
+		x, last, step := n.in[0].data, y.shape[len(y.shape)-1], n.sizes[len(y.shape)-1]
+		walkRows(y.shape, n.sizes, func(i, off int) {
+			yr := y.data[i : i+last]
+			if step == 1 {
+				copy(yr, x[off:off+last])
+				return
+			}
+			for j := range yr {
+				yr[j] = x[off+j*step]
 			}
 		})
-	case opRelu:
-		x := n.in[0].data
-		x = x[:len(y.data)]
-		for i, v := range x {
-			if v > 0 {
-				y.data[i] = v
-			} else {
-				y.data[i] = 0
-			}
-		}
 	default:
 		return false
 	}
 	return true
+}
+
+// binaryRow fills y with a op b, a and b moving da and db (1 or 0) a step.
+func binaryRow(op opcode, y, a, b []float64, da, db int) {
+	if da == 1 && db == 1 {
+		a, b = a[:len(y)], b[:len(y)]
+		switch op {
+		case opAdd:
+			for k := range y {
+				y[k] = a[k] + b[k]
+			}
+		case opSub:
+			for k := range y {
+				y[k] = a[k] - b[k]
+			}
+		case opMul:
+			for k := range y {
+				y[k] = a[k] * b[k]
+			}
+		case opDiv:
+			for k := range y {
+				y[k] = a[k] / b[k]
+			}
+		}
+		return
+	}
+	if da == 1 && db == 0 {
+		a, s := a[:len(y)], b[0]
+		switch op {
+		case opAdd:
+			for k := range y {
+				y[k] = a[k] + s
+			}
+		case opSub:
+			for k := range y {
+				y[k] = a[k] - s
+			}
+		case opMul:
+			for k := range y {
+				y[k] = a[k] * s
+			}
+		case opDiv:
+			for k := range y {
+				y[k] = a[k] / s
+			}
+		}
+		return
+	}
+	for k := range y { // a stretched, or both: a row of one element
+		x, v := a[k*da], b[k*db]
+		switch op {
+		case opAdd:
+			y[k] = x + v
+		case opSub:
+			y[k] = x - v
+		case opMul:
+			y[k] = x * v
+		case opDiv:
+			y[k] = x / v
+		}
+	}
+}
+
+// unaryForward fills y with op applied to each element of x, with the
+// constant k (pow's exponent).
+func unaryForward(op opcode, y, x []float64, k float64) {
+	switch op {
+	case opRelu: // the bits of v above 0, else those of +0, without a branch on the element's sign, which is random in a network
+		for i, v := range x {
+			u := math.Float64bits(v)
+			if !(v > 0) { // a NaN gives 0, as the rule's v > 0 does
+				u = 0
+			}
+			y[i] = math.Float64frombits(u)
+		}
+	case opNeg:
+		for i, v := range x {
+			y[i] = -v
+		}
+	case opExp:
+		for i, v := range x {
+			y[i] = exp(v)
+		}
+	case opLog:
+		for i, v := range x {
+			y[i] = math.Log(v)
+		}
+	case opTanh:
+		for i, v := range x {
+			y[i] = math.Tanh(v)
+		}
+	case opPow:
+		if k == 2 {
+			for i, v := range x {
+				y[i] = v * v
+			}
+			return
+		}
+		for i, v := range x {
+			y[i] = math.Pow(v, k)
+		}
+	}
 }
 
 // fastVJP adds the gradients of an op this file has a loop for, and
@@ -64,40 +158,163 @@ func fastVJP(n *node, y *Tensor, gy []float64, gx [][]float64) bool {
 		a, b, c := n.in[0].data, n.in[1].data, &n.bc
 		ga, gb := gx[0], gx[1]
 		op, da, db := n.op, c.da, c.db
+		if n.in[0] == n.in[1] { // x∘x: each element's two terms in turn, into one gradient
+			c.rows(func(i, ja, jb int) {
+				g := gy[i : i+c.n]
+				for k, gk := range g {
+					ka, kb := ja+k*da, jb+k*db
+					ta, tb := binaryTerms(op, gk, a[ka], b[kb])
+					if ga != nil {
+						ga[ka] += ta
+						gb[kb] += tb
+					}
+				}
+			})
+			return true
+		}
 		c.rows(func(i, ja, jb int) {
 			g := gy[i : i+c.n]
-			for k, gk := range g {
-				ka, kb := ja+k*da, jb+k*db
-				var ta, tb float64 // gk times each local derivative
-				switch op {
-				case opAdd:
-					ta, tb = gk, gk
-				case opSub:
-					ta, tb = gk, gk*-1
-				case opMul:
-					ta, tb = gk*b[kb], gk*a[ka]
-				case opDiv:
-					ta, tb = gk*(1/b[kb]), gk*(-a[ka]/(b[kb]*b[kb]))
-				}
-				if ga != nil {
-					ga[ka] += ta
-				}
-				if gb != nil {
-					gb[kb] += tb
-				}
+			if ga != nil {
+				gradRow(op, 0, g, ga[ja:], a[ja:], b[jb:], da, db)
+			}
+			if gb != nil {
+				gradRow(op, 1, g, gb[jb:], a[ja:], b[jb:], db, da)
 			}
 		})
-	case opRelu:
+	case opRelu, opNeg, opExp, opLog, opTanh, opPow:
 		x, g := n.in[0].data, gx[0]
-		for i, v := range x {
-			if v > 0 {
-				g[i] += gy[i]
-			} else {
-				g[i] += gy[i] * 0 // the rule's 0: a NaN or an infinity stays one
+		unaryVJP(n.op, g[:len(gy)], gy, x[:len(gy)], y.data[:len(gy)], n.k)
+	case opTranspose:
+		g, last, step := gx[0], y.shape[len(y.shape)-1], n.sizes[len(y.shape)-1]
+		walkRows(y.shape, n.sizes, func(i, off int) {
+			for j, v := range gy[i : i+last] {
+				g[off+j*step] += v
 			}
-		}
+		})
 	default:
 		return false
 	}
 	return true
+}
+
+// binaryTerms returns gk times each local derivative of op at a and b, as
+// the rule computes them.
+func binaryTerms(op opcode, gk, a, b float64) (ta, tb float64) {
+	switch op {
+	case opAdd:
+		return gk, gk
+	case opSub:
+		return gk, gk * -1
+	case opMul:
+		return gk * b, gk * a
+	default: // opDiv
+		return gk * (1 / b), gk * (-a / (b * b))
+	}
+}
+
+// gradRow adds the terms of one input of a binary op along a row: which
+// is 0 for a, 1 for b; the input's gradient g moves ds a step (0: one
+// element stretched along the row, which gets the terms' sum, added in
+// the order they come), and the other input do (0 or 1).
+func gradRow(op opcode, which int, gy, g, a, b []float64, ds, do int) {
+	da, db := ds, do
+	if which == 1 {
+		da, db = do, ds
+	}
+	if ds == 0 {
+		s := g[0]
+		for k, gk := range gy {
+			ta, tb := binaryTerms(op, gk, a[k*da], b[k*db])
+			if which == 0 {
+				s += ta
+			} else {
+				s += tb
+			}
+		}
+		g[0] = s
+		return
+	}
+	g = g[:len(gy)]
+	switch {
+	case op == opAdd || op == opSub && which == 0:
+		for k, gk := range gy {
+			g[k] += gk
+		}
+	case op == opSub:
+		for k, gk := range gy {
+			g[k] += gk * -1
+		}
+	case op == opMul && do == 1: // gk times the other input
+		o := a
+		if which == 0 {
+			o = b
+		}
+		o = o[:len(gy)]
+		for k, gk := range gy {
+			g[k] += gk * o[k]
+		}
+	case op == opMul: // the other input stretched
+		o := a[0]
+		if which == 0 {
+			o = b[0]
+		}
+		for k, gk := range gy {
+			g[k] += gk * o
+		}
+	case op == opDiv && which == 0 && do == 0: // by one element stretched
+		s := b[0]
+		for k, gk := range gy {
+			g[k] += gk * (1 / s)
+		}
+	default:
+		for k, gk := range gy {
+			ta, tb := binaryTerms(op, gk, a[k*da], b[k*db])
+			if which == 0 {
+				g[k] += ta
+			} else {
+				g[k] += tb
+			}
+		}
+	}
+}
+
+// unaryVJP adds gy times op's local derivative at each element of x (y
+// being op's output) to g.
+func unaryVJP(op opcode, g, gy, x, y []float64, k float64) {
+	switch op {
+	case opRelu: // gy times 1 above 0, else 0 (a NaN or an infinity stays one), without a branch
+		for i, v := range x {
+			u := math.Float64bits(1)
+			if !(v > 0) {
+				u = 0
+			}
+			g[i] += gy[i] * math.Float64frombits(u)
+		}
+	case opNeg:
+		for i := range x {
+			g[i] += gy[i] * -1
+		}
+	case opExp:
+		for i := range x {
+			g[i] += gy[i] * y[i]
+		}
+	case opLog:
+		for i, v := range x {
+			g[i] += gy[i] * (1 / v)
+		}
+	case opTanh:
+		for i := range x {
+			g[i] += gy[i] * (1 - y[i]*y[i])
+		}
+	case opPow:
+		if k == 0 {
+			for i := range x {
+				g[i] += gy[i] * 0
+			}
+			return
+		}
+		for i, v := range x {
+			g[i] += gy[i] * (k * math.Pow(v, k-1))
+		}
+	}
 }

@@ -22,6 +22,13 @@ import (
 var softmaxOp = op{"softmax", 1,
 	func(n *node, y *Tensor) {
 		x := n.in[0].data
+		if n.dim[2] == 1 { // along the last dim: each slice a row of memory
+			count := n.dim[1]
+			for base := 0; base < len(y.data); base += count {
+				softmaxRow(y.data[base:base+count], x[base:base+count])
+			}
+			return
+		}
 		alongAxis(n.dim, func(base, step, count int) {
 			m := math.Inf(-1)
 			for p := range count {
@@ -31,7 +38,7 @@ var softmaxOp = op{"softmax", 1,
 			}
 			s := 0.0
 			for p := range count {
-				e := math.Exp(x[base+p*step] - m)
+				e := exp(x[base+p*step] - m)
 				y.data[base+p*step] = e
 				s += e
 			}
@@ -41,6 +48,20 @@ var softmaxOp = op{"softmax", 1,
 		})
 	},
 	func(n *node, y *Tensor, gy []float64, gx [][]float64) {
+		if n.dim[2] == 1 { // along the last dim
+			count := n.dim[1]
+			for base := 0; base < len(y.data); base += count {
+				yr, gr, g := y.data[base:base+count], gy[base:base+count], gx[0][base:base+count]
+				dot := 0.0
+				for p, v := range gr {
+					dot += v * yr[p]
+				}
+				for p, v := range yr {
+					g[p] += v * (gr[p] - dot)
+				}
+			}
+			return
+		}
 		alongAxis(n.dim, func(base, step, count int) {
 			dot := 0.0
 			for p := range count {
@@ -90,6 +111,29 @@ var softmaxOp = op{"softmax", 1,
 		})
 		return out
 	}}
+
+// softmaxRow fills y with the softmax of x, a slice along the axis that
+// lies in a row of memory: the loop of softmaxOp's forward rule without
+// its strides. It returns the max m taken out (a NaN if x has one) and
+// s = Σ exp(x − m), for cross-entropy's log Σ exp(x) = m + log s.
+func softmaxRow(y, x []float64) (m, s float64) {
+	y = y[:len(x)]
+	m = math.Inf(-1)
+	for _, v := range x {
+		if v > m || v != v {
+			m = v
+		}
+	}
+	for p, v := range x {
+		e := exp(v - m)
+		y[p] = e
+		s += e
+	}
+	for p := range y {
+		y[p] /= s
+	}
+	return m, s
+}
 
 // alongAxis calls fn for each slice of a tensor read as (outer, n, inner)
 // along its n: the slice's first element, the step between its elements
@@ -179,11 +223,14 @@ var layerNormOp = op{"layer_norm", 3,
 				variance += (v - mu) * (v - mu)
 			}
 			variance /= float64(cols)
-			rs[r] = 1 / math.Sqrt(variance+n.k)
+			rr := 1 / math.Sqrt(variance+n.k)
+			rs[r] = rr
+			hr, yr := xh[r*cols:(r+1)*cols], y.data[r*cols:(r+1)*cols]
+			w, b := w[:len(row)], b[:len(row)]
 			for j, v := range row {
-				h := (v - mu) * rs[r]
-				xh[r*cols+j] = h
-				y.data[r*cols+j] = h*w[j] + b[j]
+				h := (v - mu) * rr
+				hr[j] = h
+				yr[j] = h*w[j] + b[j]
 			}
 		}
 	},
@@ -194,22 +241,25 @@ var layerNormOp = op{"layer_norm", 3,
 		for r := range rows {
 			g, h := gy[r*cols:(r+1)*cols], xh[r*cols:(r+1)*cols]
 			if gx[1] != nil {
-				for j := range g {
-					gx[1][j] += g[j] * h[j]
+				gw := gx[1][:len(g)]
+				for j, v := range g {
+					gw[j] += v * h[j]
 				}
 			}
 			if gx[2] != nil {
 				addTo(gx[2], g)
 			}
 			if gx[0] != nil {
+				w, h, gr := w[:len(g)], h[:len(g)], gx[0][r*cols:(r+1)*cols]
 				m1, m2 := 0.0, 0.0
-				for j := range g {
-					m1 += g[j] * w[j]
-					m2 += g[j] * w[j] * h[j]
+				for j, v := range g {
+					m1 += v * w[j]
+					m2 += v * w[j] * h[j]
 				}
 				m1, m2 = m1/float64(cols), m2/float64(cols)
-				for j := range g {
-					gx[0][r*cols+j] += rs[r] * (g[j]*w[j] - m1 - h[j]*m2)
+				rr := rs[r]
+				for j, v := range g {
+					gr[j] += rr * (v*w[j] - m1 - h[j]*m2)
 				}
 			}
 		}
@@ -334,7 +384,7 @@ func (t *Tensor) Transpose(a, b int) (*Tensor, error) {
 	}
 	shape[da], shape[db] = shape[db], shape[da]
 	stride[da], stride[db] = stride[db], stride[da]
-	return newOp(node{op: opTranspose, src: walk(shape, stride)}, shape, t), nil
+	return newOp(node{op: opTranspose, sizes: stride}, shape, t), nil
 }
 
 // linearOp: y = x·Wᵀ + b, PyTorch's F.linear, for x (…, in), W (out, in)

@@ -46,9 +46,9 @@ type node struct {
 	in    []*Tensor
 	k     float64   // pow: the exponent; masked_fill: the value; layer_norm: eps
 	bc    bcast     // binary ops: where each output element comes from; matmul: each product's matrices; masked_fill: the mask's elements
-	src   []int32   // gathers (max, transpose, index, take): the input offset of each output element
+	src   []int32   // gathers (max, transpose, index, take): the input offset of each output element; a transpose's only once needed (source)
 	dim   [3]int    // sum, softmax: outer, n, inner; matmul: m, k, n; cat: outer; cross_entropy: rows, classes; layer_norm: rows, columns; linear: rows, in, out
-	sizes []int     // cat: the size of each input's block, its length along the axis times the inner size
+	sizes []int     // cat: the size of each input's block, its length along the axis times the inner size; transpose: the input's stride along each dim of the output
 	aux   []float64 // cross_entropy: the softmax of the logits; masked_fill: the mask; layer_norm: x̂, then each row's r
 	tgt   []int32   // cross_entropy: the targets
 	// budget bounds the products of matmul and linear while the node is
@@ -196,16 +196,8 @@ var ops = [numOps]op{
 			x, p := n.in[0].data, n.aux
 			total := 0.0
 			for r := range rows {
-				row, pr := x[r*c:(r+1)*c], p[r*c:(r+1)*c]
-				m := row[argmax(row)]
-				s := 0.0
-				for j, v := range row {
-					pr[j] = math.Exp(v - m)
-					s += pr[j]
-				}
-				for j := range pr {
-					pr[j] /= s
-				}
+				row := x[r*c : (r+1)*c]
+				m, s := softmaxRow(p[r*c:(r+1)*c], row)
 				total += math.Log(s) + m - row[n.tgt[r]]
 			}
 			y.data[0] = total / float64(rows)
@@ -379,29 +371,40 @@ func gather(name string) op {
 	return op{name, 1,
 		func(n *node, y *Tensor) {
 			x := n.in[0].data
-			for i, s := range n.src {
+			for i, s := range n.source(y) {
 				y.data[i] = x[s]
 			}
 		},
-		func(n *node, _ *Tensor, gy []float64, gx [][]float64) {
+		func(n *node, y *Tensor, gy []float64, gx [][]float64) {
 			g := gx[0]
-			for i, s := range n.src {
+			for i, s := range n.source(y) {
 				g[s] += gy[i]
 			}
 		},
-		func(n *node, _ *Tensor, tx [][]float64, ty []float64) {
+		func(n *node, y *Tensor, tx [][]float64, ty []float64) {
 			t := tx[0]
-			for i, s := range n.src {
+			for i, s := range n.source(y) {
 				ty[i] = t[s]
 			}
 		},
-		func(n *node, _ *Tensor, xs [][]*engine.Value) []*engine.Value {
-			out := make([]*engine.Value, len(n.src))
-			for i, s := range n.src {
+		func(n *node, y *Tensor, xs [][]*engine.Value) []*engine.Value {
+			src := n.source(y)
+			out := make([]*engine.Value, len(src))
+			for i, s := range src {
 				out[i] = xs[0][s]
 			}
 			return out
 		}}
+}
+
+// source returns a gather's src. A transpose's is worked out from y's
+// shape and n.sizes the first time it is needed: fast.go's loops walk
+// the input by its strides without it.
+func (n *node) source(y *Tensor) []int32 {
+	if n.src == nil && n.op == opTranspose {
+		n.src = walk(y.shape, n.sizes)
+	}
+	return n.src
 }
 
 // sum adds x, read as (outer, n, inner), summed over n, to y.

@@ -1,0 +1,71 @@
+package tensor
+
+import (
+	"math"
+	"runtime"
+)
+
+// This file holds exp, which softmax, cross-entropy and the exp op call
+// for every element.
+
+// exp returns math.Exp(x), to the bit. Where math.Exp is Go's own code
+// (WebAssembly: on amd64, arm64, loong64 and s390x it is assembly, and
+// called as it is), its last step, Ldexp, costs as much as the rest; expGo
+// is the same code with that step a multiplication by 2ᵏ where the result
+// is a normal number, which is exact.
+func exp(x float64) float64 {
+	if runtime.GOARCH == "wasm" {
+		return expGo(x)
+	}
+	return math.Exp(x)
+}
+
+// expGo is the Go library's exp (math/exp.go, from FreeBSD's
+// e_exp.c): the same special cases, reduction and polynomial, in the same
+// order, so that every rounding is the same. Its result is y·2ᵏ with y in
+// [½√2, √2]: for -1021 ≤ k ≤ 1022 that is a normal number, and the
+// multiplication by 2ᵏ is exact, as Ldexp is; beyond, Ldexp itself.
+func expGo(x float64) float64 {
+	const (
+		Ln2Hi = 6.93147180369123816490e-01
+		Ln2Lo = 1.90821492927058770002e-10
+		Log2e = 1.44269504088896338700e+00
+
+		Overflow  = 7.09782712893383973096e+02
+		Underflow = -7.45133219101941108420e+02
+		NearZero  = 1.0 / (1 << 28) // 2**-28
+
+		P1 = 1.66666666666666657415e-01  /* 0x3FC55555; 0x55555555 */
+		P2 = -2.77777777770155933842e-03 /* 0xBF66C16C; 0x16BEBD93 */
+		P3 = 6.61375632143793436117e-05  /* 0x3F11566A; 0xAF25DE2C */
+		P4 = -1.65339022054652515390e-06 /* 0xBEBBBD41; 0xC5D26BF1 */
+		P5 = 4.13813679705723846039e-08  /* 0x3E663769; 0x72BEA4D0 */
+	)
+	switch {
+	case x != x: // NaN
+		return x
+	case x > Overflow: // +∞ too
+		return math.Inf(1)
+	case x < Underflow: // -∞ too
+		return 0
+	case -NearZero < x && x < NearZero:
+		return 1 + x
+	}
+	var k int
+	switch {
+	case x < 0:
+		k = int(Log2e*x - 0.5)
+	case x > 0:
+		k = int(Log2e*x + 0.5)
+	}
+	hi := x - float64(k)*Ln2Hi
+	lo := float64(k) * Ln2Lo
+	r := hi - lo
+	t := r * r
+	c := r - t*(P1+t*(P2+t*(P3+t*(P4+t*P5))))
+	y := 1 - ((lo - (r*c)/(2-c)) - hi)
+	if k < -1021 || k > 1022 {
+		return math.Ldexp(y, k)
+	}
+	return y * math.Float64frombits(uint64(k+1023)<<52)
+}
