@@ -5,7 +5,7 @@
 // lesson and on a course page that embeds cells.
 const fs = require("fs");
 const path = require("path");
-const { test, expect, port } = require("./helpers");
+const { test, expect, port, cell } = require("./helpers");
 
 const lesson = "lessons/chain-rule.html";
 const wasmSize = () => fs.statSync(path.join(__dirname, "..", "build", "gradbook.wasm")).size;
@@ -38,12 +38,18 @@ function recordTexts(page, selector) {
   }, selector);
 }
 
-// wasmTransfer is how gradbook.wasm came: bytes over the network and
-// decoded.
-function wasmTransfer(page) {
+// resources are the files the page fetched (the page itself first), each
+// with its address relative to the site, when its request started and
+// its last byte came (ms after navigation), and its bytes over the
+// network and decoded.
+function resources(page) {
   return page.evaluate(() => {
-    const e = performance.getEntriesByType("resource").find((r) => r.name.endsWith("/gradbook.wasm"));
-    return e && { transfer: e.transferSize, encoded: e.encodedBodySize, decoded: e.decodedBodySize };
+    const site = new URL("..", document.querySelector("script[src$='gradbook.js']").src).href;
+    const nav = performance.getEntriesByType("navigation")[0];
+    return [nav, ...performance.getEntriesByType("resource")].map((e) => ({
+      name: e.name.startsWith(site) ? e.name.slice(site.length) : e.name,
+      start: e.startTime, end: e.responseEnd, encoded: e.encodedBodySize, decoded: e.decodedBodySize,
+    }));
   });
 }
 
@@ -70,11 +76,49 @@ test("figures: first runnable cell at 1.5 Mbit/s, with and without compression; 
     for (const t of progress) expect(t).toMatch(new RegExp(`^Loading the notebook… \\d+\\.\\d of ${total.replace(".", "\\.")} MB$`));
     expect(progress[progress.length - 1]).toBe(`Loading the notebook… ${total} of ${total} MB`);
     expect(seen[seen.length - 1]).toMatch(/^Ready/);
-    const wasm = await wasmTransfer(page);
-    figures.push(`${name}: first runnable cell ${(readyAt / 1000).toFixed(1)} s after navigation; gradbook.wasm ${wasm.encoded.toLocaleString("en")} B over the network, ${wasm.decoded.toLocaleString("en")} B decoded; ${progress.length} progress texts, the last "${progress[progress.length - 1]}"`);
+    const files = await resources(page);
+    const wasm = files.find((f) => f.name === "gradbook.wasm");
+    const s = (ms) => (ms / 1000).toFixed(2);
+    figures.push(`${name}: first runnable cell ${(readyAt / 1000).toFixed(1)} s after navigation; gradbook.wasm ${wasm.encoded.toLocaleString("en")} B over the network, ${wasm.decoded.toLocaleString("en")} B decoded; ${progress.length} progress texts, the last "${progress[progress.length - 1]}"; the files that came before (over the network / decoded, from and to in s):`,
+      ...files.filter((f) => f.end <= readyAt).map((f) => `  ${f.name}: ${f.encoded.toLocaleString("en")} / ${f.decoded.toLocaleString("en")} B, ${s(f.start)}–${s(f.end)}`));
     await context.close();
   }
   console.log("A lesson's first visit at 1.5 Mbit/s (100 ms latency):\n  " + figures.join("\n  "));
+});
+
+// The wasm is most of what a first visit downloads: its request starts
+// from the page's head (fetch-wasm.js), before gradbook.js, the loader at
+// the end of the body that started it before, has come, and it is
+// fetched once, also when the head's script comes only after gradbook.js.
+test("gradbook.wasm is fetched once, from the page's head, before gradbook.js has come", async ({ browser, baseURL }) => {
+  test.setTimeout(300_000);
+  for (const late of [false, true]) {
+    const context = await browser.newContext({ baseURL }); // cold: an empty cache, no service worker
+    const page = await context.newPage();
+    await throttle(page, null);
+    if (late) {
+      // fetch-wasm.js held back until gradbook.js has run.
+      await page.route("**/fetch-wasm.js", async (route) => {
+        await page.waitForFunction(() => globalThis.gradbookRunners, null, { timeout: 60_000 }).catch(() => {});
+        await route.continue();
+      });
+    }
+    await page.goto(lesson);
+    await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 240_000 });
+    // Its first cell runs.
+    const first = cell(page, 1);
+    await first.getByRole("button", { name: "Run", exact: true }).click();
+    await expect(first).toHaveAttribute("data-ms", /\d/, { timeout: 60_000 });
+    await expect(first.locator("output.out")).not.toBeEmpty();
+    await expect(first.locator("output.out")).not.toContainText("Error");
+    const files = await resources(page);
+    const wasms = files.filter((f) => f.name === "gradbook.wasm");
+    expect(wasms.map((f) => f.name), `late=${late}`).toEqual(["gradbook.wasm"]);
+    const script = files.find((f) => f.name === "gradbook.js");
+    if (late) expect(wasms[0].start).toBeGreaterThan(script.end);
+    else expect(wasms[0].start, JSON.stringify(files)).toBeLessThan(script.end);
+    await context.close();
+  }
 });
 
 test("a course page says how much of Gradbook has loaded after its cells, then the cells take its place", async ({ browser }) => {

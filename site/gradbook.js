@@ -175,6 +175,9 @@
   // page's build, whatever the host or the service worker has now.
   let compiled = null;
   let runnerScript = null;
+  // fetchWasm fetches the wasm, or takes the response fetch-wasm.js
+  // started from the page's head, where it did.
+  const fetchWasm = (u) => (globalThis.gradbookWasm && globalThis.gradbookWasm.take(u)) || fetch(u);
   function start() {
     if (typeof WebAssembly !== "object" || typeof WebAssembly.instantiate !== "function") {
       return Promise.reject(new Error("this browser runs no WebAssembly here, which the cells need (on an iPhone or iPad, Lockdown Mode turns it off)"));
@@ -186,7 +189,7 @@
         load.progress(received, total);
         if (total !== null && received >= total) wasmArrived();
       };
-      compiled = autodiff.compile(url, embed ? embed.fetch : undefined, progress);
+      compiled = autodiff.compile(url, embed ? embed.fetch : fetchWasm, progress);
       const loaded = () => {
         wasmArrived();
         load.done();

@@ -2,9 +2,9 @@ package block
 
 import (
 	"fmt"
-	"html"
 	"strings"
 
+	"gradbook/internal/htmltext"
 	"gradbook/internal/jsontext"
 )
 
@@ -24,7 +24,7 @@ func (w *writer) open(tag string, attrs ...string) {
 		w.WriteString(attrs[i])
 		if attrs[i+1] != bare {
 			w.WriteString(`="`)
-			w.WriteString(html.EscapeString(attrs[i+1]))
+			w.WriteString(htmltext.Escape(attrs[i+1]))
 			w.WriteByte('"')
 		}
 	}
@@ -35,7 +35,7 @@ func (w *writer) open(tag string, attrs ...string) {
 func (w *writer) close(tag string) { w.WriteString("</" + tag + ">") }
 
 // text writes text, escaped.
-func (w *writer) text(s string) { w.WriteString(html.EscapeString(s)) }
+func (w *writer) text(s string) { w.WriteString(htmltext.Escape(s)) }
 
 // el writes an element holding text.
 func (w *writer) el(tag, text string, attrs ...string) {

@@ -3,7 +3,6 @@ package block
 import (
 	"errors"
 	"fmt"
-	"html"
 	"math"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 
+	"gradbook/internal/htmltext"
 	"gradbook/internal/jsontext"
 	"gradbook/internal/words"
 	"gradbook/notebook/kernel"
@@ -380,7 +380,7 @@ func Inline(text string) string {
 		switch {
 		case text[0] == '`':
 			if end := strings.IndexByte(text[1:], '`'); end >= 0 {
-				b.WriteString("<code>" + html.EscapeString(text[1:1+end]) + "</code>")
+				b.WriteString("<code>" + htmltext.Escape(text[1:1+end]) + "</code>")
 				text = text[2+end:]
 				continue
 			}
@@ -402,7 +402,7 @@ func Inline(text string) string {
 		if next < 0 {
 			next = len(text) - 1
 		}
-		b.WriteString(html.EscapeString(text[:1+next]))
+		b.WriteString(htmltext.Escape(text[:1+next]))
 		text = text[1+next:]
 	}
 	return b.String()
@@ -526,7 +526,7 @@ func (n *Numeric) Feedback(typed []string) (right bool, text string) {
 	for i, s := range typed {
 		label := fmt.Sprintf("answer %d", i+1)
 		if i < len(n.Labels) && n.Labels[i] != "" {
-			label = html.EscapeString(n.Labels[i])
+			label = htmltext.Escape(n.Labels[i])
 		}
 		got, ok := ParseNumber(s)
 		if !ok {

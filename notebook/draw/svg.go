@@ -2,11 +2,11 @@ package draw
 
 import (
 	"fmt"
-	"html"
 	"math"
 	"strings"
 
 	"gradbook/engine"
+	"gradbook/internal/htmltext"
 	"gradbook/internal/words"
 )
 
@@ -142,7 +142,7 @@ func (d *Drawing) SVG(v View) string {
 		}
 	}
 	stepAt := d.stepOf()
-	id := html.EscapeString(v.ID)
+	id := htmltext.Escape(v.ID)
 	layout := "horizontal"
 	if p.vertical {
 		layout = "vertical"
@@ -154,7 +154,7 @@ func (d *Drawing) SVG(v View) string {
 		fmt.Fprintf(&b, ` data-focus="%g %g %g %g"`, r.x, r.y, r.w, r.h)
 	}
 	fmt.Fprintf(&b, ` role="img" aria-labelledby="%s-title %s-desc">`, id, id)
-	fmt.Fprintf(&b, `<title id="%s-title">%s</title><desc id="%s-desc">%s</desc>`, id, html.EscapeString(d.Title), id, html.EscapeString(desc))
+	fmt.Fprintf(&b, `<title id="%s-title">%s</title><desc id="%s-desc">%s</desc>`, id, htmltext.Escape(d.Title), id, htmltext.Escape(desc))
 	fmt.Fprintf(&b, `<defs><marker id="%s-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerUnits="userSpaceOnUse" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" class="arrowhead"/></marker></defs>`, id)
 	for _, ue := range p.edges {
 		class := "edge"
@@ -171,7 +171,7 @@ func (d *Drawing) SVG(v View) string {
 			}
 		}
 		fmt.Fprintf(&b, `<g class="%s" data-from="%s" data-to="%s"><path d="%s" marker-end="url(#%s-arrow)"/>`,
-			class, html.EscapeString(d.unitName(p, ue.from)), html.EscapeString(d.unitName(p, ue.to)), ue.path, id)
+			class, htmltext.Escape(d.unitName(p, ue.from)), htmltext.Escape(d.unitName(p, ue.to)), ue.path, id)
 		if ue.labelled {
 			label := words.Rounded(d.sum(ue.edges))
 			r := ue.label
@@ -183,7 +183,7 @@ func (d *Drawing) SVG(v View) string {
 				r = rect{round1(r.x + (r.w-w)/2), r.y, w, r.h}
 			}
 			fmt.Fprintf(&b, `<rect class="contrib-bg" x="%g" y="%g" width="%g" height="%g" rx="3"/><text class="contrib" x="%g" y="%g" text-anchor="middle">%s</text>`,
-				r.x, r.y, r.w, r.h, round1(r.x+r.w/2), round1(r.y+r.h/2+(ascent-descent)/2*fontSize), html.EscapeString(label))
+				r.x, r.y, r.w, r.h, round1(r.x+r.w/2), round1(r.y+r.h/2+(ascent-descent)/2*fontSize), htmltext.Escape(label))
 		}
 		b.WriteString(`</g>`)
 	}
@@ -195,8 +195,8 @@ func (d *Drawing) SVG(v View) string {
 			x1, y1, x2, y2 = r.x+r.w/2, r.y+r.h, r.x+r.w/2, r.y+r.h+chipGap
 		}
 		fmt.Fprintf(&b, `<g class="chip" data-name="%s" data-to="%s"><title>the constant %s</title><line x1="%g" y1="%g" x2="%g" y2="%g" stroke="#7b8494"/><rect x="%g" y="%g" width="%g" height="%g" rx="8" fill="#f3f4f1" stroke="#8a93a3"/><text x="%g" y="%g" text-anchor="middle">%s</text></g>`,
-			html.EscapeString(n.Name), html.EscapeString(d.unitName(p, c.unit)), html.EscapeString(words.Rounded(n.Value)),
-			x1, y1, x2, y2, r.x, r.y, r.w, r.h, round1(r.x+r.w/2), round1(r.y+r.h/2+(ascent-descent)/2*fontSize), html.EscapeString(words.Rounded(n.Value)))
+			htmltext.Escape(n.Name), htmltext.Escape(d.unitName(p, c.unit)), htmltext.Escape(words.Rounded(n.Value)),
+			x1, y1, x2, y2, r.x, r.y, r.w, r.h, round1(r.x+r.w/2), round1(r.y+r.h/2+(ascent-descent)/2*fontSize), htmltext.Escape(words.Rounded(n.Value)))
 	}
 	for u := range p.units {
 		un := &p.units[u]
@@ -207,7 +207,7 @@ func (d *Drawing) SVG(v View) string {
 			if d.Out >= 0 && p.unitOf[d.Out] == u {
 				class += " out"
 			}
-			attr = fmt.Sprintf(`data-group="%s"`, html.EscapeString(un.group.key))
+			attr = fmt.Sprintf(`data-group="%s"`, htmltext.Escape(un.group.key))
 		} else {
 			n := d.Nodes[un.node]
 			if n.Op == "" {
@@ -216,9 +216,9 @@ func (d *Drawing) SVG(v View) string {
 			if un.node == d.Out {
 				class += " out"
 			}
-			attr = fmt.Sprintf(`data-name="%s"`, html.EscapeString(n.Name))
+			attr = fmt.Sprintf(`data-name="%s"`, htmltext.Escape(n.Name))
 			if len(n.Group) > 0 {
-				attr += fmt.Sprintf(` data-group="%s"`, html.EscapeString(groupKey(n.Group)))
+				attr += fmt.Sprintf(` data-group="%s"`, htmltext.Escape(groupKey(n.Group)))
 			}
 		}
 		if u == activeUnit {
@@ -235,13 +235,13 @@ func (d *Drawing) SVG(v View) string {
 		b.WriteString(`/>`)
 		ls := d.unitLines(un, grads, v.Bug)
 		if full := d.unitHeader(un); len([]rune(full)) > headMax {
-			fmt.Fprintf(&b, `<title>%s</title>`, html.EscapeString(full))
+			fmt.Fprintf(&b, `<title>%s</title>`, htmltext.Escape(full))
 		}
 		for i, l := range ls {
 			if l.text == "" {
 				continue
 			}
-			fmt.Fprintf(&b, `<text class="%s" x="%g" y="%g">%s</text>`, l.class, textInset, lineY(i), html.EscapeString(l.text))
+			fmt.Fprintf(&b, `<text class="%s" x="%g" y="%g">%s</text>`, l.class, textInset, lineY(i), htmltext.Escape(l.text))
 		}
 		b.WriteString(`</g>`)
 	}
@@ -338,7 +338,7 @@ func (d *Drawing) ControlsHTML(id string) string {
 	if d.Out < 0 || d.Trivial() {
 		return ""
 	}
-	id = html.EscapeString(id)
+	id = htmltext.Escape(id)
 	var b strings.Builder
 	b.WriteString(`<div class="controls" role="group" aria-label="Reverse pass">`)
 	b.WriteString(`<button type="button" class="step-back" disabled>Step back</button>`)
@@ -356,7 +356,7 @@ func (d *Drawing) ControlsHTML(id string) string {
 		if s == d.Out || n.Const {
 			continue
 		}
-		opt := fmt.Sprintf(`<option value="%d">%s</option>`, s, html.EscapeString(d.menuName(s)))
+		opt := fmt.Sprintf(`<option value="%d">%s</option>`, s, htmltext.Escape(d.menuName(s)))
 		k := ""
 		if d.folds {
 			k = groupKey(n.Group)
@@ -368,13 +368,13 @@ func (d *Drawing) ControlsHTML(id string) string {
 	}
 	b.WriteString(strings.Join(byGroup[""], ""))
 	for _, k := range keys {
-		fmt.Fprintf(&b, `<optgroup label="%s">%s</optgroup>`, html.EscapeString(k), strings.Join(byGroup[k], ""))
+		fmt.Fprintf(&b, `<optgroup label="%s">%s</optgroup>`, htmltext.Escape(k), strings.Join(byGroup[k], ""))
 	}
 	b.WriteString(`</select>`)
 	if d.folds {
 		fmt.Fprintf(&b, `<label class="groups-label" for="%s-groups">Open</label><select class="group-open" id="%s-groups"><option value="">(a folded group)</option>`, id, id)
 		for _, g := range d.groups {
-			fmt.Fprintf(&b, `<option value="%s">%s</option>`, html.EscapeString(g.key), html.EscapeString(g.key))
+			fmt.Fprintf(&b, `<option value="%s">%s</option>`, htmltext.Escape(g.key), htmltext.Escape(g.key))
 		}
 		b.WriteString(`</select><button type="button" class="fold-all" disabled>Fold every group</button>`)
 	}
@@ -516,8 +516,8 @@ func (d *Drawing) PathsHTML(from int) string {
 	}
 	paths, total := d.PathsTo(from)
 	var b strings.Builder
-	name := html.EscapeString(d.Nodes[from].Label)
-	out := html.EscapeString(d.Nodes[d.Out].Label)
+	name := htmltext.Escape(d.Nodes[from].Label)
+	out := htmltext.Escape(d.Nodes[d.Out].Label)
 	if total == 0 {
 		fmt.Fprintf(&b, `<p>No path leads from %s to %s, so its gradient is 0.</p>`, name, out)
 		return b.String()
@@ -532,7 +532,7 @@ func (d *Drawing) PathsHTML(from int) string {
 		labels := []string{name}
 		var factors []string
 		for _, e := range p.Edges {
-			to := html.EscapeString(d.Nodes[d.Edges[e].To].Label)
+			to := htmltext.Escape(d.Nodes[d.Edges[e].To].Label)
 			if d.usesTwice(d.Edges[e].To, d.Edges[e].From) {
 				to += fmt.Sprintf(" (input %d)", d.Edges[e].Port+1)
 			}
@@ -573,7 +573,7 @@ func (d *Drawing) TableHTMLIn(v View) string {
 		if v.Practice {
 			so = ", so far"
 		}
-		fmt.Fprintf(&b, `<th scope="col">∂%s/∂value%s</th>`, html.EscapeString(d.Nodes[d.Out].Label), so)
+		fmt.Fprintf(&b, `<th scope="col">∂%s/∂value%s</th>`, htmltext.Escape(d.Nodes[d.Out].Label), so)
 	}
 	if d.Theirs != nil {
 		b.WriteString(`<th scope="col">yours</th>`)
@@ -598,7 +598,7 @@ func (d *Drawing) TableHTMLIn(v View) string {
 		if s == d.FirstWrong {
 			row = ` class="first-wrong"`
 		}
-		fmt.Fprintf(&b, `<tr data-name="%s"%s><th scope="row">%s</th><td>%s</td><td>%s</td>`, html.EscapeString(n.Name), row, html.EscapeString(n.Label), html.EscapeString(how), words.Rounded(n.Value))
+		fmt.Fprintf(&b, `<tr data-name="%s"%s><th scope="row">%s</th><td>%s</td><td>%s</td>`, htmltext.Escape(n.Name), row, htmltext.Escape(n.Label), htmltext.Escape(how), words.Rounded(n.Value))
 		if d.Out >= 0 {
 			fmt.Fprintf(&b, `<td>%s</td>`, words.Rounded(grads[s]))
 		}
@@ -614,7 +614,7 @@ func (d *Drawing) TableHTMLIn(v View) string {
 			fmt.Fprintf(&b, `<td class="%s">%s</td>`, cls, t)
 		}
 		if d.folds {
-			fmt.Fprintf(&b, `<td>%s</td>`, html.EscapeString(groupKey(n.Group)))
+			fmt.Fprintf(&b, `<td>%s</td>`, htmltext.Escape(groupKey(n.Group)))
 		}
 		b.WriteString(`</tr>`)
 	}

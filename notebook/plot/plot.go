@@ -8,13 +8,13 @@ package plot
 
 import (
 	"fmt"
-	"html"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 
+	"gradbook/internal/htmltext"
 	"gradbook/internal/words"
 )
 
@@ -130,16 +130,16 @@ func (a *axes) frame(b *strings.Builder, o Options) {
 	}
 	fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#555"/>`, left, top, width-left-right, height-top-bottom)
 	if o.XLabel != "" {
-		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, (left+width-right)/2, height-8, html.EscapeString(o.XLabel))
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, (left+width-right)/2, height-8, htmltext.Escape(o.XLabel))
 	}
 	if o.YLabel != "" {
-		fmt.Fprintf(b, `<text transform="translate(14 %.1f) rotate(-90)" text-anchor="middle">%s</text>`, (top+height-bottom)/2, html.EscapeString(o.YLabel))
+		fmt.Fprintf(b, `<text transform="translate(14 %.1f) rotate(-90)" text-anchor="middle">%s</text>`, (top+height-bottom)/2, htmltext.Escape(o.YLabel))
 	}
 	b.WriteString(`</g>`)
 }
 
 func open(b *strings.Builder, o Options) {
-	fmt.Fprintf(b, `<svg class="plot" viewBox="0 0 %.0f %.0f" width="100%%" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`, width, height, html.EscapeString(o.Title))
+	fmt.Fprintf(b, `<svg class="plot" viewBox="0 0 %.0f %.0f" width="100%%" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`, width, height, htmltext.Escape(o.Title))
 }
 
 // legend writes a legend box in the top right corner.
@@ -158,7 +158,7 @@ func legend(b *strings.Builder, names []string, mark func(b *strings.Builder, i 
 	for i, n := range names {
 		cy := y + 14 + 18*float64(i)
 		mark(b, i, x+16, cy)
-		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" fill="#222">%s</text>`, x+32, cy+4, html.EscapeString(n))
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" fill="#222">%s</text>`, x+32, cy+4, htmltext.Escape(n))
 	}
 	b.WriteString(`</g>`)
 }
@@ -703,13 +703,13 @@ func Heatmap(values [][]float64, rows, cols []string, o Options) (*Plot, error) 
 	w, h := lw+cell*float64(nc)+right, lt+cell*float64(nr)+top
 	numbers := cell >= 30
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="plot heatmap" viewBox="0 0 %.0f %.0f" width="100%%" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg"><g font-size="12">`, w, h, html.EscapeString(o.Title))
+	fmt.Fprintf(&b, `<svg class="plot heatmap" viewBox="0 0 %.0f %.0f" width="100%%" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg"><g font-size="12">`, w, h, htmltext.Escape(o.Title))
 	for j := range nc {
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle" fill="#333">%s</text>`, lw+cell*(float64(j)+0.5), lt-8, html.EscapeString(clipRunes(label(cols, j), int(cell/7)+1)))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle" fill="#333">%s</text>`, lw+cell*(float64(j)+0.5), lt-8, htmltext.Escape(clipRunes(label(cols, j), int(cell/7)+1)))
 	}
 	for i, r := range values {
 		y := lt + cell*float64(i)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end" fill="#333">%s</text>`, lw-6, y+cell/2+4, html.EscapeString(clipRunes(label(rows, i), 16)))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end" fill="#333">%s</text>`, lw-6, y+cell/2+4, htmltext.Escape(clipRunes(label(rows, i), 16)))
 		for j, v := range r {
 			t := 0.0
 			if hi > lo {
