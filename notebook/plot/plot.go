@@ -1,7 +1,8 @@
 // Package plot draws the plots of cells as SVG: a line plot of series
 // (a loss per step), a scatter of 2-D points coloured by class, and a
 // decision boundary (a function's sign over a grid, shaded under the
-// points). Every plot comes with a text alternative: a summary sentence
+// points), a heat map, and histograms of several series on shared bins
+// (hist.go). Every plot comes with a text alternative: a summary sentence
 // and a table. Colours are the Okabe–Ito palette, safe for colour
 // blindness, and classes and series differ by marker and dash too.
 package plot
