@@ -75,31 +75,46 @@ func plotBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		return nil, err
 	}
 	clipOptions(&o)
-	var ss []plot.Series
-	if d, ok := series.(*starlark.Dict); ok {
-		for _, item := range d.Items() {
-			name, ok := starlark.AsString(item[0])
-			if !ok {
-				name = kernel.Short(item[0])
-			}
-			ys, err := numbers("plot: series "+name, item[1])
-			if err != nil {
-				return nil, err
-			}
-			ss = append(ss, plot.Series{Name: kernel.Clip(name), Ys: ys})
-		}
-	} else {
-		ys, err := numbers("plot: series", series)
+	name := o.YLabel
+	if name == "" {
+		name = "y"
+	}
+	ss, err := seriesOf(series, name, "plot: series", "plot: series ", func(_, what string, v starlark.Value) ([]float64, error) {
+		return numbers(what, v)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return addPlot(thread, b.Name())(plot.Line(ss, o))
+}
+
+// seriesOf reads the series of a plot with read: each value of a dict,
+// named by its key (clipped), in the dict's order, which errors call
+// keyed and the name; or else x alone, named one, which errors call
+// alone.
+func seriesOf(x starlark.Value, one, alone, keyed string, read func(name, what string, v starlark.Value) ([]float64, error)) ([]plot.Series, error) {
+	d, ok := x.(*starlark.Dict)
+	if !ok {
+		ys, err := read(one, alone, x)
 		if err != nil {
 			return nil, err
 		}
-		name := o.YLabel
-		if name == "" {
-			name = "y"
-		}
-		ss = []plot.Series{{Name: name, Ys: ys}}
+		return []plot.Series{{Name: one, Ys: ys}}, nil
 	}
-	return addPlot(thread, b.Name())(plot.Line(ss, o))
+	var ss []plot.Series
+	for _, item := range d.Items() {
+		name, ok := starlark.AsString(item[0])
+		if !ok {
+			name = kernel.Short(item[0])
+		}
+		name = kernel.Clip(name)
+		ys, err := read(name, keyed+name, item[1])
+		if err != nil {
+			return nil, err
+		}
+		ss = append(ss, plot.Series{Name: name, Ys: ys})
+	}
+	return ss, nil
 }
 
 // pointsOf reads points ([x, y] pairs) and their classes.
@@ -227,35 +242,14 @@ func histBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		return nil, err
 	}
 	clipOptions(&o)
-	read := func(name string, v starlark.Value) (plot.Series, error) {
+	ss, err := seriesOf(series, "values", "hist: values", "hist: ", func(name, what string, v starlark.Value) ([]float64, error) {
 		if t, ok := torch.TensorOf(v); ok {
-			if err := finiteTensor(name, t); err != nil {
-				return plot.Series{}, err
-			}
-			return plot.Series{Name: name, Ys: t.Data()}, nil
+			return t.Data(), finiteTensor(name, t)
 		}
-		ys, err := numbers("hist: "+name, v)
-		return plot.Series{Name: name, Ys: ys}, err
-	}
-	var ss []plot.Series
-	if d, ok := series.(*starlark.Dict); ok {
-		for _, item := range d.Items() {
-			name, ok := starlark.AsString(item[0])
-			if !ok {
-				name = kernel.Short(item[0])
-			}
-			s, err := read(kernel.Clip(name), item[1])
-			if err != nil {
-				return nil, err
-			}
-			ss = append(ss, s)
-		}
-	} else {
-		s, err := read("values", series)
-		if err != nil {
-			return nil, err
-		}
-		ss = []plot.Series{s}
+		return numbers(what, v)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return addPlot(thread, b.Name())(plot.Hist(ss, bins, saturated, o))
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"gradbook/notebook/page"
 	"gradbook/notebook/page/fakedom"
 )
 
@@ -28,14 +29,7 @@ func TestPlotUnderACell(t *testing.T) {
 		t.Errorf("folded, the table shows %q", got)
 	}
 	b.clickIn(table, "summary")
-	var rows []string
-	for _, tr := range table.QueryAll("tr") {
-		var cells []string
-		for _, td := range tr.QueryAll("th, td") {
-			cells = append(cells, td.Text())
-		}
-		rows = append(rows, strings.Join(cells, "|"))
-	}
+	rows := tableRows(table)
 	if len(rows) != 2 || rows[0] != "series|points|first|lowest (at)|highest (at)|last" || rows[1] != "loss|4|3|1.2 (3)|3 (0)|1.2" {
 		t.Errorf("opened, the table has %q", rows)
 	}
@@ -195,15 +189,22 @@ func TestHistogramUnderACell(t *testing.T) {
 	}
 	table := b.within(fig, "details")
 	b.clickIn(table, "summary")
+	rows := tableRows(table)
+	if got := strings.Join(rows, "\n"); got != "from|to|layer 1|layer 2\n-1|-0.5|2|0\n-0.5|0|0|1\n0|0.5|1|2\n0.5|1|3|1" {
+		t.Errorf("opened, the table has\n%s", got)
+	}
+}
+
+// tableRows returns the rows of the table in node, each its cells' text
+// joined by "|".
+func tableRows(node page.Node) []string {
 	var rows []string
-	for _, tr := range table.QueryAll("tr") {
+	for _, tr := range node.QueryAll("tr") {
 		var cells []string
 		for _, td := range tr.QueryAll("th, td") {
 			cells = append(cells, td.Text())
 		}
 		rows = append(rows, strings.Join(cells, "|"))
 	}
-	if got := strings.Join(rows, "\n"); got != "from|to|layer 1|layer 2\n-1|-0.5|2|0\n-0.5|0|0|1\n0|0.5|1|2\n0.5|1|3|1" {
-		t.Errorf("opened, the table has\n%s", got)
-	}
+	return rows
 }

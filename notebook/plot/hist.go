@@ -65,35 +65,26 @@ func Hist(series []Series, bins int, saturated float64, o Options) (*Plot, error
 		}
 	}
 	a := newAxes(lo, hi, 0, float64(most))
-	var b strings.Builder
-	open(&b, o)
-	a.frame(&b, o)
-	var names []string
-	for i, s := range series {
-		names = append(names, s.Name)
-		c, d := colours[i%len(colours)], dashes[i%len(dashes)]
-		fmt.Fprintf(&b, `<polyline fill="%s" fill-opacity="0.35" stroke-width="2" stroke="%s"`, tints[i%len(tints)], c)
-		if d != "" {
-			b.WriteString(` stroke-dasharray="` + d + `"`)
-		}
-		fmt.Fprintf(&b, ` points="%.1f,%.1f `, a.px(lo), a.py(0))
-		for k, m := range counts[i] {
-			fmt.Fprintf(&b, "%.1f,%.1f %.1f,%.1f ", a.px(edge(k)), a.py(float64(m)), a.px(edge(k+1)), a.py(float64(m)))
-		}
-		fmt.Fprintf(&b, `%.1f,%.1f"/>`, a.px(hi), a.py(0))
-	}
-	if saturated > 0 {
+	guides := func(b *strings.Builder) {
 		for _, x := range []float64{-saturated, saturated} {
-			if x >= a.x0 && x <= a.x1 {
-				fmt.Fprintf(&b, `<line class="saturated" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#555" stroke-dasharray="3 3"/>`, a.px(x), top, a.px(x), height-bottom)
+			if saturated > 0 && x >= a.x0 && x <= a.x1 {
+				fmt.Fprintf(b, `<line class="saturated" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#555" stroke-dasharray="3 3"/>`, a.px(x), top, a.px(x), height-bottom)
 			}
 		}
 	}
-	legend(&b, names, func(b *strings.Builder, i int, x, y float64) {
-		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2.2" stroke-dasharray="%s"/>`, x-10, y, x+10, y, colours[i%len(colours)], dashes[i%len(dashes)])
+	fill := func(i int) string { return `fill="` + tints[i%len(tints)] + `" fill-opacity="0.35"` }
+	svg := seriesSVG(a, o, series, guides, fill, func(b *strings.Builder, i int) {
+		fmt.Fprintf(b, `%.1f,%.1f `, a.px(lo), a.py(0))
+		for k, m := range counts[i] {
+			fmt.Fprintf(b, "%.1f,%.1f %.1f,%.1f ", a.px(edge(k)), a.py(float64(m)), a.px(edge(k+1)), a.py(float64(m)))
+		}
+		fmt.Fprintf(b, `%.1f,%.1f`, a.px(hi), a.py(0))
 	})
-	b.WriteString(`</svg>`)
-	p := &Plot{Title: o.Title, SVG: b.String()}
+	p := &Plot{Title: o.Title, SVG: svg}
+	names := make([]string, len(series))
+	for i, s := range series {
+		names[i] = s.Name
+	}
 	head := []string{"from", "to"}
 	head = append(head, names...)
 	p.Table = [][]string{head}
