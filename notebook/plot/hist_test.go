@@ -124,3 +124,19 @@ func atoi(t *testing.T, s string) int {
 	}
 	return n
 }
+
+// Four layers of 250,000 tanh outputs each, on 200 bins.
+func BenchmarkHistOfFourLayers(b *testing.B) {
+	ss := make([]Series, 4)
+	for i := range ss {
+		ss[i] = Series{Name: "layer", Ys: make([]float64, 250_000)}
+		for j := range ss[i].Ys {
+			ss[i].Ys[j] = math.Tanh(float64(i+1) * math.Sin(float64(j)))
+		}
+	}
+	for b.Loop() {
+		if _, err := Hist(ss, MaxBins, 0.97, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
