@@ -1,5 +1,5 @@
 // The lessons, as a learner works through them.
-const { test, expect, open, solution, goodBackward, withBackward, editorOf, lessons, long, skipPredictions, answer } = require("./helpers");
+const { test, expect, open, solution, goodBackward, withBackward, editorOf, lessons, long, skipPredictions, answer, cell, typeInto } = require("./helpers");
 
 test("the index lists every lesson in teaching order, with what it teaches and its time", async ({ page, errors }) => {
   await page.goto("index.html");
@@ -314,4 +314,22 @@ test("07: training draws the loss curve and the decision boundary, with their te
   const box = await train.locator("svg.plot").boundingBox();
   expect(box.width).toBeLessThanOrEqual(360);
   expect(box.width).toBeGreaterThan(250);
+});
+
+test("07: hist overlays two layers, a tensor's and a list's, with their summary and table", async ({ page, errors }) => {
+  await open(page, "lessons/training-on-moons.html");
+  const c = cell(page, 1);
+  await typeInto(c, `h1 = torch.tensor([[-1.0, -0.99], [0.0, 0.5], [0.98, 1.0]])
+hist({"layer 1": h1, "layer 2": [-0.5, 0, 0, 0.5]}, bins=4, title="tanh outputs", saturated=0.97)`);
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  const fig = c.locator("figure.plot");
+  await expect(fig.locator("figcaption")).toHaveText("tanh outputs", { timeout: 60_000 });
+  await expect(fig.locator("svg.plot polyline")).toHaveCount(2);
+  await expect(fig.locator("svg.plot .legend")).toContainText("layer 2");
+  await expect(fig.locator(".plot-summary")).toHaveText(
+    "A histogram in 4 bins from -1 to 1. layer 1: 6 numbers, mean 0.08167, standard deviation 0.9111, 66.67% beyond ±0.97; layer 2: 4 numbers, mean 0, standard deviation 0.4082, 0.00% beyond ±0.97.",
+  );
+  await fig.locator("summary").click();
+  await expect(fig.locator("table tr").first().locator("th")).toHaveText(["from", "to", "layer 1", "layer 2"]);
+  await expect(fig.locator("table tr").nth(4).locator("td")).toHaveText(["0.5", "1", "3", "1"]);
 });

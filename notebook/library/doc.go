@@ -6,7 +6,7 @@
 //	              list format, answered as the JavaScript API answers
 //	check.go      check, and grad_check's finite differences
 //	math.go       math, round
-//	plots.go      plot, scatter, boundary, heatmap (package plot)
+//	plots.go      plot, scatter, boundary, heatmap, hist (package plot)
 //	data.go       moons, uniform, sum: seeded data and starting weights
 //	datafiles.go  names, from the data files the page brings the runner
 //	random.go     the random module, whose generator is the library's

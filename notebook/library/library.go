@@ -27,6 +27,7 @@ var builtins = []kernel.Builtin{
 	{Name: "scatter", Fn: scatterBuiltin},
 	{Name: "boundary", Fn: boundaryBuiltin},
 	{Name: "heatmap", Fn: heatmapBuiltin},
+	{Name: "hist", Fn: histBuiltin},
 	// data.go: seeded data sets and starting weights.
 	{Name: "moons", Fn: moonsBuiltin},
 	{Name: "uniform", Fn: uniformBuiltin},

@@ -2,12 +2,18 @@ package library
 
 import (
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 
 	"go.starlark.net/starlark"
 
+	"gradbook/internal/words"
 	"gradbook/notebook/kernel"
 	"gradbook/notebook/plot"
+	"gradbook/notebook/torch"
 	"gradbook/notebook/values"
+	"gradbook/tensor"
 )
 
 // The plot built-ins: each adds a plot under the cell.
@@ -15,6 +21,7 @@ import (
 //	plot(losses, title="Loss", ylabel="loss")      # a list, or a dict of them
 //	scatter(X, y, title="The data")                # X: [x, y] pairs; y: classes
 //	boundary(f, X, y, title="Decision boundary")   # f(x, y): its sign, shaded
+//	hist({"layer 1": h1}, bins=50, saturated=0.97) # counts, overlaid per key
 
 // addPlot returns a built-in's answer when it has made a plot, or an
 // error that says which built-in could not: the plot goes under the cell.
@@ -68,31 +75,46 @@ func plotBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		return nil, err
 	}
 	clipOptions(&o)
-	var ss []plot.Series
-	if d, ok := series.(*starlark.Dict); ok {
-		for _, item := range d.Items() {
-			name, ok := starlark.AsString(item[0])
-			if !ok {
-				name = kernel.Short(item[0])
-			}
-			ys, err := numbers("plot: series "+name, item[1])
-			if err != nil {
-				return nil, err
-			}
-			ss = append(ss, plot.Series{Name: kernel.Clip(name), Ys: ys})
-		}
-	} else {
-		ys, err := numbers("plot: series", series)
+	name := o.YLabel
+	if name == "" {
+		name = "y"
+	}
+	ss, err := seriesOf(series, name, "plot: series", "plot: series ", func(_, what string, v starlark.Value) ([]float64, error) {
+		return numbers(what, v)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return addPlot(thread, b.Name())(plot.Line(ss, o))
+}
+
+// seriesOf reads the series of a plot with read: each value of a dict,
+// named by its key (clipped), in the dict's order, which errors call
+// keyed and the name; or else x alone, named one, which errors call
+// alone.
+func seriesOf(x starlark.Value, one, alone, keyed string, read func(name, what string, v starlark.Value) ([]float64, error)) ([]plot.Series, error) {
+	d, ok := x.(*starlark.Dict)
+	if !ok {
+		ys, err := read(one, alone, x)
 		if err != nil {
 			return nil, err
 		}
-		name := o.YLabel
-		if name == "" {
-			name = "y"
-		}
-		ss = []plot.Series{{Name: name, Ys: ys}}
+		return []plot.Series{{Name: one, Ys: ys}}, nil
 	}
-	return addPlot(thread, b.Name())(plot.Line(ss, o))
+	var ss []plot.Series
+	for _, item := range d.Items() {
+		name, ok := starlark.AsString(item[0])
+		if !ok {
+			name = kernel.Short(item[0])
+		}
+		name = kernel.Clip(name)
+		ys, err := read(name, keyed+name, item[1])
+		if err != nil {
+			return nil, err
+		}
+		ss = append(ss, plot.Series{Name: name, Ys: ys})
+	}
+	return ss, nil
 }
 
 // pointsOf reads points ([x, y] pairs) and their classes.
@@ -205,4 +227,47 @@ func heatmapBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 		return nil, err
 	}
 	return addPlot(thread, b.Name())(plot.Heatmap(grid, rows, cols, o))
+}
+
+// hist(values, bins=50, title="", xlabel="value", saturated=0): a
+// histogram of a tensor's numbers (all of them, whatever its shape), or
+// of a list of numbers or Values; or of each of those in a dict, one
+// series per key in the dict's order, overlaid on shared bins.
+// saturated=0.97 makes the summary give each series' share beyond ±0.97.
+func histBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var series starlark.Value
+	bins, saturated := 50, 0.0
+	o := plot.Options{XLabel: "value", YLabel: "count"}
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "values", &series, "bins?", &bins, "title?", &o.Title, "xlabel?", &o.XLabel, "saturated?", &saturated); err != nil {
+		return nil, err
+	}
+	clipOptions(&o)
+	ss, err := seriesOf(series, "values", "hist: values", "hist: ", func(name, what string, v starlark.Value) ([]float64, error) {
+		if t, ok := torch.TensorOf(v); ok {
+			return t.Data(), finiteTensor(name, t)
+		}
+		return numbers(what, v)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return addPlot(thread, b.Name())(plot.Hist(ss, bins, saturated, o))
+}
+
+// finiteTensor returns an error that names the first NaN or infinite
+// number of t, the series name's, by its place in t: [3, 4].
+func finiteTensor(name string, t *tensor.Tensor) error {
+	for i, x := range t.Data() {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			continue
+		}
+		shape := t.Shape()
+		at := make([]string, len(shape))
+		for k := len(shape) - 1; k >= 0; k-- {
+			at[k] = strconv.Itoa(i % shape[k])
+			i /= shape[k]
+		}
+		return fmt.Errorf("hist: series %q holds %s at [%s]: the numbers counted must be finite", name, words.Number(x), strings.Join(at, ", "))
+	}
+	return nil
 }

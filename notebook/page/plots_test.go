@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"gradbook/notebook/page"
 	"gradbook/notebook/page/fakedom"
 )
 
@@ -28,14 +29,7 @@ func TestPlotUnderACell(t *testing.T) {
 		t.Errorf("folded, the table shows %q", got)
 	}
 	b.clickIn(table, "summary")
-	var rows []string
-	for _, tr := range table.QueryAll("tr") {
-		var cells []string
-		for _, td := range tr.QueryAll("th, td") {
-			cells = append(cells, td.Text())
-		}
-		rows = append(rows, strings.Join(cells, "|"))
-	}
+	rows := tableRows(table)
 	if len(rows) != 2 || rows[0] != "series|points|first|lowest (at)|highest (at)|last" || rows[1] != "loss|4|3|1.2 (3)|3 (0)|1.2" {
 		t.Errorf("opened, the table has %q", rows)
 	}
@@ -172,4 +166,45 @@ func TestRunAllSaysWhatRuns(t *testing.T) {
 	if got := b.status(); !strings.HasPrefix(got, "Ran all 5 cells") {
 		t.Errorf("after Stop the status says %q", got)
 	}
+}
+
+// A histogram of two layers shows under the cell as a plot does: its
+// caption, its picture with a legend, a summary with each layer's count,
+// mean, standard deviation and saturation, and its bins as a table.
+func TestHistogramUnderACell(t *testing.T) {
+	b := open(t, drawings)
+	c := b.run("plots")
+	b.typeCode(c, `hist({"layer 1": [-1, -0.99, 0, 0.5, 0.98, 1], "layer 2": [-0.5, 0, 0, 0.5]}, bins=4, title="tanh outputs", saturated=0.97)`)
+	b.run("plots")
+	fig := b.within(c, "figure.plot")
+	if got := fakedom.VisibleText(b.within(fig, "figcaption")); got != "tanh outputs" {
+		t.Errorf("the histogram's caption is %q", got)
+	}
+	if svg := fig.Query(".plot-box svg.plot"); svg == nil || len(svg.QueryAll("polyline")) != 2 || svg.Query("g.legend") == nil {
+		t.Error("the histogram has no picture of two outlines with a legend")
+	}
+	want := "A histogram in 4 bins from -1 to 1. layer 1: 6 numbers, mean 0.08167, standard deviation 0.9111, 66.67% beyond ±0.97; layer 2: 4 numbers, mean 0, standard deviation 0.4082, 0.00% beyond ±0.97."
+	if got := fakedom.VisibleText(b.within(fig, ".plot-summary")); got != want {
+		t.Errorf("the summary says %q", got)
+	}
+	table := b.within(fig, "details")
+	b.clickIn(table, "summary")
+	rows := tableRows(table)
+	if got := strings.Join(rows, "\n"); got != "from|to|layer 1|layer 2\n-1|-0.5|2|0\n-0.5|0|0|1\n0|0.5|1|2\n0.5|1|3|1" {
+		t.Errorf("opened, the table has\n%s", got)
+	}
+}
+
+// tableRows returns the rows of the table in node, each its cells' text
+// joined by "|".
+func tableRows(node page.Node) []string {
+	var rows []string
+	for _, tr := range node.QueryAll("tr") {
+		var cells []string
+		for _, td := range tr.QueryAll("th, td") {
+			cells = append(cells, td.Text())
+		}
+		rows = append(rows, strings.Join(cells, "|"))
+	}
+	return rows
 }

@@ -1,7 +1,8 @@
 // Package plot draws the plots of cells as SVG: a line plot of series
 // (a loss per step), a scatter of 2-D points coloured by class, and a
 // decision boundary (a function's sign over a grid, shaded under the
-// points). Every plot comes with a text alternative: a summary sentence
+// points), a heat map, and histograms of several series on shared bins
+// (hist.go). Every plot comes with a text alternative: a summary sentence
 // and a table. Colours are the Okabe–Ito palette, safe for colour
 // blindness, and classes and series differ by marker and dash too.
 package plot
@@ -163,6 +164,35 @@ func legend(b *strings.Builder, names []string, mark func(b *strings.Builder, i 
 	b.WriteString(`</g>`)
 }
 
+// seriesSVG draws series on axes a: what under draws (if not nil) under
+// them, then each series as a line in its colour and dash, filled as its
+// fill attributes say, through the points that points writes, and a
+// legend that names them when there are several.
+func seriesSVG(a *axes, o Options, series []Series, under func(b *strings.Builder), fill func(i int) string, points func(b *strings.Builder, i int)) string {
+	var b strings.Builder
+	open(&b, o)
+	a.frame(&b, o)
+	if under != nil {
+		under(&b)
+	}
+	names := make([]string, len(series))
+	for i, s := range series {
+		names[i] = s.Name
+		b.WriteString(`<polyline ` + fill(i) + ` stroke-width="2.2" stroke-linejoin="round" stroke="` + colours[i%len(colours)] + `"`)
+		if d := dashes[i%len(dashes)]; d != "" {
+			b.WriteString(` stroke-dasharray="` + d + `"`)
+		}
+		b.WriteString(` points="`)
+		points(&b, i)
+		b.WriteString(`"/>`)
+	}
+	legend(&b, names, func(b *strings.Builder, i int, x, y float64) {
+		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2.2" stroke-dasharray="%s"/>`, x-10, y, x+10, y, colours[i%len(colours)], dashes[i%len(dashes)])
+	})
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
 // The most a line plot draws, so that a plot of any length stays a
 // picture a page shows at once: MaxSeries lines (a dict of more is drawn
 // in part, and said), each of at most MaxLinePoints points. A longer
@@ -192,28 +222,13 @@ func Line(series []Series, o Options) (*Plot, error) {
 	}
 	drawn := series[:min(len(series), MaxSeries)]
 	a := newAxes(0, float64(max(n-1, 1)), lo, hi)
-	var b strings.Builder
-	open(&b, o)
-	a.frame(&b, o)
-	var names []string
-	for i, s := range drawn {
-		names = append(names, s.Name)
-		c, d := colours[i%len(colours)], dashes[i%len(dashes)]
-		b.WriteString(`<polyline fill="none" stroke-width="2.2" stroke-linejoin="round" stroke="` + c + `"`)
-		if d != "" {
-			b.WriteString(` stroke-dasharray="` + d + `"`)
+	svg := seriesSVG(a, o, drawn, nil, func(int) string { return `fill="none"` }, func(b *strings.Builder, i int) {
+		ys := drawn[i].Ys
+		for _, x := range thin(ys) {
+			fmt.Fprintf(b, "%.1f,%.1f ", a.px(float64(x)), a.py(ys[x]))
 		}
-		b.WriteString(` points="`)
-		for _, x := range thin(s.Ys) {
-			fmt.Fprintf(&b, "%.1f,%.1f ", a.px(float64(x)), a.py(s.Ys[x]))
-		}
-		b.WriteString(`"/>`)
-	}
-	legend(&b, names, func(b *strings.Builder, i int, x, y float64) {
-		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2.2" stroke-dasharray="%s"/>`, x-10, y, x+10, y, colours[i%len(colours)], dashes[i%len(dashes)])
 	})
-	b.WriteString(`</svg>`)
-	p := &Plot{Title: o.Title, SVG: b.String()}
+	p := &Plot{Title: o.Title, SVG: svg}
 	p.Table = [][]string{{"series", "points", "first", "lowest (at)", "highest (at)", "last"}}
 	var sum []string
 	for _, s := range drawn {
