@@ -322,7 +322,7 @@ func (r *Run) compileError(cell int, err error) *CellError {
 // code, and says it in a learner's words.
 func (r *Run) runtimeError(ran int, err error) *CellError {
 	e := &CellError{Cell: ran, Msg: err.Error()}
-	col := 0
+	col, innermost := 0, false
 	var ee *starlark.EvalError
 	if errors.As(err, &ee) {
 		e.Msg = ee.Msg
@@ -339,6 +339,7 @@ func (r *Run) runtimeError(ran int, err error) *CellError {
 			}
 			e.Line, col = int(f.Pos.Line), int(f.Pos.Col)
 			e.Code = lineOf(r.cells[cell], e.Line)
+			innermost = i == len(stack)-1 && cell == ran
 			if cell != ran {
 				e.Where = fmt.Sprintf("in %s, defined in cell %d", f.Name, cell+1)
 			}
@@ -367,9 +368,10 @@ func (r *Run) runtimeError(ran int, err error) *CellError {
 	if frozenMutation(e.Msg) {
 		e.Msg += " (a cell cannot change a list or dict that a cell above made, so that every run gives the same result: make a copy, such as xs = list(xs), and change that)"
 	}
-	if e.Stop == ErrTooLong && (e.Line < 1 || e.Where != "") {
-		// Starlark does not keep the position of every instruction: name
-		// the loop that was running.
+	if e.Stop == ErrTooLong && (e.Line < 1 || e.Where != "" || innermost && e.Line < loopLine(r.cells[ran])) {
+		// Starlark does not keep the position of every instruction: a
+		// loop's test takes the position of the code before it, which
+		// runs once and calls nothing. Name the loop that was running.
 		if line := loopLine(r.cells[ran]); line > 0 {
 			e.Line, e.Code, e.Where = line, lineOf(r.cells[ran], line), ""
 		}
