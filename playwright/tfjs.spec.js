@@ -38,7 +38,7 @@ const range = (xs) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed
 
 // The products: their sizes, and how many the short and the long runs take.
 const products = [
-  { name: "64×64 by 64×64", m: 64, k: 64, n: 64, runs: [1, 201] },
+  { name: "64×64 by 64×64", m: 64, k: 64, n: 64, runs: [1, 1001] },
   { name: "256×256 by 256×256", m: 256, k: 256, n: 256, runs: [1, 21] },
   { name: "512×64 by 64×256", m: 512, k: 64, n: 256, runs: [1, 41] },
 ];
@@ -81,14 +81,18 @@ test("side by side: matrix products, makemore's MLP step and the GPT step in Gra
     return Number(await c.getAttribute("data-ms"));
   };
   // per is the time of one run of a workload: the long run less the
-  // short one, divided by the runs between them.
+  // short one, divided by the runs between them. The long runs take
+  // hundreds of milliseconds more than the short ones, so that a cell's
+  // own round trip, which varies by tens of milliseconds on a busy
+  // machine, cannot swamp the difference (20 MLP steps could: one round
+  // came out at -0.12 ms a step).
   const per = async (time, [short, long]) => {
     const a = await time(short), b = await time(long);
     return (b - a) / (long - short);
   };
   const gradbook = {
     product: (p) => per((n) => runMs(`torch.manual_seed(1)\nA = torch.randn(${p.m}, ${p.k})\nB = torch.randn(${p.k}, ${p.n})\nfor i in range(${n}):\n    P = A.matmul(B)\nprint(P.shape)`), p.runs),
-    mlp: () => per((n) => runMs(`${mlpProgram}\nprint(steps(${n}))`), [1, 21]),
+    mlp: () => per((n) => runMs(`${mlpProgram}\nprint(steps(${n}))`), [1, 201]),
   };
   // tfjs times a workload on a backend in the page.
   const tfjs = (backend, what, args, runs) => page.evaluate(async ({ backend, what, args, runs }) => {
