@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gradbook/notebook/lesson"
 )
 
 // python runs code after gradbook.py in Debian's Python 3, and returns
@@ -90,5 +92,68 @@ print(Value(2.0, "w"))
 	}
 	if !strings.Contains(got, `Value(data=2, grad=0, label="w")`) || !strings.Contains(got, "Value(data=4, grad=1)") {
 		t.Errorf("Values print otherwise than in the page:\n%s", got)
+	}
+}
+
+// script joins a notebook's code cells into one Python program.
+func script(nb *Notebook) string {
+	var b strings.Builder
+	for _, c := range nb.Cells {
+		if !c.Markdown {
+			b.WriteString(c.Source + "\n\n")
+		}
+	}
+	return b.String()
+}
+
+// runScript runs a program in Debian's Python 3 and returns what it
+// printed and whether it ended well.
+func runScript(t *testing.T, src string) (string, bool) {
+	t.Helper()
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	f := filepath.Join(t.TempDir(), "nb.py")
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("/usr/bin/python3", f).CombinedOutput()
+	return string(out), err == nil
+}
+
+// TestHiddenTestsInPython: an exercise's hidden tests, in the notebook,
+// stop at the starter code with the failing test's name, and pass the
+// solution; the backward checker's graphs too (reverse accumulation's
+// exercise).
+func TestHiddenTestsInPython(t *testing.T) {
+	l, err := lesson.Parse("sample", []byte(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ra, err := lesson.LoadFile("../../site/lessons/reverse-accumulation.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		l            *lesson.Lesson
+		starterFails string
+		solvedPasses string
+	}{
+		{l, "✗ doubles 3", "✓ doubles 3"},
+		{ra, "✗ the worked example", "✓ a random graph"},
+	} {
+		for _, solved := range []bool{false, true} {
+			nb, err := Of(tc.l, Work{}, Options{Solved: solved})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, ok := runScript(t, script(nb))
+			switch {
+			case !solved && (ok || !strings.Contains(out, tc.starterFails)):
+				t.Errorf("%s: the starter code ran (ended well: %v) without %q:\n%s", tc.l.Slug, ok, tc.starterFails, out)
+			case solved && (!ok || !strings.Contains(out, tc.solvedPasses)):
+				t.Errorf("%s: the solution did not pass (ended well: %v, %q):\n%s", tc.l.Slug, ok, tc.solvedPasses, out)
+			}
+		}
 	}
 }
