@@ -54,6 +54,7 @@ import (
 	"gradbook/internal/preview"
 	"gradbook/internal/words"
 	"gradbook/notebook/ipynb"
+	"gradbook/notebook/library"
 	"gradbook/notebook/lesson"
 	"gradbook/notebook/lms"
 )
@@ -565,6 +566,16 @@ func writeNotebooks(dir string, dirs []string, solved bool) error {
 			return err
 		}
 	}
-	fmt.Printf("Wrote %s to %s.\n", words.Count(len(lessons), "notebook"), dir)
+	// The data sets the built-ins read (names()), beside the notebooks.
+	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
+		return err
+	}
+	for _, f := range library.DataFiles() {
+		text, _ := library.DataFile(f)
+		if err := os.WriteFile(filepath.Join(dir, "data", f), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("Wrote %s to %s, and the data sets they read to %s.\n", words.Count(len(lessons), "notebook"), dir, filepath.Join(dir, "data"))
 	return nil
 }

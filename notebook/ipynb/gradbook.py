@@ -15,11 +15,22 @@ tests as a cell after each exercise). Numbers print as Gradbook prints them.
 import builtins
 import inspect
 import math
+import os
 import re
+import time
+
+try:
+    import torch
+    import torch.nn.functional as F
+    # Gradbook's tensors are float64: so are these, so that the numbers agree.
+    torch.set_default_dtype(torch.float64)
+except ImportError:  # the Values need no PyTorch
+    torch = F = None
 
 __all__ = [
     "Value", "check", "grad_check", "evaluate", "backward", "detach", "max",
-    "show", "trace", "fail", "uniform",
+    "show", "trace", "fail", "uniform", "cmp", "torch", "F", "names", "jvp",
+    "jacobian", "plot", "scatter", "heatmap", "hist", "boundary",
 ]
 
 # --- numbers, as Gradbook writes them ----------------------------------------
@@ -576,6 +587,19 @@ def show(v, values=None, out=None):
                     op, ins = o, ", ".join(i)
             print("%-10s %-8s %-16s %14s %14s" % (k, op, ins, _go_g(x, 5), _go_g(grads.get(k, 0.0), 5)))
         return
+    if torch is not None and isinstance(v, torch.Tensor):
+        # Gradbook draws a small tensor computation as the scalar Values it
+        # stands for; here it is its operations, from the output back.
+        print("tensor of shape %s, made by:" % (tuple(v.shape),))
+        seen, stack = set(), [(v.grad_fn, 0)]
+        while stack:
+            fn, depth = stack.pop()
+            if fn is None or fn in seen:
+                continue
+            seen.add(fn)
+            print("  " * depth + type(fn).__name__.replace("Backward0", "").replace("Backward", ""))
+            stack.extend((g, depth + 1) for g, _ in reversed(fn.next_functions))
+        return
     nodes = _reachable(Value._of(v))
     index = {id(n): i for i, n in enumerate(nodes)}
 
@@ -598,6 +622,206 @@ def trace(f, *inputs):
         out.backward()
         return out.value
     return call
+
+
+# --- tensors ------------------------------------------------------------------
+
+
+def cmp(name, mine, t):
+    """The backprop ninja's cmp: compares a gradient worked out by hand with
+    the one autograd left in t.grad, and prints whether they are exactly
+    equal, close (torch.allclose) and their largest difference."""
+    global _checks_failed
+    if t.grad is None:
+        raise ValueError("cmp: %s has no gradient to compare with: call .retain_grad() before loss.backward()" % name)
+    if tuple(mine.shape) != tuple(t.shape):
+        _checks_failed += 1
+        print("✗ %-15s | shape %s, but the gradient has its tensor's shape %s" % (name, tuple(mine.shape), tuple(t.shape)))
+        return False
+    exact = bool(torch.equal(mine, t.grad))
+    approx = bool(torch.allclose(mine, t.grad))
+    diff = (mine - t.grad).abs().max().item() if mine.numel() else 0.0
+    if not approx:
+        _checks_failed += 1
+    print("%s %-15s | exact: %-5s | approximate: %-5s | maxdiff: %s" % ("✓" if approx else "✗", name, exact, approx, _number(diff)))
+    return approx
+
+
+def names():
+    """The 32,033 first names of makemore's names.txt, lower case: the file
+    data/names.txt beside the notebook, as the export writes it."""
+    with open(os.path.join("data", "names.txt"), encoding="utf-8") as f:
+        return [line.strip() for line in f if line.strip()]
+
+
+# --- forward mode ---------------------------------------------------------------
+
+
+def _tangents(nodes, seed):
+    """Pushes tangents forward through Values in the order they were made:
+    each op combines its inputs' tangents with its local derivatives, the
+    same table backward uses. seed maps a Value's id to its tangent."""
+    t = {}
+    for v in nodes:
+        if not v._in:
+            t[id(v)] = seed.get(id(v), 0.0)
+            continue
+        da, db = v._local()
+        dt = da * t[id(v._in[0])]
+        if len(v._in) > 1:
+            dt += db * t[id(v._in[1])]
+        t[id(v)] = dt
+    return t
+
+
+def _values_of(xs):
+    if isinstance(xs, (list, tuple)):
+        return [_values_of(x) for x in xs]
+    return Value(xs)
+
+
+def _flat(xs):
+    if isinstance(xs, (list, tuple)):
+        return [y for x in xs for y in _flat(x)]
+    return [xs]
+
+
+def jvp(f, primals, tangents):
+    """Forward mode, JAX's name: f at the primals, and its derivative along
+    the tangents, in one pass. Numbers and lists of numbers become Values;
+    tensors go through torch.autograd.functional.jvp."""
+    if torch is not None and builtins.any(isinstance(p, torch.Tensor) for p in primals):
+        out, dout = torch.autograd.functional.jvp(lambda *a: f(*a), tuple(primals), tuple(tangents))
+        return out, dout
+    args = _values_of(list(primals))
+    seed = {id(v): float(d) for v, d in zip(_flat(args), _flat(list(tangents)))}
+    out = f(*args)
+    outs = out if isinstance(out, (list, tuple)) else [out]
+    outs = [Value._of(o) for o in outs]
+    nodes = sorted({id(n): n for o in outs for n in _reachable(o)}.values(), key=lambda v: v._n)
+    t = _tangents(nodes, seed)
+    vals = [o.value for o in outs]
+    ds = [t[id(o)] for o in outs]
+    if isinstance(out, (list, tuple)):
+        return vals, ds
+    return vals[0], ds[0]
+
+
+def jacobian(f, xs, mode="reverse"):
+    """The Jacobian of f (a function of a list of Values returning a Value or
+    a list of them) at the numbers xs: a column per forward pass, or a row
+    per reverse pass. Returns {"matrix", "passes", "visits", "mode", "ms"}."""
+    if mode not in ("forward", "reverse"):
+        raise ValueError('jacobian: mode must be "forward" or "reverse", got %r' % (mode,))
+    start = time.perf_counter()
+    args = [Value(x) for x in xs]
+    out = f(args)
+    outs = [Value._of(o) for o in (out if isinstance(out, (list, tuple)) else [out])]
+    nodes = sorted({id(n): n for o in outs for n in _reachable(o)}.values(), key=lambda v: v._n)
+    matrix = [[0.0] * len(args) for _ in outs]
+    visits = 0
+    if mode == "forward":
+        for j, a in enumerate(args):
+            t = _tangents(nodes, {id(a): 1.0})
+            visits += len(nodes)
+            for i, o in enumerate(outs):
+                matrix[i][j] = t[id(o)]
+        passes = len(args)
+    else:
+        for i, o in enumerate(outs):
+            reached = _reachable(o)
+            o.backward()
+            visits += len(reached)
+            for j, a in enumerate(args):
+                matrix[i][j] = a.grad if builtins.any(r is a for r in reached) else 0.0
+        passes = len(outs)
+    return {"matrix": matrix, "passes": passes, "visits": visits, "mode": mode,
+            "ms": round((time.perf_counter() - start) * 1000, 3)}
+
+
+# --- plots, with matplotlib ---------------------------------------------------
+
+
+def _numbers(xs):
+    if torch is not None and isinstance(xs, torch.Tensor):
+        return [float(x) for x in xs.detach().reshape(-1).tolist()]
+    return [_num(x) for x in xs]
+
+
+def _pyplot():
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def plot(ys, title="", xlabel="step", ylabel=""):
+    """A line plot of a list of numbers, or of each list in a dict."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    series = ys if isinstance(ys, dict) else {"": ys}
+    for name, s in series.items():
+        ax.plot(_numbers(s), label=name or None)
+    if isinstance(ys, dict):
+        ax.legend()
+    ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
+    plt.show()
+
+
+def scatter(points, classes, title=""):
+    """2-D points, coloured by class."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(4.5, 4.5))
+    xs, ys = [_num(p[0]) for p in points], [_num(p[1]) for p in points]
+    ax.scatter(xs, ys, c=[_num(c) for c in classes], cmap="coolwarm", s=14)
+    ax.set(title=title)
+    plt.show()
+
+
+def boundary(f, points, classes, title="", steps=50):
+    """Where f(x, y) is positive over a steps × steps grid, under the points."""
+    plt = _pyplot()
+    xs, ys = [_num(p[0]) for p in points], [_num(p[1]) for p in points]
+    x0, x1 = builtins.min(xs) - 0.5, builtins.max(xs) + 0.5
+    y0, y1 = builtins.min(ys) - 0.5, builtins.max(ys) + 0.5
+    grid = [[_num(f([y0 + (y1 - y0) * i / (steps - 1), x0 + (x1 - x0) * j / (steps - 1)][::-1])) > 0
+             for j in range(steps)] for i in range(steps)]
+    fig, ax = plt.subplots(figsize=(4.5, 4.5))
+    ax.imshow(grid, origin="lower", extent=(x0, x1, y0, y1), cmap="coolwarm", alpha=0.3, aspect="auto")
+    ax.scatter(xs, ys, c=[_num(c) for c in classes], cmap="coolwarm", s=14)
+    ax.set(title=title)
+    plt.show()
+
+
+def heatmap(values, rows=None, cols=None, title=""):
+    """A grid of numbers, darker for larger."""
+    plt = _pyplot()
+    grid = [_numbers(r) for r in values]
+    fig, ax = plt.subplots(figsize=(5, 4))
+    im = ax.imshow(grid, cmap="Blues")
+    if rows:
+        ax.set_yticks(range(len(rows)), rows)
+    if cols:
+        ax.set_xticks(range(len(cols)), cols)
+    fig.colorbar(im)
+    ax.set(title=title)
+    plt.show()
+
+
+def hist(values, bins=50, title="", xlabel="value", saturated=None):
+    """A histogram of numbers, or of each series in a dict, overlaid; with
+    saturated=0.97, the share of each beyond ±0.97 is printed."""
+    plt = _pyplot()
+    series = values if isinstance(values, dict) else {"": values}
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    for name, s in series.items():
+        xs = _numbers(s)
+        ax.hist(xs, bins=bins, histtype="step", label=name or None)
+        if saturated is not None:
+            share = sum(1 for x in xs if abs(x) > saturated) / builtins.max(1, len(xs))
+            print("%s: %d numbers, %.1f%% beyond ±%g" % (name or "values", len(xs), 100 * share, saturated))
+    if isinstance(values, dict):
+        ax.legend()
+    ax.set(title=title, xlabel=xlabel)
+    plt.show()
 
 
 # --- the exercises' hidden tests ---------------------------------------------
