@@ -54,8 +54,8 @@ import (
 	"gradbook/internal/preview"
 	"gradbook/internal/words"
 	"gradbook/notebook/ipynb"
-	"gradbook/notebook/library"
 	"gradbook/notebook/lesson"
+	"gradbook/notebook/library"
 	"gradbook/notebook/lms"
 )
 
