@@ -30,6 +30,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -52,7 +53,9 @@ import (
 	"gradbook/internal/precompress"
 	"gradbook/internal/preview"
 	"gradbook/internal/words"
+	"gradbook/notebook/ipynb"
 	"gradbook/notebook/lesson"
+	"gradbook/notebook/library"
 	"gradbook/notebook/lms"
 )
 
@@ -78,6 +81,8 @@ func main() {
 	scorm12 := flag.String("scorm12", "", "write the lessons as a SCORM 1.2 package to `file.zip` and exit")
 	scormID := flag.String("scorm-id", "", "the package's `identifier` in its manifest: a letter or _, then letters, digits, _, - and . (default: from the zip's file name)")
 	scormTitle := flag.String("scorm-title", "Gradbook", "the course's `title`, as the LMS lists it")
+	notebooks := flag.String("ipynb", "", "write each lesson as a Jupyter notebook (`dir`/<lesson>.ipynb) that runs in Python with PyTorch, and exit")
+	solved := flag.Bool("solved", false, "with -ipynb, fill each exercise with its solution, so that its hidden tests pass")
 	passing := flag.String("passing-score", "", "in a SCORM package, the passing score (a `percentage`, 80%) of the lessons whose front matter sets none")
 	ancestors := lesson.AnyAncestor
 	flag.Func("frame-ancestors", "the `sources` that may show the site's pages in frames, as CSP's frame-ancestors takes them: * (any course page: the default), or your course sites (\"https://course.example.org https://*.example.edu\"); in what it serves and in an export's _headers", func(v string) error {
@@ -129,6 +134,12 @@ func main() {
 		err = writePackages(filepath.Join(tmp, "site"), dirs, map[lms.Version]string{lms.SCORM2004: *scorm2004, lms.SCORM12: *scorm12}, *scormID, *scormTitle, *passing)
 		os.RemoveAll(tmp)
 		if err != nil {
+			log.Fatalf("serve: %v", err)
+		}
+		return
+	}
+	if *notebooks != "" {
+		if err := writeNotebooks(*notebooks, dirs, *solved); err != nil {
 			log.Fatalf("serve: %v", err)
 		}
 		return
@@ -531,4 +542,40 @@ func serveFile(w http.ResponseWriter, r *http.Request, root http.Dir) bool {
 	}
 	http.ServeContent(w, r, name, info.ModTime(), body)
 	return true
+}
+
+// writeNotebooks writes each lesson in dirs as dir/<lesson>.ipynb.
+func writeNotebooks(dir string, dirs []string, solved bool) error {
+	lessons, err := lesson.LoadDirs(dirs...)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, l := range lessons {
+		nb, err := ipynb.Of(l, ipynb.Work{}, ipynb.Options{Solved: solved})
+		if err != nil {
+			return err
+		}
+		var b bytes.Buffer
+		if err := ipynb.Write(&b, nb); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, l.Slug+".ipynb"), b.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	// The data sets the built-ins read (names()), beside the notebooks.
+	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
+		return err
+	}
+	for _, f := range library.DataFiles() {
+		text, _ := library.DataFile(f)
+		if err := os.WriteFile(filepath.Join(dir, "data", f), []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("Wrote %s to %s, and the data sets they read to %s.\n", words.Count(len(lessons), "notebook"), dir, filepath.Join(dir, "data"))
+	return nil
 }

@@ -2,8 +2,9 @@
 # Runs every Gradbook test on a fresh Debian machine, doing its own set-up:
 # the browsers from Debian (chromium; WebKitGTK's webkit2gtk-driver, with
 # xvfb for its MiniBrowser; firefox-esr), the tools that build the
-# matrix-product kernels (clang, lld, wabt), the npm packages from the lock
-# file, the build, the checks (go mod tidy -diff, gofmt, go vet native and
+# matrix-product kernels (clang, lld, wabt), Jupyter with PyTorch for the
+# exported notebooks (jupyter-nbconvert, python3-ipykernel, python3-torch,
+# python3-matplotlib), the npm packages from the lock file, the build, the checks (go mod tidy -diff, gofmt, go vet native and
 # wasm, staticcheck), the Go tests natively and under WebAssembly in Node,
 # the Playwright specs in Chromium, and the cross-engine smoke suite in
 # WebKit and Firefox (crossbrowser/).
@@ -16,6 +17,11 @@ step() { printf '\n== %s\n' "$*"; }
 missing=()
 for need in chromium:chromium WebKitWebDriver:webkit2gtk-driver Xvfb:xvfb firefox-esr:firefox-esr clang:clang wasm-ld:lld wat2wasm:wabt; do
   command -v "${need%%:*}" >/dev/null 2>&1 || missing+=("${need#*:}")
+done
+# Debian's Python, for the notebooks: Jupyter's kernel, PyTorch, matplotlib.
+command -v jupyter-nbconvert >/dev/null 2>&1 || missing+=(jupyter-nbconvert)
+for need in ipykernel:python3-ipykernel torch:python3-torch matplotlib:python3-matplotlib; do
+  /usr/bin/python3 -c "import ${need%%:*}" >/dev/null 2>&1 || missing+=("${need#*:}")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
   step "installing from Debian: ${missing[*]}"
@@ -76,6 +82,19 @@ GOOS=js GOARCH=wasm go test -exec="$PWD/notebook/kernel/testdata/go_js_wasm_exec
 
 step "go test (js/wasm, in Node, with the SIMD kernels)"
 GOOS=js GOARCH=wasm go test -exec="$PWD/wasm/kernels/testdata/go_js_wasm_exec" ./wasm/kernels/ ./tensor/
+
+step "lessons as Jupyter notebooks, run in Debian's Python with PyTorch (jupyter nbconvert --execute)"
+# The lessons whose notebooks run in Python today, each exercise solved;
+# any error or ✗ line fails. (The lessons that draw from the random module
+# or moons need more of gradbook.py: README, "Gradbook and Jupyter".)
+notebooks="$(mktemp -d)"
+go run serve.go -ipynb "$notebooks" -solved
+ran=()
+for l in a-derivative-is-a-nudge chain-rule fan-out reverse-accumulation gradient-flow every-path checking-gradients neurons-and-mlp capstone-micrograd from-values-to-tensors forward-or-reverse; do
+  ran+=("$notebooks/$l.ipynb")
+done
+PATH="/usr/bin:$PATH" PYDEVD_DISABLE_FILE_VALIDATION=1 jupyter nbconvert --to notebook --execute --output-dir "$notebooks/ran" "${ran[@]}"
+/usr/bin/python3 notebook/ipynb/testdata/outputs.py "$notebooks"/ran/*.ipynb
 
 step "build the site"
 go run serve.go -build

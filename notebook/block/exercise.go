@@ -522,3 +522,21 @@ func times(n int) string {
 	}
 	return fmt.Sprintf("%d times", n)
 }
+
+// BackwardCase is one of the hidden tests of the backward checker, as
+// data: for a notebook in another system that checks the same.
+type BackwardCase struct {
+	Name   string
+	Graph  engine.Graph
+	Leaves map[string]float64
+	Twice  bool // backward is called twice, and must give the same
+}
+
+// BackwardCases returns the backward checker's hidden tests.
+func BackwardCases() []BackwardCase {
+	var cs []BackwardCase
+	for _, t := range backwardTests() {
+		cs = append(cs, BackwardCase{t.name, t.graph, t.leaves, t.twice})
+	}
+	return cs
+}

@@ -91,7 +91,8 @@ type Lesson struct {
 	// Problem is why the file could not be read, for a lesson that Load
 	// kept so that its page can say so (live preview).
 	Problem  *Error
-	bodyLine int // the lines before the Markdown body: the front matter
+	bodyLine int    // the lines before the Markdown body: the front matter
+	markdown []byte // the Markdown body, for Parts
 	Cells    []*Cell
 	Body     string // the rendered HTML of the prose and cells
 }
@@ -123,6 +124,10 @@ type Cell struct {
 	Number int // position among the lesson's code cells, from 1 (0 if not code)
 
 	heading *ast.Heading // the heading an exercise is the only exercise under, which names it
+	// from and to are where the cell's fenced block lies in the lesson's
+	// Markdown body, from the start of its opening fence's line to the end
+	// of its closing fence's: what lies between two cells is prose.
+	from, to int
 }
 
 // headingID is the id of the heading that names the cell, once the page's
@@ -213,6 +218,7 @@ func Parse(slug string, src []byte) (*Lesson, error) {
 				return ast.WalkContinue, nil
 			}
 			c := &Cell{Kind: kind, Attrs: attrs, Index: len(l.Cells), ID: attrs["id"], Line: line}
+			c.from, c.to = fenceSpan(n, body)
 			if kind == "exercise" {
 				c.heading = heading
 			}
@@ -276,7 +282,66 @@ func Parse(slug string, src []byte) (*Lesson, error) {
 		return nil, &Error{Line: 1, Msg: err.Error()}
 	}
 	l.Body = out.String()
+	l.markdown = body
 	return l, nil
+}
+
+// A Part is a stretch of a lesson in its order: either prose, as the
+// Markdown the lesson's file has it, or a cell.
+type Part struct {
+	Prose string
+	Cell  *Cell
+}
+
+// Parts returns the lesson as its file has it, prose and cells in turn;
+// prose that is only blank lines is left out. It is the lesson's source
+// for what is not a page: a notebook of another system, for instance.
+func (l *Lesson) Parts() []Part {
+	var parts []Part
+	prose := func(b []byte) {
+		if s := strings.Trim(string(b), "\n"); strings.TrimSpace(s) != "" {
+			parts = append(parts, Part{Prose: s})
+		}
+	}
+	at := 0
+	for _, c := range l.Cells {
+		prose(l.markdown[at:c.from])
+		parts = append(parts, Part{Cell: c})
+		at = c.to
+	}
+	prose(l.markdown[at:])
+	return parts
+}
+
+// fenceSpan returns where a fenced block lies in body: from the start of
+// its opening fence's line to the end of its closing fence's line (or of
+// body, where the block runs to its end unclosed).
+func fenceSpan(n *ast.FencedCodeBlock, body []byte) (from, to int) {
+	open := 0
+	if n.Info != nil {
+		open = n.Info.Segment.Start
+	} else if n.Lines().Len() > 0 {
+		open = n.Lines().At(0).Start - 1
+	}
+	from = bytes.LastIndexByte(body[:open], '\n') + 1
+	// The content starts on the line after the opening fence, and the
+	// closing fence is the line after the content.
+	after := bytes.IndexByte(body[open:], '\n')
+	if after < 0 {
+		return from, len(body)
+	}
+	close := open + after + 1
+	if k := n.Lines().Len(); k > 0 {
+		close = n.Lines().At(k - 1).Stop
+	}
+	if close >= len(body) {
+		return from, len(body)
+	}
+	end := bytes.IndexByte(body[close:], '\n')
+	if end < 0 {
+		return from, len(body)
+	}
+	return from, close + end + 1
 }
 
 // linkFilter keeps the address of a link or image only where allowedURL
