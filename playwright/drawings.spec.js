@@ -4,7 +4,7 @@
 // scrolling sideways. The boxes are the browser's own, measured in its
 // fonts, so this checks what the native layout test (notebook/draw) can
 // only estimate.
-const { test, expect, open, skipPredictions, lessons } = require("./helpers");
+const { test, expect, open, skipPredictions, runAll, lessons } = require("./helpers");
 
 // overlaps lists what is wrong in the drawings inside root, as the page
 // renders them: a text or box outside its SVG, a line of text that leaves
@@ -91,8 +91,7 @@ test.describe("at 390 px", () => {
     await open(page, "lessons/neurons-and-mlp.html");
     const c = page.locator("#cell-mlp-pass");
     await skipPredictions(page);
-    await page.getByRole("button", { name: "Run all" }).click();
-    await expect(page.locator("#notebook-status")).toContainText("Ran all");
+    await runAll(page);
     const fig = c.locator("figure.drawing");
     await expect(fig.locator("g.node.group.folded")).toHaveCount(9);
     await expect(fig.locator("g.group.folded[data-group='L1 neuron 2'] .label")).toHaveText("L1 neuron 2");

@@ -4,7 +4,7 @@
 // the worked answer; an experiment is not a failure; errors point at the
 // mistake; "you do the backward pass" judges each step; a failed backward
 // exercise draws the graph it failed on.
-const { test, expect, open, cell, typeInto, editorOf, skipPredictions, goodBackward, withBackward } = require("./helpers");
+const { test, expect, open, cell, typeInto, editorOf, skipPredictions, runAll, goodBackward, withBackward } = require("./helpers");
 
 // run presses a cell's Run button and waits for its result.
 async function run(c) {
@@ -42,8 +42,7 @@ for (const [device, viewport] of [["laptop", { width: 1280, height: 900 }], ["ph
       // backward, and says so; the drawing above it still shows a.grad 6.
       await open(page, "lessons/a-derivative-is-a-nudge.html");
       await skipPredictions(page);
-      await page.getByRole("button", { name: "Run all" }).click();
-      await expect(page.locator("#notebook-status")).toContainText("Ran all");
+      await runAll(page);
       await expect(page.locator("#cell-step-up figcaption")).toHaveText("The graph behind after: gradients as after.backward() would give them");
       await expect(page.locator("#cell-engine-four figcaption")).toHaveText("The graph behind L, with the gradients L.backward() set");
       await expect(page.locator("#cell-engine-four g.node[data-name='a'] .grad")).toHaveText("grad 6");
@@ -117,8 +116,7 @@ for (const [device, viewport] of [["laptop", { width: 1280, height: 900 }], ["ph
     test(`an experiment is not a failure: a changed worked cell, cells below out of date, each cell's own time (${device})`, async ({ page, errors }) => {
       await open(page, "lessons/a-derivative-is-a-nudge.html");
       await skipPredictions(page);
-      await page.getByRole("button", { name: "Run all" }).click();
-      await expect(page.locator("#notebook-status")).toContainText("Ran all");
+      await runAll(page);
       // Each cell counts its own time, not the run's.
       const times = await page.locator("section.code-cell[data-ms]").evaluateAll((els) => els.map((e) => Number(e.dataset.ms)));
       expect(times.length).toBeGreaterThan(3);

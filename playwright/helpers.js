@@ -96,6 +96,15 @@ async function skipPredictions(page) {
   await expect(page.locator(".after-prediction:not(.open)")).toHaveCount(0);
 }
 
+// runAll presses Run all and waits until the status line says that all
+// ran. It runs every cell of a lesson, drawings and all: on CI's machine
+// a lesson of a few cells has taken more than expect's default 5 s, so
+// the wait fits the work (timeout, 60 s unless a lesson trains longer).
+async function runAll(page, timeout = 60_000) {
+  await page.getByRole("button", { name: "Run all" }).click();
+  await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout });
+}
+
 // cell returns the locator of the n-th code cell (from 1).
 function cell(page, n) {
   return page.locator("section.code-cell").nth(n - 1);
@@ -200,4 +209,4 @@ products.program = [
 ].join("\n");
 products.prints = "-17.292820746957087 84.92150754491091 -0.4575423829779649\n1.176999222541503";
 
-module.exports = { skipPredictions, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, solution, goodBackward, withBackward, lessons, long, port, coursePage, products };
+module.exports = { skipPredictions, runAll, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, solution, goodBackward, withBackward, lessons, long, port, coursePage, products };

@@ -312,12 +312,22 @@ func (l *Link) Hidden() {
 
 // Leave ends the session as the page goes: with a report of the progress
 // as it is, if nothing holds it, else of the last one. It runs in the
-// page's last event, so it waits for nothing.
+// page's last event, so it waits for nothing, not even for the link's
+// lock: in the browser one goroutine runs at a time, and one that holds
+// the lock then is parked in report or take, waiting for the progress,
+// which a save holds across its write to storage (Progress.Put). It is
+// never inside a call to the LMS, which returns before anything else
+// runs, so the session is safe to end here; when that goroutine goes on,
+// the session says it has ended. (Leave used to give up on a held lock,
+// and the LMS never heard Terminate from a learner who left while a save
+// was on its way.)
 func (l *Link) Leave() {
-	if l.s == nil || l.s.Ended() || !l.mu.TryLock() {
+	if l.s == nil || l.s.Ended() {
 		return
 	}
-	defer l.mu.Unlock()
+	if l.mu.TryLock() {
+		defer l.mu.Unlock()
+	}
 	vals := l.last
 	if l.prog != nil {
 		if snap, ok := l.prog.TryLesson(l.launch.Lesson); ok {

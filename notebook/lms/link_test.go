@@ -1,6 +1,7 @@
 package lms
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -498,5 +499,54 @@ func TestLinkSuspendDataGivenLater(t *testing.T) {
 	}
 	if got := f.Values["cmi.progress_measure"]; got != "0.3333333" {
 		t.Errorf("progress_measure %q", got)
+	}
+}
+
+// slowStore is a progress store whose saves wait until released, as
+// IndexedDB's writes wait for their transaction: the progress is held
+// meanwhile.
+type slowStore struct {
+	progress.Store
+	saving  chan struct{} // a save has started
+	release chan struct{}
+}
+
+func (s *slowStore) Save(ctx context.Context, key string, value []byte) error {
+	s.saving <- struct{}{}
+	<-s.release
+	return s.Store.Save(ctx, key, value)
+}
+
+// TestLeaveWhileASaveIsOnItsWay: the learner leaves (the LMS removes the
+// frame) while a save holds the progress and a report waits for it,
+// holding the link: the session is still ended, with the last report,
+// and the report that comes after says nothing to the LMS.
+func TestLeaveWhileASaveIsOnItsWay(t *testing.T) {
+	f := lmstest.New(map[string]string{"cmi.learner_id": "ada"})
+	pg := &page{}
+	l := Connect(Launch{Version: SCORM2004, Lesson: "fan-out", Items: []string{"quiz/q1"}, Records: []string{"quiz/q1", "cell/a"}}, f, pg, newClock().now)
+	store := &slowStore{Store: progress.NewMemStore(), saving: make(chan struct{}), release: make(chan struct{})}
+	prog, err := progress.Open(ctx, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Restore(prog)
+	go prog.Put(ctx, progress.Record{Kind: progress.KindCell, Lesson: "fan-out", ID: "a", Source: "x = 1"})
+	<-store.saving // the save holds the progress
+	reported := make(chan struct{})
+	go func() { l.Changed(); close(reported) }()
+	for l.mu.TryLock() { // until the report holds the link, waiting for the progress
+		l.mu.Unlock()
+		time.Sleep(time.Millisecond)
+	}
+	l.Leave()
+	if !f.Terminated || f.Values["cmi.exit"] != "suspend" {
+		t.Errorf("leaving while a save was on its way: terminated %v, exit %q; want the session ended", f.Terminated, f.Values["cmi.exit"])
+	}
+	ended := len(f.Commits) // Terminate commits
+	close(store.release)
+	<-reported
+	if n := len(f.Commits); n != ended {
+		t.Errorf("%d commits after the session ended", n-ended)
 	}
 }
