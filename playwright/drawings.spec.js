@@ -63,7 +63,7 @@ for (const [device, viewport] of [["laptop", { width: 1280, height: 900 }], ["ph
   test.describe(`at ${viewport.width} px`, () => {
     test.use({ viewport });
     // These lessons' figures are plots and heatmaps, not graphs.
-    for (const slug of lessons.filter((s) => s !== "training-a-gpt" && s !== "backprop-ninja")) {
+    for (const slug of lessons.filter((s) => !["training-a-gpt", "backprop-ninja", "activations-and-gradients"].includes(s))) {
       test(`${slug}: after Run all no drawing overlaps, clips or leaves its column (${device})`, async ({ page, errors }) => {
         test.setTimeout(120_000);
         await open(page, `lessons/${slug}.html`);

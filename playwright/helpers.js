@@ -183,11 +183,12 @@ function withBackward(starter, body) {
 // The lessons in teaching order, as the index lists them.
 const lessons = ["a-derivative-is-a-nudge", "chain-rule", "fan-out", "reverse-accumulation", "gradient-flow",
   "every-path", "checking-gradients", "neurons-and-mlp", "training-on-moons", "capstone-micrograd",
-  "gpt-from-values", "training-a-gpt", "from-values-to-tensors", "backprop-ninja", "forward-or-reverse"];
+  "gpt-from-values", "training-a-gpt", "from-values-to-tensors", "backprop-ninja", "forward-or-reverse",
+  "activations-and-gradients"];
 // The lessons whose Run all trains for seconds: gpt.spec and tensors.spec
 // run them whole, with their figures, so the per-lesson loops leave them
 // out.
-const long = ["gpt-from-values", "training-a-gpt", "backprop-ninja"];
+const long = ["gpt-from-values", "training-a-gpt", "backprop-ninja", "activations-and-gradients"];
 
 // products.program is a cell of matrix products, their gradients through
 // tanh and a batched product, which prints every number in full

@@ -5,7 +5,7 @@
 // not asserted on time).
 const fs = require("fs");
 const path = require("path");
-const { test, expect, open, skipPredictions, editorOf, runMs } = require("./helpers");
+const { test, expect, open, skipPredictions, editorOf, runMs, runAll } = require("./helpers");
 
 test("from Values to tensors: the scalar graph of a tensor layer, and the layer exercise", async ({ page, errors }) => {
   await open(page, "lessons/from-values-to-tensors.html");
@@ -60,6 +60,44 @@ test("the backprop ninja: every gradient by hand is autograd's; 2,000 steps with
   await editorOf(ex).fill(starter + "\n\n" + solution.replace('d["bnvar"] / (n - 1)', 'd["bnvar"] / n'));
   await ex.getByRole("button", { name: "Check" }).click();
   await expect(ex.locator(".report")).toContainText("Bessel's correction");
+});
+
+test("activations and gradients: the first loss, saturated tanh layers and the gain that levels them, the update ratios, BatchNorm; the init exercise names its mistakes; figures", async ({ page, errors }) => {
+  test.setTimeout(180_000);
+  await open(page, "lessons/activations-and-gradients.html");
+  await skipPredictions(page);
+  const t0 = Date.now();
+  await runAll(page, 150_000);
+  const ranAll = Date.now() - t0;
+  await expect(page.locator("output.out")).not.toContainText(["✗"]);
+  await expect(page.locator('section.code-cell:not([data-state="passed"])')).toHaveCount(0);
+  await expect(page.locator("#cell-first-loss-randn output.out")).toContainText("first loss with randn weights everywhere: 22.2902   ln 27 = 3.2958");
+  await expect(page.locator("#cell-first-loss-small output.out")).toContainText("first loss with a small output layer: 3.3191");
+  const sat = page.locator("#cell-saturated");
+  await expect(sat.locator("output.out")).toContainText("share beyond ±0.97, layer by layer: [0.73, 0.82, 0.83, 0.85, 0.83]");
+  await expect(sat.locator("figure.plot figcaption")).toHaveText("tanh outputs at the start, randn weights");
+  await expect(sat.locator("figure.plot .plot-summary")).toContainText("beyond ±0.97");
+  await expect(page.locator("#cell-saturated-grads output.out")).toContainText("layer 1 against layer 5: 31.4 times");
+  await expect(page.locator("#cell-gain output.out")).toContainText("output spread by layer: [0.78, 0.69, 0.67, 0.68, 0.66]");
+  await expect(page.locator("#cell-ratios figure.plot .legend")).toContainText("guide: 1e-3");
+  await expect(page.locator("#cell-no-bias output.out")).toContainText("✓ the bias gets no gradient");
+  const ms = async (id) => Number(await page.locator(`#cell-${id}`).getAttribute("data-ms"));
+  console.log(`activations: Run all ${(ranAll / 1000).toFixed(1)} s in the page; the data ${((await ms("data")) / 1000).toFixed(2)} s, two 300-step trainings with the ratios ${((await ms("train")) / 1000).toFixed(2)} s, BatchNorm's ${((await ms("batchnorm")) / 1000).toFixed(2)} s`);
+  console.log(`activations: ${await page.locator("#cell-train output.out").textContent()}`.trim());
+
+  // The exercise: randn's spread, √fan_out, then the solution.
+  const ex = page.locator("#exercise-init-weights");
+  const check = async (code, says) => {
+    await editorOf(ex).fill(code);
+    await ex.getByRole("button", { name: "Check" }).click();
+    await expect(ex.locator(".report")).toContainText(says);
+  };
+  const md = fs.readFileSync(path.join(__dirname, "..", "site", "lessons", "activations-and-gradients.md"), "utf8");
+  const block = md.slice(md.indexOf("```exercise id=init-weights"));
+  const right = block.slice(block.indexOf("--- solution\n") + 13, block.indexOf("\n```")) + "\n";
+  await check(await editorOf(ex).inputValue(), "the weights keep randn's spread of 1");
+  await check(right.replace("/ math.sqrt(sizes[i])", "/ math.sqrt(sizes[i + 1])"), "you divided by √fan_out");
+  await check(right, "All tests pass");
 });
 
 test("PyTorch's syntax in a cell: x @ W, logits[:, -1] and F.softmax, and @ on Values placed in the line", async ({ page, errors }) => {

@@ -40,6 +40,7 @@ func exercise(t *testing.T, file, id string) *block.Exercise {
 // BatchNorm's variance has n − 1; Adam with g for g² (which made v
 // negative and a parameter nan) or with 1 − βᵏ (a division by zero at the
 // first step), logits without logit_maxes' share (which cmp cannot see),
+// weights scaled by √fan_out, without the gain or not at all,
 // a softmax not normalised, math.exp cutting the graph, and db summed
 // over the wrong dimension.
 func TestExercisesNameTheUsualMistakes(t *testing.T) {
@@ -49,7 +50,12 @@ func TestExercisesNameTheUsualMistakes(t *testing.T) {
 	ninjaLoss := exercise(t, "backprop-ninja", "ninja-loss")
 	ninjaBN := exercise(t, "backprop-ninja", "ninja-bn")
 	tangents := exercise(t, "forward-or-reverse", "tangent-rules")
+	initW := exercise(t, "activations-and-gradients", "init-weights")
 	saysWhy(t, []mistake{
+		{initW, "* gain / math.sqrt(sizes[i])", "* gain / math.sqrt(sizes[i + 1])", "you divided by √fan_out (the layer's outputs) instead of √fan_in"},
+		{initW, "* gain / math.sqrt(sizes[i])", "/ math.sqrt(sizes[i])", "the gain is missing (5/3 for tanh"},
+		{initW, "* gain / math.sqrt(sizes[i])", "", "the weights keep randn's spread of 1"},
+		{initW, "* gain / math.sqrt(sizes[i])", "* gain", "too large"},
 		{layer, "dW = x.T.matmul(dout)", "dW = dout.T.matmul(x)", "the transpose is on the wrong side"},
 		{layer, "db = dout.sum(0)", "db = dout", "its gradient sums over them: dout.sum(0)"},
 		{layer, "dx = dout.matmul(W.T)", "dx = dout.matmul(W).T.T if dout.shape[1] == W.shape[0] else dout.matmul(W.T)", "dout.matmul(W.T)"},
