@@ -4,7 +4,7 @@
 // scrolling sideways. The boxes are the browser's own, measured in its
 // fonts, so this checks what the native layout test (notebook/draw) can
 // only estimate.
-const { test, expect, open, skipPredictions, runAll, lessons } = require("./helpers");
+const { test, expect, open, skipPredictions, runAll, lessons, undrawn } = require("./helpers");
 
 // overlaps lists what is wrong in the drawings inside root, as the page
 // renders them: a text or box outside its SVG, a line of text that leaves
@@ -62,8 +62,7 @@ function overlaps(root) {
 for (const [device, viewport] of [["laptop", { width: 1280, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
   test.describe(`at ${viewport.width} px`, () => {
     test.use({ viewport });
-    // These lessons' figures are plots and heatmaps, not graphs.
-    for (const slug of lessons.filter((s) => !["training-a-gpt", "backprop-ninja", "activations-and-gradients"].includes(s))) {
+    for (const slug of lessons.filter((s) => !undrawn.includes(s))) {
       test(`${slug}: after Run all no drawing overlaps, clips or leaves its column (${device})`, async ({ page, errors }) => {
         test.setTimeout(120_000);
         await open(page, `lessons/${slug}.html`);

@@ -184,11 +184,14 @@ function withBackward(starter, body) {
 const lessons = ["a-derivative-is-a-nudge", "chain-rule", "fan-out", "reverse-accumulation", "gradient-flow",
   "every-path", "checking-gradients", "neurons-and-mlp", "training-on-moons", "capstone-micrograd",
   "gpt-from-values", "training-a-gpt", "from-values-to-tensors", "backprop-ninja", "forward-or-reverse",
-  "activations-and-gradients"];
+  "activations-and-gradients", "attention-backward"];
 // The lessons whose Run all trains for seconds: gpt.spec and tensors.spec
 // run them whole, with their figures, so the per-lesson loops leave them
 // out.
 const long = ["gpt-from-values", "training-a-gpt", "backprop-ninja", "activations-and-gradients"];
+// The lessons whose cells draw no graph: their figures are plots and
+// heatmaps, or tensors too big to draw as the scalars they stand for.
+const undrawn = ["training-a-gpt", "backprop-ninja", "activations-and-gradients", "attention-backward"];
 
 // products.program is a cell of matrix products, their gradients through
 // tanh and a batched product, which prints every number in full
@@ -210,4 +213,4 @@ products.program = [
 ].join("\n");
 products.prints = "-17.292820746957087 84.92150754491091 -0.4575423829779649\n1.176999222541503";
 
-module.exports = { skipPredictions, runAll, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, solution, goodBackward, withBackward, lessons, long, port, coursePage, products };
+module.exports = { undrawn, skipPredictions, runAll, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, solution, goodBackward, withBackward, lessons, long, port, coursePage, products };

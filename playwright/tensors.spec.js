@@ -100,6 +100,39 @@ test("activations and gradients: the first loss, saturated tanh layers and the g
   await check(right, "All tests pass");
 });
 
+test("attention's backward by hand: every cmp agrees, masked scores get 0; both exercises pass and name the usual mistakes", async ({ page, errors }) => {
+  await open(page, "lessons/attention-backward.html");
+  await skipPredictions(page);
+  await runAll(page);
+  await expect(page.locator("output.out")).not.toContainText(["✗"]);
+  await expect(page.locator('section.code-cell:not([data-state="passed"])')).toHaveCount(0);
+  await expect(page.locator("#cell-softmax output.out")).toContainText("✓ masked          | exact: True  | approximate: True  | maxdiff: 0");
+  await expect(page.locator("#cell-softmax output.out")).toContainText("the largest gradient at a hidden place: 0");
+  await expect(page.locator("#cell-qk output.out")).toContainText("✓ Wq              | exact: False | approximate: True");
+  const md = fs.readFileSync(path.join(__dirname, "..", "site", "lessons", "attention-backward.md"), "utf8");
+  const solutionOf = (id) => {
+    const block = md.slice(md.indexOf("```exercise id=" + id));
+    return block.slice(block.indexOf("--- solution\n") + 13, block.indexOf("\n```")) + "\n";
+  };
+  for (const [id, wrongs] of [
+    ["softmax-backward", [["wei * (dwei - (dwei * wei).sum(-1, keepdim=True))", "wei * (1 - wei) * dwei", "only the diagonal of the softmax's Jacobian"],
+      ["wei * (dwei - (dwei * wei).sum(-1, keepdim=True))", "dwei - (dwei * wei).sum(-1, keepdim=True)", "a gradient flows into masked positions"]]],
+    ["qk-backward", [["datt = dscaled * (1 / math.sqrt(head_size))", "datt = dscaled", "√head_size = 2 times autograd's"],
+      ["datt.transpose(-2, -1) @ q", "datt @ q", "dk: the transpose is on the wrong side"]]],
+  ]) {
+    const ex = page.locator(`#exercise-${id}`);
+    const right = solutionOf(id);
+    for (const [from, to, says] of wrongs) {
+      await editorOf(ex).fill(right.replace(from, to));
+      await ex.getByRole("button", { name: "Check" }).click();
+      await expect(ex.locator(".report")).toContainText(says);
+    }
+    await editorOf(ex).fill(right);
+    await ex.getByRole("button", { name: "Check" }).click();
+    await expect(ex.locator(".report")).toContainText("All tests pass");
+  }
+});
+
 test("PyTorch's syntax in a cell: x @ W, logits[:, -1] and F.softmax, and @ on Values placed in the line", async ({ page, errors }) => {
   await open(page, "scratch.html");
   const { out } = await runMs(page, `x = torch.tensor([[[1.0, 2.0], [3.0, 4.0]], [[0.5, -1.0], [2.0, 0.0]]])

@@ -40,7 +40,9 @@ func exercise(t *testing.T, file, id string) *block.Exercise {
 // BatchNorm's variance has n − 1; Adam with g for g² (which made v
 // negative and a parameter nan) or with 1 − βᵏ (a division by zero at the
 // first step), logits without logit_maxes' share (which cmp cannot see),
-// weights scaled by √fan_out, without the gain or not at all,
+// weights scaled by √fan_out, without the gain or not at all; a softmax's
+// backward as its diagonal alone or leaking into masked scores, the
+// scale forgotten and a transpose on the wrong side in attention,
 // a softmax not normalised, math.exp cutting the graph, and db summed
 // over the wrong dimension.
 func TestExercisesNameTheUsualMistakes(t *testing.T) {
@@ -51,7 +53,14 @@ func TestExercisesNameTheUsualMistakes(t *testing.T) {
 	ninjaBN := exercise(t, "backprop-ninja", "ninja-bn")
 	tangents := exercise(t, "forward-or-reverse", "tangent-rules")
 	initW := exercise(t, "activations-and-gradients", "init-weights")
+	softmaxBack := exercise(t, "attention-backward", "softmax-backward")
+	qk := exercise(t, "attention-backward", "qk-backward")
 	saysWhy(t, []mistake{
+		{softmaxBack, "wei * (dwei - (dwei * wei).sum(-1, keepdim=True))", "wei * (1 - wei) * dwei", "only the diagonal of the softmax's Jacobian"},
+		{softmaxBack, "wei * (dwei - (dwei * wei).sum(-1, keepdim=True))", "dwei - (dwei * wei).sum(-1, keepdim=True)", "a gradient flows into masked positions"},
+		{qk, "datt = dscaled * (1 / math.sqrt(head_size))", "datt = dscaled", "√head_size = 2 times autograd's"},
+		{qk, "datt.transpose(-2, -1) @ q", "datt @ q", "dk: the transpose is on the wrong side"},
+		{qk, "return datt @ k,", "return datt.transpose(-2, -1) @ k,", "dq: the transpose is on the wrong side"},
 		{initW, "* gain / math.sqrt(sizes[i])", "* gain / math.sqrt(sizes[i + 1])", "you divided by √fan_out (the layer's outputs) instead of √fan_in"},
 		{initW, "* gain / math.sqrt(sizes[i])", "/ math.sqrt(sizes[i])", "the gain is missing (5/3 for tanh"},
 		{initW, "* gain / math.sqrt(sizes[i])", "", "the weights keep randn's spread of 1"},
