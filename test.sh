@@ -96,8 +96,9 @@ done
 PATH="/usr/bin:$PATH" PYDEVD_DISABLE_FILE_VALIDATION=1 jupyter nbconvert --to notebook --execute --output-dir "$notebooks/ran" "${ran[@]}"
 /usr/bin/python3 notebook/ipynb/testdata/outputs.py "$notebooks"/ran/*.ipynb
 
-step "build the site"
-go run serve.go -build
+# The site is built by Playwright's own servers (playwright.config.js),
+# and again by the cross-engine suite's: a build step of its own here
+# cost a minute and checked nothing they do not.
 
 step "Playwright in Debian's chromium"
 npx playwright test
