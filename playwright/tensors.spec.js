@@ -82,7 +82,7 @@ test("activations and gradients: the first loss, saturated tanh layers and the g
   await expect(page.locator("#cell-ratios figure.plot .legend")).toContainText("guide: 1e-3");
   await expect(page.locator("#cell-no-bias output.out")).toContainText("✓ the bias gets no gradient");
   const ms = async (id) => Number(await page.locator(`#cell-${id}`).getAttribute("data-ms"));
-  console.log(`activations: Run all ${(ranAll / 1000).toFixed(1)} s in the page; the data ${((await ms("data")) / 1000).toFixed(2)} s, two 300-step trainings with the ratios ${((await ms("train")) / 1000).toFixed(2)} s, BatchNorm's ${((await ms("batchnorm")) / 1000).toFixed(2)} s`);
+  console.log(`activations: Run all ${(ranAll / 1000).toFixed(1)} s in the page; the data ${((await ms("data")) / 1000).toFixed(2)} s, two 200-step trainings with the ratios ${((await ms("train")) / 1000).toFixed(2)} s, BatchNorm's ${((await ms("batchnorm")) / 1000).toFixed(2)} s`);
   console.log(`activations: ${await page.locator("#cell-train output.out").textContent()}`.trim());
 
   // The exercise: randn's spread, √fan_out, then the solution.
