@@ -1,8 +1,11 @@
 // The tensor lessons in the page: the scalar graph behind a tensor
 // computation, the layer exercise, the ninja's backward by hand with every
 // cmp close, its BatchNorm exercise naming Bessel's correction, and
-// 2,000 training steps with the learner's own gradients (figures printed,
-// not asserted on time).
+// 2,000 training steps with the learner's own gradients; the activations
+// lesson's histograms, gains, update ratios and BatchNorm, and its init
+// exercise; attention's backward with every cmp agreeing and its two
+// exercises naming their usual mistakes (figures printed, not asserted on
+// time).
 const path = require("path");
 const { test, expect, open, skipPredictions, editorOf, runMs, runAll, solutionOf } = require("./helpers");
 
