@@ -172,6 +172,14 @@ function solution(slug, check) {
   return body.slice(0, body.indexOf("\n```")) + "\n";
 }
 
+// solutionOf is the solution of the exercise id in a lesson file (a path),
+// as the file writes it.
+function solutionOf(file, id) {
+  const src = fs.readFileSync(file, "utf8");
+  const block = src.slice(src.indexOf("```exercise id=" + id));
+  return block.slice(block.indexOf("--- solution\n") + "--- solution\n".length, block.indexOf("\n```"));
+}
+
 // goodBackward is the write-backward exercise's solution; withBackward
 // puts a backward in place of the starter's.
 const goodBackward = solution("reverse-accumulation", "backward");
@@ -213,4 +221,4 @@ products.program = [
 ].join("\n");
 products.prints = "-17.292820746957087 84.92150754491091 -0.4575423829779649\n1.176999222541503";
 
-module.exports = { undrawn, skipPredictions, runAll, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, solution, goodBackward, withBackward, lessons, long, port, coursePage, products };
+module.exports = { solutionOf, undrawn, skipPredictions, runAll, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, solution, goodBackward, withBackward, lessons, long, port, coursePage, products };

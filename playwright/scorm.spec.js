@@ -8,7 +8,7 @@ const os = require("os");
 const path = require("path");
 const zlib = require("zlib");
 const { execFileSync, spawn } = require("child_process");
-const { test, expect, editorOf, port, answer } = require("./helpers");
+const { test, expect, editorOf, port, answer, solutionOf } = require("./helpers");
 
 const repo = path.join(__dirname, "..");
 const lmsURL = `http://127.0.0.1:${port(8190)}/`;
@@ -35,13 +35,6 @@ function unzip(file, dir) {
     p += 46 + nameLen + extraLen + commentLen;
   }
   return names;
-}
-
-// solutionOf is an exercise's solution, from its lesson file.
-function solutionOf(file, id) {
-  const src = fs.readFileSync(file, "utf8");
-  const block = src.slice(src.indexOf("```exercise id=" + id));
-  return block.slice(block.indexOf("--- solution\n") + "--- solution\n".length, block.indexOf("\n```"));
 }
 
 // The packages and the stand-in LMS's files, made in beforeAll: Playwright

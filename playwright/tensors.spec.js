@@ -1,11 +1,15 @@
 // The tensor lessons in the page: the scalar graph behind a tensor
 // computation, the layer exercise, the ninja's backward by hand with every
 // cmp close, its BatchNorm exercise naming Bessel's correction, and
-// 2,000 training steps with the learner's own gradients (figures printed,
-// not asserted on time).
-const fs = require("fs");
+// 2,000 training steps with the learner's own gradients; the activations
+// lesson's histograms, gains, update ratios and BatchNorm, and its init
+// exercise; attention's backward with every cmp agreeing and its two
+// exercises naming their usual mistakes (figures printed, not asserted on
+// time).
 const path = require("path");
-const { test, expect, open, skipPredictions, editorOf, runMs, runAll } = require("./helpers");
+const { test, expect, open, skipPredictions, editorOf, runMs, runAll, solutionOf } = require("./helpers");
+
+const lessonFile = (slug) => path.join(__dirname, "..", "site", "lessons", slug + ".md");
 
 test("from Values to tensors: the scalar graph of a tensor layer, and the layer exercise", async ({ page, errors }) => {
   await open(page, "lessons/from-values-to-tensors.html");
@@ -53,9 +57,7 @@ test("the backprop ninja: every gradient by hand is autograd's; 2,000 steps with
 
   // BatchNorm's variance with n where the forward has n − 1.
   const ex = page.locator("#exercise-ninja-bn");
-  const md = fs.readFileSync(path.join(__dirname, "..", "site", "lessons", "backprop-ninja.md"), "utf8");
-  const block = md.slice(md.indexOf("```exercise id=ninja-bn"));
-  const solution = block.slice(block.indexOf("--- solution\n") + 13, block.indexOf("\n```"));
+  const solution = solutionOf(lessonFile("backprop-ninja"), "ninja-bn");
   const starter = await editorOf(ex).inputValue();
   await editorOf(ex).fill(starter + "\n\n" + solution.replace('d["bnvar"] / (n - 1)', 'd["bnvar"] / n'));
   await ex.getByRole("button", { name: "Check" }).click();
@@ -92,9 +94,7 @@ test("activations and gradients: the first loss, saturated tanh layers and the g
     await ex.getByRole("button", { name: "Check" }).click();
     await expect(ex.locator(".report")).toContainText(says);
   };
-  const md = fs.readFileSync(path.join(__dirname, "..", "site", "lessons", "activations-and-gradients.md"), "utf8");
-  const block = md.slice(md.indexOf("```exercise id=init-weights"));
-  const right = block.slice(block.indexOf("--- solution\n") + 13, block.indexOf("\n```")) + "\n";
+  const right = solutionOf(lessonFile("activations-and-gradients"), "init-weights") + "\n";
   await check(await editorOf(ex).inputValue(), "the weights keep randn's spread of 1");
   await check(right.replace("/ math.sqrt(sizes[i])", "/ math.sqrt(sizes[i + 1])"), "you divided by √fan_out");
   await check(right, "All tests pass");
@@ -109,11 +109,6 @@ test("attention's backward by hand: every cmp agrees, masked scores get 0; both 
   await expect(page.locator("#cell-softmax output.out")).toContainText("✓ masked          | exact: True  | approximate: True  | maxdiff: 0");
   await expect(page.locator("#cell-softmax output.out")).toContainText("the largest gradient at a hidden place: 0");
   await expect(page.locator("#cell-qk output.out")).toContainText("✓ Wq              | exact: False | approximate: True");
-  const md = fs.readFileSync(path.join(__dirname, "..", "site", "lessons", "attention-backward.md"), "utf8");
-  const solutionOf = (id) => {
-    const block = md.slice(md.indexOf("```exercise id=" + id));
-    return block.slice(block.indexOf("--- solution\n") + 13, block.indexOf("\n```")) + "\n";
-  };
   for (const [id, wrongs] of [
     ["softmax-backward", [["wei * (dwei - (dwei * wei).sum(-1, keepdim=True))", "wei * (1 - wei) * dwei", "only the diagonal of the softmax's Jacobian"],
       ["wei * (dwei - (dwei * wei).sum(-1, keepdim=True))", "dwei - (dwei * wei).sum(-1, keepdim=True)", "a gradient flows into masked positions"]]],
@@ -121,7 +116,7 @@ test("attention's backward by hand: every cmp agrees, masked scores get 0; both 
       ["datt.transpose(-2, -1) @ q", "datt @ q", "dk: the transpose is on the wrong side"]]],
   ]) {
     const ex = page.locator(`#exercise-${id}`);
-    const right = solutionOf(id);
+    const right = solutionOf(lessonFile("attention-backward"), id) + "\n";
     for (const [from, to, says] of wrongs) {
       await editorOf(ex).fill(right.replace(from, to));
       await ex.getByRole("button", { name: "Check" }).click();
