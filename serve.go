@@ -55,7 +55,6 @@ import (
 	"gradbook/internal/words"
 	"gradbook/notebook/ipynb"
 	"gradbook/notebook/lesson"
-	"gradbook/notebook/library"
 	"gradbook/notebook/lms"
 )
 
@@ -567,14 +566,8 @@ func writeNotebooks(dir string, dirs []string, solved bool) error {
 		}
 	}
 	// The data sets the built-ins read (names()), beside the notebooks.
-	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
+	if err := lesson.WriteData(dir); err != nil {
 		return err
-	}
-	for _, f := range library.DataFiles() {
-		text, _ := library.DataFile(f)
-		if err := os.WriteFile(filepath.Join(dir, "data", f), []byte(text), 0o644); err != nil {
-			return err
-		}
 	}
 	fmt.Printf("Wrote %s to %s, and the data sets they read to %s.\n", words.Count(len(lessons), "notebook"), dir, filepath.Join(dir, "data"))
 	return nil

@@ -54,7 +54,7 @@ var SCORMFiles = append([]string{
 	"data/README.txt",
 }, dataFiles()...)
 
-// dataFiles are the data files' paths in a built site (Build's writeData).
+// dataFiles are the data files' paths in a built site (WriteData).
 func dataFiles() []string {
 	var out []string
 	for _, name := range library.DataFiles() {

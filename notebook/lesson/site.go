@@ -77,16 +77,16 @@ func Build(dir string, lessons []*Lesson, live int) error {
 			}
 		}
 	}
-	if err := writeData(dir); err != nil {
+	if err := WriteData(dir); err != nil {
 		return err
 	}
 	return writeCells(dir, lessons)
 }
 
-// writeData writes the data files cells read (names() reads
-// data/names.txt) beside the pages, with data/README.txt, which says where
-// each comes from.
-func writeData(dir string) error {
+// WriteData writes the data files cells read (names() reads
+// data/names.txt) to dir/data, beside the pages or notebooks that read
+// them, with data/README.txt, which says where each comes from.
+func WriteData(dir string) error {
 	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
 		return err
 	}
