@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"encoding"
 	"fmt"
 
 	"go.starlark.net/starlark"
@@ -83,5 +84,29 @@ func SeedBuiltin[P Part](seed func(p P, n int64)) func(thread *starlark.Thread, 
 		}
 		seed(p, n)
 		return starlark.None, nil
+	}
+}
+
+// A generator is a part's random generator whose state a kept state
+// records: *rand.PCG, *tensor.Generator.
+type generator[G any] interface {
+	*G
+	encoding.BinaryMarshaler
+	encoding.BinaryUnmarshaler
+}
+
+// KeepGenerator records where g is (nil: not drawn from yet) and returns
+// what makes it again: a generator that goes on from there, or nil.
+func KeepGenerator[G any, P generator[G]](g P) (again func() P) {
+	if g == nil {
+		return func() P { return nil }
+	}
+	state, _ := g.MarshalBinary() // never fails
+	return func() P {
+		p := P(new(G))
+		if err := p.UnmarshalBinary(state); err != nil {
+			panic(err) // what MarshalBinary wrote
+		}
+		return p
 	}
 }

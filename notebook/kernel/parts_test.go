@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -131,5 +132,24 @@ func TestMadeCountsValues(t *testing.T) {
 	cells := []string{"for i in range(6000):\n    value()", "for i in range(6000):\n    value()\nprint('ok')"}
 	if r := s.Run(Request{Cells: cells, Limits: limits}).Last(); r.Err != nil || r.Output != "ok\n" {
 		t.Errorf("two cells of 6,000: %q %v", r.Output, r.Err)
+	}
+}
+
+// A kept generator goes on from where it was when kept, however far it
+// has gone since, each time it is made again; one never drawn from stays
+// nil.
+func TestKeepGenerator(t *testing.T) {
+	if again := KeepGenerator[rand.PCG]((*rand.PCG)(nil)); again() != nil {
+		t.Fatal("a generator never drawn from came back")
+	}
+	g := rand.NewPCG(1, 2)
+	g.Uint64()
+	again := KeepGenerator(g)
+	want := []uint64{g.Uint64(), g.Uint64()}
+	for range 2 {
+		h := again()
+		if got := []uint64{h.Uint64(), h.Uint64()}; !slices.Equal(got, want) {
+			t.Fatalf("made again, the generator draws %v, want %v", got, want)
+		}
 	}
 }

@@ -32,18 +32,9 @@ func (p *randomPart) CellDone(int, []string) {}
 
 // Keep records where the generator is; it holds no numbers a run made.
 func (p *randomPart) Keep([]kernel.Changeable) (restore func() error, cost int) {
-	var state []byte
-	if p.rng != nil {
-		state, _ = p.rng.MarshalBinary() // never fails
-	}
+	rng := kernel.KeepGenerator(p.rng)
 	return func() error {
-		p.rng = nil
-		if state != nil {
-			p.rng = new(rand.PCG)
-			if err := p.rng.UnmarshalBinary(state); err != nil {
-				panic(err) // what MarshalBinary wrote
-			}
-		}
+		p.rng = rng()
 		return nil
 	}, 0
 }

@@ -58,10 +58,7 @@ func fingerprint(data []float64) uint64 {
 // run from an earlier state, with other code, changed a tensor that was
 // a global there), restoring says so and the cells run again.
 func (p *torchPart) Keep(held []kernel.Changeable) (restore func() error, cost int) {
-	var trng []byte // the generator's state, if it was used
-	if p.trng != nil {
-		trng, _ = p.trng.MarshalBinary() // never fails
-	}
+	trng := kernel.KeepGenerator(p.trng)
 	var roots []*tensor.Tensor
 	for _, h := range held {
 		switch x := h.(type) {
@@ -128,13 +125,7 @@ func (p *torchPart) Keep(held []kernel.Changeable) (restore func() error, cost i
 				st.t.SetRequiresGrad(st.requiresGrad)
 			}
 		}
-		p.trng = nil
-		if trng != nil {
-			p.trng = new(tensor.Generator)
-			if err := p.trng.UnmarshalBinary(trng); err != nil {
-				panic(err) // what MarshalBinary wrote
-			}
-		}
+		p.trng = trng()
 		return nil
 	}, cost
 }
