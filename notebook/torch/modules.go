@@ -39,7 +39,7 @@ func Wrap(thread *starlark.Thread, t *tensor.Tensor) *Tensor {
 
 // torchModuleMembers are the cell language's torch: making tensors, and the
 // functions PyTorch has outside its tensors.
-var torchModuleMembers = []kernel.Builtin{
+var torchModuleMembers = slices.Concat([]kernel.Builtin{
 	{Name: "tensor", Fn: torchTensor},
 	{Name: "zeros", Fn: torchFill},
 	{Name: "ones", Fn: torchFill},
@@ -55,28 +55,27 @@ var torchModuleMembers = []kernel.Builtin{
 	{Name: "matmul", Fn: torchMatmul},
 	{Name: "manual_seed", Fn: kernel.SeedBuiltin((*torchPart).seed)},
 	{Name: "multinomial", Fn: torchMultinomial},
-	{Name: "one_hot", Fn: torchOneHot},
-	{Name: "cross_entropy", Fn: torchCrossEntropy},
-	{Name: "softmax", Fn: asMethod},
 	{Name: "exp", Fn: asMethod},
 	{Name: "log", Fn: asMethod},
-	{Name: "tanh", Fn: asMethod},
-	{Name: "relu", Fn: asMethod},
-	{Name: "sigmoid", Fn: asMethod},
 	{Name: "transpose", Fn: asMethod},
 	{Name: "masked_fill", Fn: asMethod},
-}
+}, torchAndFunctional)
 
 // functionalModuleMembers are F, torch.nn.functional's functions here.
-var functionalModuleMembers = []kernel.Builtin{
+var functionalModuleMembers = slices.Concat([]kernel.Builtin{
+	{Name: "embedding", Fn: functionalEmbedding},
+	{Name: "dropout", Fn: functionalDropout},
+}, torchAndFunctional)
+
+// torchAndFunctional are the functions that torch and F both have, as
+// PyTorch has torch.softmax and F.softmax.
+var torchAndFunctional = []kernel.Builtin{
 	{Name: "one_hot", Fn: torchOneHot},
 	{Name: "cross_entropy", Fn: torchCrossEntropy},
 	{Name: "softmax", Fn: asMethod},
-	{Name: "relu", Fn: asMethod},
 	{Name: "tanh", Fn: asMethod},
+	{Name: "relu", Fn: asMethod},
 	{Name: "sigmoid", Fn: asMethod},
-	{Name: "embedding", Fn: functionalEmbedding},
-	{Name: "dropout", Fn: functionalDropout},
 }
 
 // asMethod is a function of torch or F that is also a tensor's method of
