@@ -84,13 +84,16 @@
     });
   }
 
-  // The first line of what the Go runtime says when it dies ("fatal
-  // error: out of memory"), to say why it stopped.
-  let fatal = "", pending = "";
-  const text = new TextDecoder();
-  if (globalThis.fs && typeof globalThis.fs.writeSync === "function") {
-    const write = globalThis.fs.writeSync.bind(globalThis.fs);
-    globalThis.fs.writeSync = (fd, buf) => {
+  // dyingWords makes fs (wasm_exec.js's) keep the first line the Go
+  // runtime writes to stderr as it dies ("fatal error: out of memory"), to
+  // say why it stopped: line() is that line ("" until then), and forget()
+  // forgets it, for a runtime started again. The runners' workers run this
+  // same function: readRunner puts its source before runner.js.
+  function dyingWords(fs) {
+    let fatal = "", pending = "";
+    const text = new TextDecoder();
+    const write = fs.writeSync.bind(fs);
+    fs.writeSync = (fd, buf) => {
       if (fd === 2 && !fatal) {
         pending = (pending + text.decode(buf)).slice(-1000);
         const m = pending.match(/(fatal error|panic): [^\n]*(?=\n)/);
@@ -98,7 +101,9 @@
       }
       return write(fd, buf);
     };
+    return { line: () => fatal, forget() { fatal = pending = ""; } };
   }
+  const dying = globalThis.fs && typeof globalThis.fs.writeSync === "function" ? dyingWords(globalThis.fs) : { line: () => "", forget() {} };
 
   // The page as it was built, to start the notebook again from if its
   // runtime dies (out of memory, say). On Gradbook's own pages that is the
@@ -127,7 +132,7 @@
       go._scheduledTimeouts.clear();
     }
     go._inst = go.mem = go._values = null; // and let its memory go
-    const why = fatal || "the WebAssembly runtime crashed";
+    const why = dying.line() || "the WebAssembly runtime crashed";
     const busy = document.querySelector("section.cell[aria-busy=true]");
     const label = busy && busy.querySelector(".cell-label");
     const where = label ? ` while running ${label.textContent}` : "";
@@ -139,7 +144,7 @@
       return;
     }
     restarts++;
-    fatal = pending = "";
+    dying.forget();
     if (pristine) {
       try {
         sessionStorage.setItem("gradbook-notice", message);
@@ -251,7 +256,7 @@
       if (!res.ok) throw new Error(`${name}: ${res.status}`);
       return res.text();
     }));
-    return URL.createObjectURL(new Blob([texts[0], "\n", texts[1]], { type: "text/javascript" }));
+    return URL.createObjectURL(new Blob([texts[0], "\n", dyingWords.toString(), "\n", texts[1]], { type: "text/javascript" }));
   }
 
   // Runners: the same gradbook.wasm in a Web Worker (runner.js) runs the
@@ -259,7 +264,7 @@
   // internal/protocol), so that the page never freezes and a run can
   // always be stopped, by ending its worker. The worker gets the module
   // the page compiled, and runs the script the page read with it
-  // (wasm_exec.js and runner.js, from a blob: address: a worker could not
+  // (wasm_exec.js, dyingWords and runner.js, from a blob: address: a worker could not
   // be made from Gradbook's address on a course page anyway). A page's
   // Content-Security-Policy may forbid that worker: the refusal is noted,
   // to say so.

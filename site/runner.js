@@ -1,6 +1,6 @@
 // runner.js: the notebook's runner, a Web Worker that gradbook.js starts,
-// from one script with wasm_exec.js before this file, both read when the
-// page started. It runs gradbook.wasm, compiled by the page and posted
+// from one script with wasm_exec.js and gradbook.js's dyingWords before
+// this file, read when the page started. It runs gradbook.wasm, compiled by the page and posted
 // here as the first message ({gradbook: "module"}), which then serves the
 // page's jobs (see package runner; the messages are declared in
 // internal/protocol). The Go program gets its own memory here, to compile
@@ -24,8 +24,8 @@
       for (const m of queue.splice(0)) h(m);
     },
   };
-  let fatal = "", pending = "";
-  const died = (why) => self.postMessage({ gradbook: "died", why: fatal || why });
+  let dying = null; // the Go runtime's last words (dyingWords), once it runs
+  const died = (why) => self.postMessage({ gradbook: "died", why: (dying && dying.line()) || why });
   self.onmessage = async (event) => {
     const msg = event.data;
     if (!msg || msg.gradbook !== "module") {
@@ -46,17 +46,8 @@
     }
     try {
       if (typeof self.Go !== "function") throw new Error("wasm_exec.js is missing: the worker's script must start with it");
-      // The first line the Go runtime says as it dies, to say why.
-      const text = new TextDecoder();
-      const write = self.fs.writeSync.bind(self.fs);
-      self.fs.writeSync = (fd, buf) => {
-        if (fd === 2 && !fatal) {
-          pending = (pending + text.decode(buf)).slice(-1000);
-          const m = pending.match(/(fatal error|panic): [^\n]*(?=\n)/);
-          if (m) fatal = m[0];
-        }
-        return write(fd, buf);
-      };
+      if (typeof dyingWords !== "function") throw new Error("dyingWords is missing: the worker's script must have gradbook.js's before runner.js");
+      dying = dyingWords(self.fs);
       const go = new self.Go();
       // A cell's arithmetic makes garbage fast over a small live heap (a
       // training step's graph), and in WebAssembly every collection runs
