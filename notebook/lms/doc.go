@@ -5,7 +5,7 @@
 // it to API; what is reported, when, and how the learner's work fits the
 // suspend data are decided here and tested natively against a fake LMS.
 //
-// A lesson page opens a Session, which initialises the LMS's API and
+// A lesson page opens a Conn, which initialises the LMS's API and
 // reads what the LMS holds (the learner, the mode, the passing score, the
 // suspend data); it takes the learner's work back from the suspend data,
 // then reports after every change and ends the session when the page

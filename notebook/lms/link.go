@@ -57,7 +57,7 @@ type Link struct {
 	launch  Launch
 	page    Page
 	now     func() time.Time
-	s       *Session // nil when the LMS refused to start
+	s       *Conn    // nil when the LMS refused to start
 	lessons []string // the lesson and its earlier names
 	prog    *progress.Progress
 
@@ -212,7 +212,7 @@ func (l *Link) report(prog *progress.Progress) {
 	l.schedule()
 }
 
-// schedule has what waits committed when it is due (Session.Due), on the
+// schedule has what waits committed when it is due (Conn.Due), on the
 // page's timer: never in the event that changed it, and once for changes
 // that come together.
 func (l *Link) schedule() {

@@ -63,9 +63,9 @@ func (r *Refused) Error() string {
 // ErrEnded is returned by a report after the session has ended.
 var ErrEnded = errors.New("the session with the LMS has ended")
 
-// Session is one launch of a lesson by the LMS, from Initialize to
-// Terminate.
-type Session struct {
+// Conn is a lesson's connection to the LMS for one session, one launch
+// of the lesson by the LMS: from Initialize to Terminate.
+type Conn struct {
 	v   Version
 	api API
 	now func() time.Time
@@ -100,8 +100,8 @@ type Session struct {
 // import): an Initialize refused then, with the API still answering, is
 // the session going on. (An LMS cannot say so itself: 1.2's refusal of a
 // second LMSInitialize is a "general exception", after LMSFinish too.)
-func Open(v Version, api API, now func() time.Time, passing float64, again bool) (*Session, error) {
-	s := &Session{v: v, api: api, now: now, set: map[string]string{}}
+func Open(v Version, api API, now func() time.Time, passing float64, again bool) (*Conn, error) {
+	s := &Conn{v: v, api: api, now: now, set: map[string]string{}}
 	e := v.el()
 	if !api.Initialize() {
 		code, msg := api.LastError()
@@ -125,7 +125,7 @@ func Open(v Version, api API, now func() time.Time, passing float64, again bool)
 // ReadSuspend reads the suspend data the LMS holds now: "" for none, and
 // an error if the LMS gave none but an error. Data longer than MaxRead is
 // returned cut, for Decode to refuse.
-func (s *Session) ReadSuspend() (string, error) {
+func (s *Conn) ReadSuspend() (string, error) {
 	v, err := s.read(s.v.el().suspend, MaxRead+1)
 	if errors.Is(err, errTooLong) {
 		return v, nil
@@ -143,7 +143,7 @@ const noValue = 403
 // read returns an element's value, "" where the LMS has none, or an
 // error: the LMS's GetValue failed (threw or set an error), which is
 // never a value, or gave more than max characters (cut to max).
-func (s *Session) read(element string, max int) (string, error) {
+func (s *Conn) read(element string, max int) (string, error) {
 	v := s.api.GetValue(element)
 	switch code, msg := s.api.LastError(); {
 	case code == noValue:
@@ -157,7 +157,7 @@ func (s *Session) read(element string, max int) (string, error) {
 }
 
 // ok reports whether the last call had no error.
-func (s *Session) ok() bool {
+func (s *Conn) ok() bool {
 	code, _ := s.api.LastError()
 	return code == 0
 }
@@ -166,7 +166,7 @@ func (s *Session) ok() bool {
 // and commits nothing: it returns whether values wait for a commit (Due
 // says by when; the page then calls Commit off the learner's path) and
 // the first refusal. Nothing is reported in review mode.
-func (s *Session) Report(vals []Value) (waiting bool, err error) {
+func (s *Conn) Report(vals []Value) (waiting bool, err error) {
 	if s.ended {
 		return false, ErrEnded
 	}
@@ -192,7 +192,7 @@ func (s *Session) Report(vals []Value) (waiting bool, err error) {
 // Due says how long from now what waits may wait for its commit: a
 // change the LMS grades by CommitSoon, any other until CommitEvery after
 // the last commit; false if nothing waits.
-func (s *Session) Due() (time.Duration, bool) {
+func (s *Conn) Due() (time.Duration, bool) {
 	if !s.unsent || s.ended || s.Review {
 		return 0, false
 	}
@@ -211,7 +211,7 @@ func firstOf(first, next error) error {
 }
 
 // Commit sets the session time and commits what waits, if anything does.
-func (s *Session) Commit() error {
+func (s *Conn) Commit() error {
 	if s.ended {
 		return ErrEnded
 	}
@@ -230,7 +230,7 @@ func (s *Session) Commit() error {
 
 // End sets the session time and exit and ends the session, once:
 // Terminate (LMSFinish in 1.2), which commits what waits.
-func (s *Session) End() error {
+func (s *Conn) End() error {
 	if s.ended {
 		return nil
 	}
@@ -248,7 +248,7 @@ func (s *Session) End() error {
 }
 
 // Ended reports whether End was called.
-func (s *Session) Ended() bool { return s.ended }
+func (s *Conn) Ended() bool { return s.ended }
 
 // clip keeps the first 200 characters of what an LMS says, on one line.
 func clip(s string) string {
