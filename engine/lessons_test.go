@@ -103,46 +103,6 @@ func TestLessonNumbers(t *testing.T) {
 			grads:  map[string]float64{"x": 9},
 		},
 		{
-			name:   "two-path network",
-			g:      twoPath(false, true),
-			leaves: twoPathLeaves(1, -1, 3),
-			out:    "loss",
-			vals:   map[string]float64{"p": 2, "z": 1, "h": 1, "q": 3, "y": 5, "e": 4, "loss": 8},
-			grads:  map[string]float64{"p": 16, "w": 32, "b": 12, "v": 4, "x": 16, "h": 12, "q": 4, "y": 4},
-		},
-		{
-			name:   "direct path detached",
-			g:      twoPath(true, true),
-			leaves: twoPathLeaves(1, -1, 3),
-			out:    "loss",
-			vals:   map[string]float64{"loss": 8},
-			grads:  map[string]float64{"w": 24, "skip": 4, "p": 12},
-		},
-		{
-			name:   "without the direct path",
-			g:      twoPath(false, false),
-			leaves: twoPathLeaves(1, -1, 3),
-			out:    "loss",
-			vals:   map[string]float64{"loss": 2},
-			grads:  map[string]float64{"w": 12, "b": 6, "v": 2},
-		},
-		{
-			name:   "direct path with v=0",
-			g:      twoPath(false, true),
-			leaves: twoPathLeaves(1, -1, 0),
-			out:    "loss",
-			vals:   map[string]float64{"loss": 0.5},
-			grads:  map[string]float64{"w": 2, "b": 0, "v": 1},
-		},
-		{
-			name:   "kink at b=-2",
-			g:      twoPath(false, true),
-			leaves: twoPathLeaves(1, -2, 3),
-			out:    "loss",
-			vals:   map[string]float64{"z": 0},
-			grads:  map[string]float64{"w": 2},
-		},
-		{
 			name:   "p=w·x+b, L=½(p−y)² at x=2 y=5",
 			g:      halfSquaredError,
 			leaves: map[string]float64{"x": 2, "y": 5, "w": 1, "b": 0, "half": 0.5},
@@ -186,19 +146,50 @@ func TestLessonNumbers(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			vals, grads := mustRun(t, tc.g, tc.leaves, tc.out)
-			expect(t, "value", vals, tc.vals)
-			expect(t, "gradient", grads, tc.grads)
-			if len(grads) != len(vals) {
-				t.Errorf("backward returned %d names, want one per value (%d)", len(grads), len(vals))
-			}
-			again, err := Backward(tc.g, vals, tc.out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			expect(t, "second backward", again, grads)
+			checkNumbers(t, tc.g, tc.leaves, tc.out, tc.vals, tc.grads)
 		})
 	}
+}
+
+// The lessons' two-path network, by whether the direct path is detached
+// or there at all, and by the weights w, b, v.
+func TestTwoPathNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		detach, direct bool
+		w, b, v        float64
+		vals, grads    map[string]float64
+	}{
+		{"two-path network", false, true, 1, -1, 3,
+			map[string]float64{"p": 2, "z": 1, "h": 1, "q": 3, "y": 5, "e": 4, "loss": 8},
+			map[string]float64{"p": 16, "w": 32, "b": 12, "v": 4, "x": 16, "h": 12, "q": 4, "y": 4}},
+		{"direct path detached", true, true, 1, -1, 3, map[string]float64{"loss": 8}, map[string]float64{"w": 24, "skip": 4, "p": 12}},
+		{"without the direct path", false, false, 1, -1, 3, map[string]float64{"loss": 2}, map[string]float64{"w": 12, "b": 6, "v": 2}},
+		{"direct path with v=0", false, true, 1, -1, 0, map[string]float64{"loss": 0.5}, map[string]float64{"w": 2, "b": 0, "v": 1}},
+		{"kink at b=-2", false, true, 1, -2, 3, map[string]float64{"z": 0}, map[string]float64{"w": 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkNumbers(t, twoPath(tc.detach, tc.direct), twoPathLeaves(tc.w, tc.b, tc.v), "loss", tc.vals, tc.grads)
+		})
+	}
+}
+
+// checkNumbers runs g at leaves, backward from out: the values and
+// gradients named in vals and grads must be the lesson's, there must be
+// a gradient for each value, and a second Backward must give the same.
+func checkNumbers(t *testing.T, g Graph, leaves map[string]float64, out string, wantVals, wantGrads map[string]float64) {
+	t.Helper()
+	vals, grads := mustRun(t, g, leaves, out)
+	expect(t, "value", vals, wantVals)
+	expect(t, "gradient", grads, wantGrads)
+	if len(grads) != len(vals) {
+		t.Errorf("backward returned %d names, want one per value (%d)", len(grads), len(vals))
+	}
+	again, err := Backward(g, vals, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, "second backward", again, grads)
 }
 
 func TestOverwriteBug(t *testing.T) {
@@ -212,16 +203,23 @@ func TestOverwriteBug(t *testing.T) {
 	if x.Grad != 6 {
 		t.Errorf("after overwrite, Backward gives %v, want 6", x.Grad)
 	}
-	tp, _ := Compile(Graph{{"y", "add", []string{"x", "x"}, 0}})
+	if g := tapeGrad(t, "add", OverwriteBug); g != 1 {
+		t.Errorf("overwrite mode: x+x gives %v, want the wrong 1", g)
+	}
+}
+
+// tapeGrad is x's gradient, at x=3, of y = x op x compiled to a tape and
+// run backward in mode.
+func tapeGrad(t *testing.T, op string, mode Mode) float64 {
+	t.Helper()
+	tp, _ := Compile(Graph{{"y", op, []string{"x", "x"}, 0}})
 	vals := []float64{3, 0}
 	if err := tp.Forward(vals); err != nil {
 		t.Fatal(err)
 	}
 	grads := make([]float64, 2)
-	tp.Reverse(vals, grads, 1, OverwriteBug)
-	if grads[0] != 1 {
-		t.Errorf("overwrite mode: x+x gives %v, want the wrong 1", grads[0])
-	}
+	tp.Reverse(vals, grads, 1, mode)
+	return grads[0]
 }
 
 // The twice bug, on Values and on a tape: the lesson's x*x at 3 gives 12,
@@ -233,15 +231,8 @@ func TestTwiceBug(t *testing.T) {
 	if x.Grad != 12 || y.Grad != 2 {
 		t.Errorf("twice mode: x*x at 3 gives x %v, y %v; want 12 and 2", x.Grad, y.Grad)
 	}
-	tp, _ := Compile(Graph{{"y", "mul", []string{"x", "x"}, 0}})
-	vals := []float64{3, 0}
-	if err := tp.Forward(vals); err != nil {
-		t.Fatal(err)
-	}
-	grads := make([]float64, 2)
-	tp.Reverse(vals, grads, 1, TwiceBug)
-	if grads[0] != 12 {
-		t.Errorf("twice mode: the tape's x*x at 3 gives %v, want 12", grads[0])
+	if g := tapeGrad(t, "mul", TwiceBug); g != 12 {
+		t.Errorf("twice mode: the tape's x*x at 3 gives %v, want 12", g)
 	}
 }
 

@@ -30,6 +30,15 @@ func TestSum(t *testing.T) {
 	}
 }
 
+// printsExactly runs the cell src in a Session of its own, which must
+// end without an error and print want, no more and no less.
+func printsExactly(t *testing.T, src, want string) {
+	t.Helper()
+	if r := celltest.One(t, src); r.Err != nil || r.Output != want {
+		t.Errorf("output %q, error %v", r.Output, r.Err)
+	}
+}
+
 // names() reads the 32,033 names of names.txt; NeedsData finds the cells
 // that need it by their identifiers, not their text.
 func TestNames(t *testing.T) {
@@ -44,10 +53,7 @@ func TestNames(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r := celltest.One(t, "ns = names()\nprint(len(ns), ns[0], ns[-1])")
-	if r.Err != nil || r.Output != "32033 emma zzyzx\n" {
-		t.Errorf("output %q, error %v", r.Output, r.Err)
-	}
+	printsExactly(t, "ns = names()\nprint(len(ns), ns[0], ns[-1])", "32033 emma zzyzx\n")
 	for srcs, want := range map[string]string{
 		"ns = names()":                   "names.txt",
 		"f = names\nns = f()":            "names.txt",
