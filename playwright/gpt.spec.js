@@ -3,22 +3,11 @@
 // asserted on time), Stop ends the training at once, and sampled names
 // come out. Figures: the training cell's time, steps per second, Run all
 // of each lesson, the page's longest frame gap while it trains.
-const { test, expect, open, skipPredictions } = require("./helpers");
-
-async function runAll(page, timeout) {
-  await skipPredictions(page);
-  const t0 = Date.now();
-  await page.getByRole("button", { name: "Run all" }).click();
-  await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout });
-  return Date.now() - t0;
-}
+const { test, expect, open, skipPredictions, runAll, runLesson } = require("./helpers");
 
 test("the GPT lessons: Run all passes every check; 1,000 traced steps train in the page; figures", async ({ page, errors }) => {
   test.setTimeout(240_000);
-  await open(page, "lessons/gpt-from-values.html");
-  const first = await runAll(page, 90_000);
-  await expect(page.locator("output.out")).not.toContainText(["✗"]);
-  await expect(page.locator('section.code-cell:not([data-state="passed"])')).toHaveCount(0);
+  const first = await runLesson(page, "gpt-from-values", 90_000);
   await expect(page.locator("#cell-bigram output.out")).toContainText("the bigram model's loss: 2.4546");
   await expect(page.locator("#cell-untrained-attention svg.heatmap")).toHaveCount(1);
 
@@ -30,7 +19,10 @@ test("the GPT lessons: Run all passes every check; 1,000 traced steps train in t
     const tick = (t) => { window.gaps.push(t - last); last = t; window.raf = requestAnimationFrame(tick); };
     window.raf = requestAnimationFrame(tick);
   });
-  const second = await runAll(page, 180_000);
+  await skipPredictions(page);
+  const t0 = Date.now();
+  await runAll(page, 180_000);
+  const second = Date.now() - t0;
   const gap = await page.evaluate(() => { cancelAnimationFrame(window.raf); return Math.max(...window.gaps); });
   await expect(page.locator("output.out")).not.toContainText(["✗"]);
   await expect(page.locator('section.code-cell:not([data-state="passed"])')).toHaveCount(0);

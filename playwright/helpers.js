@@ -105,6 +105,21 @@ async function runAll(page, timeout = 60_000) {
   await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout });
 }
 
+// runLesson opens lessons/<slug>.html, skips its predictions and runs it
+// all (runAll, with its timeout), as a learner who wants the whole lesson
+// at once does, then checks that every code cell passed and no output
+// says ✗. It returns how long Run all took, in ms.
+async function runLesson(page, slug, timeout) {
+  await open(page, `lessons/${slug}.html`);
+  await skipPredictions(page);
+  const t0 = Date.now();
+  await runAll(page, timeout);
+  const ms = Date.now() - t0;
+  await expect(page.locator("output.out")).not.toContainText(["✗"]);
+  await expect(page.locator('section.code-cell:not([data-state="passed"])')).toHaveCount(0);
+  return ms;
+}
+
 // cell returns the locator of the n-th code cell (from 1).
 function cell(page, n) {
   return page.locator("section.code-cell").nth(n - 1);
@@ -221,4 +236,4 @@ products.program = [
 ].join("\n");
 products.prints = "-17.292820746957087 84.92150754491091 -0.4575423829779649\n1.176999222541503";
 
-module.exports = { solutionOf, undrawn, skipPredictions, runAll, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, solution, goodBackward, withBackward, lessons, long, port, coursePage, products };
+module.exports = { solutionOf, undrawn, skipPredictions, runAll, runLesson, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, solution, goodBackward, withBackward, lessons, long, port, coursePage, products };

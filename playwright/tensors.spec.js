@@ -7,15 +7,12 @@
 // exercises naming their usual mistakes (figures printed, not asserted on
 // time).
 const path = require("path");
-const { test, expect, open, skipPredictions, editorOf, runMs, runAll, solutionOf } = require("./helpers");
+const { test, expect, open, runLesson, editorOf, runMs, solutionOf } = require("./helpers");
 
 const lessonFile = (slug) => path.join(__dirname, "..", "site", "lessons", slug + ".md");
 
 test("from Values to tensors: the scalar graph of a tensor layer, and the layer exercise", async ({ page, errors }) => {
-  await open(page, "lessons/from-values-to-tensors.html");
-  await skipPredictions(page);
-  await page.getByRole("button", { name: "Run all" }).click();
-  await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 60_000 });
+  await runLesson(page, "from-values-to-tensors");
   await expect(page.locator("#cell-rules output.out")).toContainText("✓ dW              | exact: True  | approximate: True  | maxdiff: 0");
   // The drawing of the small case: Ws's elements are leaves named
   // Ws[k,j], each with autograd's gradient.
@@ -36,14 +33,7 @@ test("from Values to tensors: the scalar graph of a tensor layer, and the layer 
 
 test("the backprop ninja: every gradient by hand is autograd's; 2,000 steps with your own backward beat the bigram model; figures", async ({ page, errors }) => {
   test.setTimeout(180_000);
-  await open(page, "lessons/backprop-ninja.html");
-  await skipPredictions(page);
-  const t0 = Date.now();
-  await page.getByRole("button", { name: "Run all" }).click();
-  await expect(page.locator("#notebook-status")).toContainText("Ran all", { timeout: 150_000 });
-  const runAll = Date.now() - t0;
-  await expect(page.locator("output.out")).not.toContainText(["✗"]);
-  await expect(page.locator('section.code-cell:not([data-state="passed"])')).toHaveCount(0);
+  const ranAll = await runLesson(page, "backprop-ninja", 150_000);
   await expect(page.locator("#cell-embeddings output.out")).toContainText("✓ C, at once");
   await expect(page.locator("#cell-fused-bn output.out")).toContainText("✓ hprebn in one formula | exact: False | approximate: True");
   const held = page.locator("#cell-held-out output.out");
@@ -52,7 +42,7 @@ test("the backprop ninja: every gradient by hand is autograd's; 2,000 steps with
   expect(names).toHaveLength(20);
   const train = Number(await page.locator("#cell-train").getAttribute("data-ms"));
   const data = Number(await page.locator("#cell-data").getAttribute("data-ms"));
-  console.log(`ninja: 2,000 training steps with the learner's backward: ${(train / 1000).toFixed(2)} s in the page (${(train / 2000).toFixed(2)} ms a step); the data set ${(data / 1000).toFixed(2)} s; Run all ${(runAll / 1000).toFixed(1)} s`);
+  console.log(`ninja: 2,000 training steps with the learner's backward: ${(train / 1000).toFixed(2)} s in the page (${(train / 2000).toFixed(2)} ms a step); the data set ${(data / 1000).toFixed(2)} s; Run all ${(ranAll / 1000).toFixed(1)} s`);
   console.log(`ninja: sampled names: ${names.join(" ")}`);
 
   // BatchNorm's variance with n where the forward has n − 1.
@@ -66,13 +56,7 @@ test("the backprop ninja: every gradient by hand is autograd's; 2,000 steps with
 
 test("activations and gradients: the first loss, saturated tanh layers and the gain that levels them, the update ratios, BatchNorm; the init exercise names its mistakes; figures", async ({ page, errors }) => {
   test.setTimeout(180_000);
-  await open(page, "lessons/activations-and-gradients.html");
-  await skipPredictions(page);
-  const t0 = Date.now();
-  await runAll(page, 150_000);
-  const ranAll = Date.now() - t0;
-  await expect(page.locator("output.out")).not.toContainText(["✗"]);
-  await expect(page.locator('section.code-cell:not([data-state="passed"])')).toHaveCount(0);
+  const ranAll = await runLesson(page, "activations-and-gradients", 150_000);
   await expect(page.locator("#cell-first-loss-randn output.out")).toContainText("first loss with randn weights everywhere: 22.2902   ln 27 = 3.2958");
   await expect(page.locator("#cell-first-loss-small output.out")).toContainText("first loss with a small output layer: 3.3191");
   const sat = page.locator("#cell-saturated");
@@ -101,11 +85,7 @@ test("activations and gradients: the first loss, saturated tanh layers and the g
 });
 
 test("attention's backward by hand: every cmp agrees, masked scores get 0; both exercises pass and name the usual mistakes", async ({ page, errors }) => {
-  await open(page, "lessons/attention-backward.html");
-  await skipPredictions(page);
-  await runAll(page);
-  await expect(page.locator("output.out")).not.toContainText(["✗"]);
-  await expect(page.locator('section.code-cell:not([data-state="passed"])')).toHaveCount(0);
+  await runLesson(page, "attention-backward");
   await expect(page.locator("#cell-softmax output.out")).toContainText("✓ masked          | exact: True  | approximate: True  | maxdiff: 0");
   await expect(page.locator("#cell-softmax output.out")).toContainText("the largest gradient at a hidden place: 0");
   await expect(page.locator("#cell-qk output.out")).toContainText("✓ Wq              | exact: False | approximate: True");
