@@ -1,5 +1,6 @@
 // The lessons, as a learner works through them.
 const { test, expect, open, runLesson, solution, goodBackward, withBackward, editorOf, lessons, long, undrawn, answer, cell, typeInto } = require("./helpers");
+const { drawingsFit, accessible, laptop, phone } = require("./pagechecks");
 
 test("the index lists every lesson in teaching order, with what it teaches and its time", async ({ page, errors }) => {
   await page.goto("index.html");
@@ -13,16 +14,33 @@ test("the index lists every lesson in teaching order, with what it teaches and i
   }
 });
 
+// Every lesson as a learner meets it, on a phone and then on a laptop:
+// Run all at 390 px, every check on the page passes, each worked example
+// is drawn; at 390 px and again at 1280 (where the drawings lay
+// themselves out again for the wider column), no drawing overlaps, clips
+// or leaves its column, and axe finds no accessibility violation. The
+// lessons that train for seconds (helpers.js: long) are run whole by
+// gpt.spec and tensors.spec, and drawn and checked by drawings.spec and
+// a11y.spec.
 for (const slug of lessons.filter((s) => !long.includes(s))) {
-  test(`${slug}: Run all, and every check on the page passes`, async ({ page, errors }) => {
+  test(`${slug}: Run all on a phone, every check passes; at 390 and 1280 px the drawings fit and nothing is inaccessible`, async ({ page, errors }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize(phone);
     await runLesson(page, slug);
     expect(await page.locator("section.code-cell").count()).toBeGreaterThan(0);
     const outputs = (await page.locator("section.code-cell output.out").allTextContents()).join("\n");
     expect(outputs).toContain("✓");
-    // Each worked example is drawn, where the lesson draws graphs.
-    if (!undrawn.includes(slug)) expect(await page.locator("section.code-cell svg.graph").count()).toBeGreaterThan(0);
+    const drawn = !undrawn.includes(slug);
+    if (drawn) expect(await page.locator("section.code-cell svg.graph").count()).toBeGreaterThan(0);
     await expect(page.locator("main .meta")).toContainText("minutes");
     await expect(page.getByRole("heading", { name: "Key points" })).toBeVisible();
+    for (const [device, viewport] of [["phone", phone], ["laptop", laptop]]) {
+      await page.setViewportSize(viewport);
+      // The drawings fit their column again once the width settles.
+      await page.waitForTimeout(400);
+      if (drawn) await drawingsFit(page, device);
+      await accessible(page, viewport.width);
+    }
   });
 }
 
