@@ -120,6 +120,12 @@ async function runLesson(page, slug, timeout) {
   return ms;
 }
 
+// outputsSay checks that the output of each cell named in says (by its
+// id, without "cell-") contains the text given for it.
+async function outputsSay(page, says) {
+  for (const [id, text] of Object.entries(says)) await expect(page.locator(`#cell-${id} output.out`), id).toContainText(text);
+}
+
 // cell returns the locator of the n-th code cell (from 1).
 function cell(page, n) {
   return page.locator("section.code-cell").nth(n - 1);
@@ -236,4 +242,4 @@ products.program = [
 ].join("\n");
 products.prints = "-17.292820746957087 84.92150754491091 -0.4575423829779649\n1.176999222541503";
 
-module.exports = { solutionOf, undrawn, skipPredictions, runAll, runLesson, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, solution, goodBackward, withBackward, lessons, long, port, coursePage, products };
+module.exports = { solutionOf, undrawn, skipPredictions, runAll, runLesson, outputsSay, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, solution, goodBackward, withBackward, lessons, long, port, coursePage, products };

@@ -55,15 +55,13 @@ test("02: the explore tasks tick when met", async ({ page, errors }) => {
   await open(page, "lessons/reverse-accumulation.html");
   const g1 = page.locator("#explore-linear-loss");
   const g2 = page.locator("#explore-square-of-sum");
-  // The starting numbers.
-  await expect(g1.locator("tr[data-name='L'] .value")).toHaveText("4");
-  await expect(g1.locator("tr[data-name='w'] .grad")).toHaveText("12");
-  await expect(g1.locator("tr[data-name='x'] .grad")).toHaveText("8");
-  await expect(g1.locator("tr[data-name='b'] .grad")).toHaveText("4");
-  await expect(g1.locator("tr[data-name='y'] .grad")).toHaveText("-4");
-  await expect(g2.locator("tr[data-name='L'] .value")).toHaveText("64");
-  await expect(g2.locator("tr[data-name='a'] .grad")).toHaveText("64");
-  await expect(g2.locator("tr[data-name='b'] .grad")).toHaveText("32");
+  // The starting numbers: each block's table, a row a leaf or node.
+  for (const [g, column, rows] of [
+    [g1, "value", { L: "4" }], [g1, "grad", { w: "12", x: "8", b: "4", y: "-4" }],
+    [g2, "value", { L: "64" }], [g2, "grad", { a: "64", b: "32" }],
+  ]) {
+    for (const [name, text] of Object.entries(rows)) await expect(g.locator(`tr[data-name='${name}'] .${column}`)).toHaveText(text);
+  }
   await expect(g1.locator("li.task.done")).toHaveCount(0);
 
   const task = (block, id) => block.locator(`li.task[data-task="${id}"]`);

@@ -7,7 +7,7 @@
 // exercises naming their usual mistakes (figures printed, not asserted on
 // time).
 const path = require("path");
-const { test, expect, open, runLesson, editorOf, runMs, solutionOf } = require("./helpers");
+const { test, expect, open, runLesson, outputsSay, editorOf, runMs, solutionOf } = require("./helpers");
 
 const lessonFile = (slug) => path.join(__dirname, "..", "site", "lessons", slug + ".md");
 
@@ -34,10 +34,11 @@ test("from Values to tensors: the scalar graph of a tensor layer, and the layer 
 test("the backprop ninja: every gradient by hand is autograd's; 2,000 steps with your own backward beat the bigram model; figures", async ({ page, errors }) => {
   test.setTimeout(180_000);
   const ranAll = await runLesson(page, "backprop-ninja", 150_000);
-  await expect(page.locator("#cell-embeddings output.out")).toContainText("✓ C, at once");
-  await expect(page.locator("#cell-fused-bn output.out")).toContainText("✓ hprebn in one formula | exact: False | approximate: True");
-  const held = page.locator("#cell-held-out output.out");
-  await expect(held).toContainText("held-out loss: the MLP 2.3809  the bigram model 2.4622");
+  await outputsSay(page, {
+    "embeddings": "✓ C, at once",
+    "fused-bn": "✓ hprebn in one formula | exact: False | approximate: True",
+    "held-out": "held-out loss: the MLP 2.3809  the bigram model 2.4622",
+  });
   const names = (await page.locator("#cell-sample output.out").textContent()).split("\n")[0].trim().split(" ");
   expect(names).toHaveLength(20);
   const train = Number(await page.locator("#cell-train").getAttribute("data-ms"));
@@ -57,16 +58,18 @@ test("the backprop ninja: every gradient by hand is autograd's; 2,000 steps with
 test("activations and gradients: the first loss, saturated tanh layers and the gain that levels them, the update ratios, BatchNorm; the init exercise names its mistakes; figures", async ({ page, errors }) => {
   test.setTimeout(180_000);
   const ranAll = await runLesson(page, "activations-and-gradients", 150_000);
-  await expect(page.locator("#cell-first-loss-randn output.out")).toContainText("first loss with randn weights everywhere: 22.2902   ln 27 = 3.2958");
-  await expect(page.locator("#cell-first-loss-small output.out")).toContainText("first loss with a small output layer: 3.3191");
-  const sat = page.locator("#cell-saturated");
-  await expect(sat.locator("output.out")).toContainText("share beyond ±0.97, layer by layer: [0.73, 0.82, 0.83, 0.85, 0.83]");
-  await expect(sat.locator("figure.plot figcaption")).toHaveText("tanh outputs at the start, randn weights");
-  await expect(sat.locator("figure.plot .plot-summary")).toContainText("beyond ±0.97");
-  await expect(page.locator("#cell-saturated-grads output.out")).toContainText("layer 1 against layer 5: 31.4 times");
-  await expect(page.locator("#cell-gain output.out")).toContainText("output spread by layer: [0.78, 0.69, 0.67, 0.68, 0.66]");
+  await outputsSay(page, {
+    "first-loss-randn": "first loss with randn weights everywhere: 22.2902   ln 27 = 3.2958",
+    "first-loss-small": "first loss with a small output layer: 3.3191",
+    "saturated": "share beyond ±0.97, layer by layer: [0.73, 0.82, 0.83, 0.85, 0.83]",
+    "saturated-grads": "layer 1 against layer 5: 31.4 times",
+    "gain": "output spread by layer: [0.78, 0.69, 0.67, 0.68, 0.66]",
+    "no-bias": "✓ the bias gets no gradient",
+  });
+  const sat = page.locator("#cell-saturated figure.plot");
+  await expect(sat.locator("figcaption")).toHaveText("tanh outputs at the start, randn weights");
+  await expect(sat.locator(".plot-summary")).toContainText("beyond ±0.97");
   await expect(page.locator("#cell-ratios figure.plot .legend")).toContainText("guide: 1e-3");
-  await expect(page.locator("#cell-no-bias output.out")).toContainText("✓ the bias gets no gradient");
   const ms = async (id) => Number(await page.locator(`#cell-${id}`).getAttribute("data-ms"));
   console.log(`activations: Run all ${(ranAll / 1000).toFixed(1)} s in the page; the data ${((await ms("data")) / 1000).toFixed(2)} s, two 200-step trainings with the ratios ${((await ms("train")) / 1000).toFixed(2)} s, BatchNorm's ${((await ms("batchnorm")) / 1000).toFixed(2)} s`);
   console.log(`activations: ${await page.locator("#cell-train output.out").textContent()}`.trim());
