@@ -16,6 +16,7 @@ import (
 	_ "embed"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -160,13 +161,15 @@ func (h *Hub) Listeners() int {
 // Watcher looks for saved, added and removed lesson files.
 type Watcher struct {
 	dirs []string
-	last map[string]uint64
+	last map[string]uint64 // the files as last reported, by path
+	seen map[string]uint64 // the files as the last look found them
 }
 
 // NewWatcher reads the lesson files in dirs now: changes from now on are
 // seen.
 func NewWatcher(dirs ...string) *Watcher {
-	return &Watcher{dirs: dirs, last: snapshot(dirs)}
+	now := snapshot(dirs)
+	return &Watcher{dirs: dirs, last: maps.Clone(now), seen: now}
 }
 
 // snapshot hashes every lesson file in dirs, by path: a save is seen
@@ -202,27 +205,38 @@ func (w *Watcher) Run(ctx context.Context, every time.Duration, changed func(slu
 			return
 		case <-t.C:
 		}
-		now := snapshot(w.dirs)
-		set := map[string]bool{}
-		for f, s := range now {
-			if old, ok := w.last[f]; !ok || old != s {
-				set[f] = true
+		if slugs := w.look(); len(slugs) > 0 {
+			changed(slugs)
+		}
+	}
+}
+
+// look reads the lesson files and returns the lessons whose files have
+// changed since they were last reported, and have settled: the look before
+// found them as they are now. A save that an editor writes in place
+// (truncating the file, then writing it) can be caught half done; that
+// file is reported once, whole, a look later, not twice.
+func (w *Watcher) look() []string {
+	now := snapshot(w.dirs)
+	var slugs []string
+	for _, files := range []map[string]uint64{now, w.last} {
+		for f := range files {
+			h, ok := now[f]
+			if was, wasOK := w.last[f]; ok == wasOK && h == was {
+				continue // as reported
 			}
-		}
-		for f := range w.last {
-			if _, ok := now[f]; !ok {
-				set[f] = true
+			if before, beforeOK := w.seen[f]; ok != beforeOK || h != before {
+				continue // still changing
 			}
-		}
-		w.last = now
-		if len(set) == 0 {
-			continue
-		}
-		var slugs []string
-		for f := range set {
+			if ok {
+				w.last[f] = h
+			} else {
+				delete(w.last, f)
+			}
 			slugs = append(slugs, strings.TrimSuffix(filepath.Base(f), ".md"))
 		}
-		sort.Strings(slugs)
-		changed(slugs)
 	}
+	w.seen = now
+	sort.Strings(slugs)
+	return slugs
 }

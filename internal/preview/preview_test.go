@@ -52,6 +52,40 @@ func TestWatch(t *testing.T) {
 	}
 }
 
+// A save caught half done (an editor truncates the file, then writes it)
+// is not reported: the file is, once, when a look finds it as the look
+// before did. So is a removal.
+func TestWatchReportsSettledFiles(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.md")
+	if err := os.WriteFile(a, []byte("# A"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := NewWatcher(dir)
+	for _, step := range []struct {
+		what string
+		do   func() error
+		want string
+	}{
+		{"nothing changed", func() error { return nil }, ""},
+		{"truncated", func() error { return os.WriteFile(a, nil, 0o644) }, ""},
+		{"written", func() error { return os.WriteFile(a, []byte("# A, longer"), 0o644) }, ""},
+		{"settled", func() error { return nil }, "a"},
+		{"settled still", func() error { return nil }, ""},
+		{"removed", func() error { return os.Remove(a) }, ""},
+		{"gone", func() error { return nil }, "a"},
+		{"written back as it was", func() error { return os.WriteFile(a, []byte("# A"), 0o644) }, ""},
+		{"back", func() error { return nil }, "a"},
+	} {
+		if err := step.do(); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(w.look(), " "); got != step.want {
+			t.Errorf("%s: reported %q, want %q", step.what, got, step.want)
+		}
+	}
+}
+
 // serveHub serves a Hub's routes until the test ends.
 func serveHub(t *testing.T) (*Hub, *httptest.Server) {
 	h := new(Hub)
