@@ -459,6 +459,15 @@ func (b *bench) typeCode(root page.Node, code string) {
 	b.p.Settle()
 }
 
+// openTyped opens the page file and types code into its cell with id.
+func openTyped(t testing.TB, file, id, code string, opts ...func(*bench)) (*bench, page.Node) {
+	t.Helper()
+	b := open(t, file, opts...)
+	c := b.cell(id)
+	b.typeCode(c, code)
+	return b, c
+}
+
 // typedAndReloaded types code into the cell or exercise root, lets the
 // save go out, reloads the page and returns root as the page shows it
 // now, holding that code.

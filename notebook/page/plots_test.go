@@ -94,9 +94,7 @@ func TestRunAllShowsEachResult(t *testing.T) {
 // the cells below say they did not run because of it; a runner that dies
 // says so in every cell of its job.
 func TestRunAllWithAnError(t *testing.T) {
-	b := open(t, drawings, withEditors)
-	mlp := b.cell("mlp")
-	b.typeCode(mlp, "x = 1\nprint(x.nope)")
+	b, mlp := openTyped(t, drawings, "mlp", "x = 1\nprint(x.nope)", withEditors)
 	b.click("#run-all")
 	if got := b.status(); !regexp.MustCompile(`^Ran all 5 cells in \d+ ms: 1 ran clean\.$`).MatchString(got) {
 		t.Errorf("status %q", got)

@@ -19,9 +19,7 @@ func sharedAt(id, code string) func(*bench) {
 // Share copies a link to the cell's code as it is now, and shows it to
 // copy by hand; sharing again shows the new link in the same place.
 func TestShareCopiesALink(t *testing.T) {
-	b := open(t, blocks)
-	c := b.cell("double")
-	b.typeCode(c, "print('look')")
+	b, c := openTyped(t, blocks, "double", "print('look')")
 	b.tap(c, "button.share")
 	link := page.ShareLink("http://127.0.0.1/"+blocks, "double", "print('look')")
 	if got := fakedom.Find(t, c, ".share-box input").Value(); got != link {
