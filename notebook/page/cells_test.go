@@ -297,9 +297,7 @@ func TestThePageCapsWhatARunnerSends(t *testing.T) {
 func TestReset(t *testing.T) {
 	b := open(t, blocks)
 	c := b.cell("double")
-	original := b.code(c)
-	b.typeCode(c, "print('mine')")
-	b.settle()
+	original := b.typedOver(c, "print('mine')")
 	fakedom.Click(fakedom.Find(t, c, "button.reset"))
 	b.p.Settle()
 	box := fakedom.Find(t, c, ".confirm")

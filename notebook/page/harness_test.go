@@ -468,13 +468,22 @@ func openTyped(t testing.TB, file, id, code string, opts ...func(*bench)) (*benc
 	return b, c
 }
 
+// typedOver types code into the cell or exercise root in place of the
+// code it holds, and lets the save go out; it returns the code replaced.
+func (b *bench) typedOver(root page.Node, code string) string {
+	b.t.Helper()
+	was := b.code(root)
+	b.typeCode(root, code)
+	b.settle()
+	return was
+}
+
 // typedAndReloaded types code into the cell or exercise root, lets the
 // save go out, reloads the page and returns root as the page shows it
 // now, holding that code.
 func (b *bench) typedAndReloaded(root page.Node, code string) page.Node {
 	b.t.Helper()
-	b.typeCode(root, code)
-	b.settle()
+	b.typedOver(root, code)
 	if got := b.saveStatus(); got != "Saved." {
 		b.t.Errorf("save status %q", got)
 	}
