@@ -498,8 +498,7 @@ func TestDrawingsOfTwoCells(t *testing.T) {
 // Reset of a cell whose code is the lesson's asks nothing: its output,
 // its state and its drawings go.
 func TestResetTakesAwayDrawings(t *testing.T) {
-	b := open(t, drawings)
-	c := b.run("reuse")
+	b, c := openRan(t, drawings, "reuse")
 	b.clickIn(c, "button.reset")
 	if c.Query(".confirm") != nil {
 		t.Error("Reset of the lesson's own code asks first")

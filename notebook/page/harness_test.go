@@ -459,6 +459,13 @@ func (b *bench) typeCode(root page.Node, code string) {
 	b.p.Settle()
 }
 
+// openRan opens the page file and runs its cell with id.
+func openRan(t testing.TB, file, id string, opts ...func(*bench)) (*bench, page.Node) {
+	t.Helper()
+	b := open(t, file, opts...)
+	return b, b.run(id)
+}
+
 // openTyped opens the page file and types code into its cell with id.
 func openTyped(t testing.TB, file, id, code string, opts ...func(*bench)) (*bench, page.Node) {
 	t.Helper()
