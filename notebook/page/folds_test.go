@@ -57,8 +57,7 @@ func TestSkipAPrediction(t *testing.T) {
 // A prediction made, even wrong, opens its fold for good: answering
 // again leaves it open, and so does a reload.
 func TestPredictionMadeStaysOpen(t *testing.T) {
-	b := open(t, blocks)
-	q := b.find("#quiz-guess")
+	b, q := openQuiz(t, blocks, "guess")
 	b.clickIn(q, `input[value="1"]`)
 	b.clickIn(q, "button.answer")
 	if !b.guessFold().HasClass("open") {

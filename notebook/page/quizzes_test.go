@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"gradbook/notebook/page"
 	"gradbook/notebook/page/fakedom"
 	"gradbook/notebook/progress"
 )
@@ -14,12 +15,18 @@ func (b *bench) feedback(quiz string) string {
 	return b.text("#quiz-" + quiz + " .feedback")
 }
 
+// openQuiz opens the page file and returns its quiz with id.
+func openQuiz(t testing.TB, file, id string, opts ...func(*bench)) (*bench, page.Node) {
+	t.Helper()
+	b := open(t, file, opts...)
+	return b, b.find("#quiz-" + id)
+}
+
 // A wrong choice says why it is wrong; after two wrong answers the hint
 // shows, after three the answer; the right one says so, and it is what
 // the page shows again after a reload.
 func TestChoiceQuiz(t *testing.T) {
-	b := open(t, blocks)
-	q := b.find("#quiz-choice")
+	b, q := openQuiz(t, blocks, "choice")
 	b.clickIn(q, "button.answer")
 	if got := b.feedback("choice"); got != "Choose an answer first." {
 		t.Errorf("with no choice the quiz says %q", got)
@@ -71,8 +78,7 @@ func TestChoiceQuiz(t *testing.T) {
 // A wrong answer saved is put back as wrong, with its feedback, and no
 // hint: the wrong answers counted are this visit's.
 func TestChoiceQuizWrongAfterReload(t *testing.T) {
-	b := open(t, blocks)
-	q := b.find("#quiz-choice")
+	b, q := openQuiz(t, blocks, "choice")
 	b.clickIn(q, `input[value="0"]`)
 	b.clickIn(q, "button.answer")
 	b.clickIn(q, "button.answer")
@@ -93,8 +99,7 @@ func TestChoiceQuizWrongAfterReload(t *testing.T) {
 // Enter on a choice or in a number's field checks the answer; other keys
 // are the field's own.
 func TestEnterChecksAnAnswer(t *testing.T) {
-	b := open(t, blocks)
-	q := b.find("#quiz-choice")
+	b, q := openQuiz(t, blocks, "choice")
 	b.clickIn(q, `input[value="1"]`)
 	if b.press(q, `input[value="1"]`, "ArrowDown") || q.HasAttr("data-state") {
 		t.Error("ArrowDown on a choice checked it")
@@ -123,8 +128,7 @@ func TestEnterChecksAnAnswer(t *testing.T) {
 // the worked solution after three, and puts the right number back after
 // a reload.
 func TestNumericQuiz(t *testing.T) {
-	b := open(t, blocks)
-	q := b.find("#quiz-numeric")
+	b, q := openQuiz(t, blocks, "numeric")
 	for i, c := range []struct {
 		typed, says  string
 		hint, worked bool
@@ -165,8 +169,7 @@ func TestNumericQuiz(t *testing.T) {
 // would show the worked solution), it is not kept, and it opens no
 // prediction's fold.
 func TestNumericQuizWithoutANumber(t *testing.T) {
-	b := open(t, blocks)
-	q := b.find("#quiz-numeric")
+	b, q := openQuiz(t, blocks, "numeric")
 	for _, typed := range []string{"", "three", "", "1/0"} {
 		b.typeInto(q, "input.answer-input", typed)
 		b.clickIn(q, "button.answer")
@@ -193,8 +196,7 @@ func TestNumericQuizWithoutANumber(t *testing.T) {
 // lies near it: the first loss of A GPT from Values is ln 27 = 3.2958…,
 // which the lesson prints as 3.2958.
 func TestNumericQuizRightToAnyDigits(t *testing.T) {
-	b := open(t, "lessons/gpt-from-values.html")
-	q := b.find("#quiz-first-loss")
+	b, q := openQuiz(t, "lessons/gpt-from-values.html", "first-loss")
 	type answer struct{ typed, says, state string }
 	for _, c := range []answer{
 		{"3.2958", "All right.", "right"},
@@ -216,8 +218,7 @@ func TestNumericQuizRightToAnyDigits(t *testing.T) {
 // A numeric prediction checked without a number stays folded, and Run
 // all still stops above it.
 func TestNumericPredictionWithoutANumber(t *testing.T) {
-	b := open(t, "lessons/chain-rule.html")
-	q := b.find("#quiz-predict-two-branches")
+	b, q := openQuiz(t, "lessons/chain-rule.html", "predict-two-branches")
 	fold := b.find(`.after-prediction[data-prediction="predict-two-branches"]`)
 	b.clickIn(q, "button.answer")
 	if fold.HasClass("open") {
@@ -260,8 +261,7 @@ func TestQuizAnswersOfAnEarlierVersion(t *testing.T) {
 // shows the model answer, and the written answer and the model answer
 // are there again after a reload.
 func TestOpenQuestion(t *testing.T) {
-	b := open(t, blocks)
-	q := b.find("#quiz-open")
+	b, q := openQuiz(t, blocks, "open")
 	button := b.within(q, "button.answer")
 	if !button.HasAttr("disabled") {
 		t.Error("the button works before anything is written")
@@ -324,8 +324,7 @@ func TestQuizThatCannotBeChecked(t *testing.T) {
 
 // A numeric quiz whose data names no answers asks for each by its place.
 func TestNumericQuizWithoutLabels(t *testing.T) {
-	b := open(t, blocks, rewritten(`{"labels":["dL/dw"],"expected":[3]`, `{"expected":[3]`))
-	q := b.find("#quiz-numeric")
+	b, q := openQuiz(t, blocks, "numeric", rewritten(`{"labels":["dL/dw"],"expected":[3]`, `{"expected":[3]`))
 	b.clickIn(q, "button.answer")
 	if got := b.feedback("numeric"); got != "Type a number for answer 1." {
 		t.Errorf("the quiz says %q", got)
@@ -340,8 +339,7 @@ func TestNumericQuizWithoutLabels(t *testing.T) {
 // A quiz of a kind this build does not know is left alone: checking it
 // judges nothing, saves nothing and breaks nothing.
 func TestQuizOfAnUnknownKind(t *testing.T) {
-	b := open(t, blocks, rewritten(`data-quiz="open"`, `data-quiz="essay"`))
-	q := b.find("#quiz-open")
+	b, q := openQuiz(t, blocks, "open", rewritten(`data-quiz="open"`, `data-quiz="essay"`))
 	b.clickIn(q, "button.answer")
 	if q.HasAttr("data-state") || b.feedback("open") != "" || b.shown(q, ".model") {
 		t.Errorf("the quiz was judged: state %q, feedback %q", q.Attr("data-state"), b.feedback("open"))
@@ -354,8 +352,7 @@ func TestQuizOfAnUnknownKind(t *testing.T) {
 // An open question's explanation stays hidden once it is answered: its
 // model answer is what it shows.
 func TestOpenQuestionKeepsItsExplanation(t *testing.T) {
-	b := open(t, exercises)
-	q := b.find("#quiz-why-add")
+	b, q := openQuiz(t, exercises, "why-add")
 	b.typeInto(q, "textarea.open-answer", "The paths add.")
 	b.clickIn(q, "button.answer")
 	if !b.shown(q, ".model") || b.shown(q, ".explain") {
