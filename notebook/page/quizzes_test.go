@@ -1,6 +1,7 @@
 package page_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -20,6 +21,15 @@ func openQuiz(t testing.TB, file, id string, opts ...func(*bench)) (*bench, page
 	t.Helper()
 	b := open(t, file, opts...)
 	return b, b.find("#quiz-" + id)
+}
+
+// quizSays checks what the quiz with id says to the last answer checked,
+// and its state; when names the moment in a failure.
+func (b *bench) quizSays(id, says, state, when string) {
+	b.t.Helper()
+	if got, st := b.feedback(id), b.find("#quiz-"+id).Attr("data-state"); got != says || st != state {
+		b.t.Errorf("%s: the quiz says %q, state %q; want %q, %q", when, got, st, says, state)
+	}
 }
 
 // A wrong choice says why it is wrong; after two wrong answers the hint
@@ -55,9 +65,7 @@ func TestChoiceQuiz(t *testing.T) {
 	}
 	b.clickIn(q, `input[value="1"]`)
 	b.clickIn(q, "button.answer")
-	if got := b.feedback("choice"); got != "Right. Yes: one for each use." || q.Attr("data-state") != "right" {
-		t.Errorf("the right answer: %q, state %q", got, q.Attr("data-state"))
-	}
+	b.quizSays("choice", "Right. Yes: one for each use.", "right", "the right answer")
 	if r := b.record(progress.KindQuiz, "test-blocks", "choice"); r == nil || r.Answer != "1" || !r.Passed {
 		t.Errorf("the right answer was saved as %+v", r)
 	}
@@ -67,9 +75,7 @@ func TestChoiceQuiz(t *testing.T) {
 	if !b.within(q, `input[value="1"]`).Checked() || b.within(q, `input[value="0"]`).Checked() {
 		t.Error("after a reload the right choice is not the one checked")
 	}
-	if got := b.feedback("choice"); got != "Right. Yes: one for each use." || q.Attr("data-state") != "right" {
-		t.Errorf("after a reload the quiz says %q, state %q", got, q.Attr("data-state"))
-	}
+	b.quizSays("choice", "Right. Yes: one for each use.", "right", "after a reload")
 	if b.shown(q, ".quiz-hint") || !b.shown(q, ".explain") {
 		t.Error("after a reload of the right answer the hint shows, or the answer does not")
 	}
@@ -84,9 +90,7 @@ func TestChoiceQuizWrongAfterReload(t *testing.T) {
 	b.clickIn(q, "button.answer")
 	b.reload()
 	q = b.find("#quiz-choice")
-	if got := b.feedback("choice"); got != "Not quite. No: there are two edges." || q.Attr("data-state") != "wrong" {
-		t.Errorf("after a reload the quiz says %q, state %q", got, q.Attr("data-state"))
-	}
+	b.quizSays("choice", "Not quite. No: there are two edges.", "wrong", "after a reload")
 	if b.shown(q, ".quiz-hint") || b.shown(q, ".explain") {
 		t.Error("after a reload a wrong answer shows the hint or the answer")
 	}
@@ -139,9 +143,7 @@ func TestNumericQuiz(t *testing.T) {
 	} {
 		b.typeInto(q, "input.answer-input", c.typed)
 		b.clickIn(q, "button.answer")
-		if got := b.feedback("numeric"); got != c.says || q.Attr("data-state") != "wrong" {
-			t.Errorf("answer %d, %s: the quiz says %q, state %q", i+1, c.typed, got, q.Attr("data-state"))
-		}
+		b.quizSays("numeric", c.says, "wrong", fmt.Sprintf("answer %d, %s", i+1, c.typed))
 		if b.shown(q, ".quiz-hint") != c.hint || b.shown(q, ".explain") != c.worked {
 			t.Errorf("after %d wrong numbers: hint %v, worked solution %v", i+1, b.shown(q, ".quiz-hint"), b.shown(q, ".explain"))
 		}
@@ -151,17 +153,13 @@ func TestNumericQuiz(t *testing.T) {
 	}
 	b.typeInto(q, "input.answer-input", " 3 ")
 	b.clickIn(q, "button.answer")
-	if got := b.feedback("numeric"); got != "All right." || q.Attr("data-state") != "right" {
-		t.Errorf("the right number: %q, state %q", got, q.Attr("data-state"))
-	}
+	b.quizSays("numeric", "All right.", "right", "the right number")
 	b.reload()
 	q = b.find("#quiz-numeric")
 	if got := b.within(q, "input.answer-input").Value(); got != " 3 " {
 		t.Errorf("after a reload the field holds %q", got)
 	}
-	if got := b.feedback("numeric"); got != "All right." || q.Attr("data-state") != "right" {
-		t.Errorf("after a reload the quiz says %q, state %q", got, q.Attr("data-state"))
-	}
+	b.quizSays("numeric", "All right.", "right", "after a reload")
 }
 
 // Checking a numeric quiz without a number in its field asks for one, as
@@ -209,9 +207,7 @@ func TestNumericQuizRightToAnyDigits(t *testing.T) {
 	} {
 		b.typeInto(q, "input.answer-input", c.typed)
 		b.clickIn(q, "button.answer")
-		if got := b.feedback("first-loss"); got != c.says || q.Attr("data-state") != c.state {
-			t.Errorf("%s: the quiz says %q, state %q; want %q, %q", c.typed, got, q.Attr("data-state"), c.says, c.state)
-		}
+		b.quizSays("first-loss", c.says, c.state, c.typed)
 	}
 }
 
@@ -285,9 +281,7 @@ func TestOpenQuestion(t *testing.T) {
 	if got := b.text("#quiz-open .model"); got != "A model answerEach path adds its share." {
 		t.Errorf("the model answer shows %q", got)
 	}
-	if got := b.feedback("open"); got != "Compare your answer with the model answer below." || q.Attr("data-state") != "answered" {
-		t.Errorf("the question says %q, state %q", got, q.Attr("data-state"))
-	}
+	b.quizSays("open", "Compare your answer with the model answer below.", "answered", "the question")
 	b.reload()
 	q = b.find("#quiz-open")
 	if got := b.within(q, "textarea.open-answer").Value(); got != "Each path brings its own share." {
