@@ -335,11 +335,19 @@ func TestReset(t *testing.T) {
 // waitFor waits, a little at a time, until ok.
 func waitFor(t testing.TB, ok func() bool) {
 	t.Helper()
+	if !eventually(ok) {
+		t.Fatal("gave up waiting")
+	}
+}
+
+// eventually waits, a little at a time, until ok, and reports whether it
+// came to be within five seconds.
+func eventually(ok func() bool) bool {
 	for range 500 {
 		if ok() {
-			return
+			return true
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatal("gave up waiting")
+	return false
 }
