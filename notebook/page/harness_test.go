@@ -175,9 +175,14 @@ func (b *bench) reload() {
 func (b *bench) settle() {
 	b.p.Settle()
 	for range 5 {
-		b.clock.Advance(time.Second)
-		b.p.Settle()
+		b.wait(time.Second)
 	}
+}
+
+// wait moves the clock on by d and waits for the work that starts.
+func (b *bench) wait(d time.Duration) {
+	b.clock.Advance(d)
+	b.p.Settle()
 }
 
 // find returns the node sel matches on the page, failing if none does.
