@@ -100,8 +100,7 @@ func (b *bench) resize(px float64) {
 	b.doc.SetWidth(px)
 	b.doc.FireWindow("resize", false)
 	b.p.Settle()
-	b.clock.Advance(150 * time.Millisecond)
-	b.p.Settle()
+	b.wait(150 * time.Millisecond)
 }
 
 // escape presses Escape while what runs in root (a cell, an exercise)

@@ -129,8 +129,7 @@ func (b *bench) answer(root page.Node, yes bool) {
 // armed waits until a question's yes answer takes a click, as a learner
 // who reads it does.
 func (b *bench) armed() {
-	b.clock.Advance(page.AskArm)
-	b.p.Settle()
+	b.wait(page.AskArm)
 }
 
 // reloadedSaying reloads the page as the page asked (after a reset or

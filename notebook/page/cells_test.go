@@ -63,9 +63,7 @@ func TestRunACell(t *testing.T) {
 // so; a lesson's cell whose check no longer holds after an edit is the
 // learner's experiment.
 func TestErrorsAndExperiments(t *testing.T) {
-	b := open(t, blocks, withEditors)
-	c := b.cell("double")
-	b.typeCode(c, "b = L * 2\nprint(b.nope)")
+	b, c := openTyped(t, blocks, "double", "b = L * 2\nprint(b.nope)", withEditors)
 	b.run("double")
 	if got := out(t, c); !strings.Contains(got, "line 2") || c.Attr("data-state") != "error" {
 		t.Errorf("the error shows %q, state %q", got, c.Attr("data-state"))
@@ -165,9 +163,7 @@ func (b *bench) runsAgain(id string) {
 // Stop ends a run that would go on for ever; the cell says how long it
 // ran, and the next run works; Escape stops too.
 func TestStopAndEscape(t *testing.T) {
-	b := open(t, blocks)
-	c := b.cell("double")
-	b.typeCode(c, "hold()")
+	b, c := openTyped(t, blocks, "double", "hold()")
 	b.settle() // saved: the only timer left is the count's
 	fakedom.Click(fakedom.Find(t, c, "button.run"))
 	waitFor(t, func() bool { return c.Attr("aria-busy") == "true" })
@@ -203,9 +199,7 @@ func TestStopAndEscape(t *testing.T) {
 // A runner that dies takes only its job: the cell says why, and the next
 // run gets a fresh runner.
 func TestRunnerDies(t *testing.T) {
-	b := open(t, blocks)
-	c := b.cell("double")
-	b.typeCode(c, "die()")
+	b, c := openTyped(t, blocks, "double", "die()")
 	b.run("double")
 	if got := out(t, c); !strings.Contains(got, "the runner stopped (fatal error: out of memory) and was started again") {
 		t.Errorf("the cell shows %q", got)
@@ -219,9 +213,7 @@ func TestRunnerDies(t *testing.T) {
 // when each line was added to all the text before it), and the next run
 // works.
 func TestManyLinesAreCutAndCheap(t *testing.T) {
-	b := open(t, blocks)
-	c := b.cell("double")
-	b.typeCode(c, `for i in range(25000):`+"\n"+`    print("line", i, "y" * 50)`)
+	b, c := openTyped(t, blocks, "double", `for i in range(25000):`+"\n"+`    print("line", i, "y" * 50)`)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	b.run("double")
@@ -305,9 +297,7 @@ func TestThePageCapsWhatARunnerSends(t *testing.T) {
 func TestReset(t *testing.T) {
 	b := open(t, blocks)
 	c := b.cell("double")
-	original := b.code(c)
-	b.typeCode(c, "print('mine')")
-	b.settle()
+	original := b.typedOver(c, "print('mine')")
 	fakedom.Click(fakedom.Find(t, c, "button.reset"))
 	b.p.Settle()
 	box := fakedom.Find(t, c, ".confirm")
@@ -345,11 +335,19 @@ func TestReset(t *testing.T) {
 // waitFor waits, a little at a time, until ok.
 func waitFor(t testing.TB, ok func() bool) {
 	t.Helper()
+	if !eventually(ok) {
+		t.Fatal("gave up waiting")
+	}
+}
+
+// eventually waits, a little at a time, until ok, and reports whether it
+// came to be within five seconds.
+func eventually(ok func() bool) bool {
 	for range 500 {
 		if ok() {
-			return
+			return true
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatal("gave up waiting")
+	return false
 }

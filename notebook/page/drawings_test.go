@@ -403,20 +403,17 @@ func TestRelayoutAfterAResize(t *testing.T) {
 	b.doc.SetWidth(250)
 	b.doc.FireWindow("resize", false)
 	b.p.Settle()
-	b.clock.Advance(100 * time.Millisecond)
-	b.p.Settle()
+	b.wait(100 * time.Millisecond)
 	if layout(reuse) != "horizontal" {
 		t.Error("the drawings were fitted before the width settled")
 	}
 	b.doc.FireWindow("resize", false) // still moving: the wait starts again
 	b.p.Settle()
-	b.clock.Advance(100 * time.Millisecond)
-	b.p.Settle()
+	b.wait(100 * time.Millisecond)
 	if layout(reuse) != "horizontal" {
 		t.Error("the drawings were fitted while the width was still changing")
 	}
-	b.clock.Advance(50 * time.Millisecond)
-	b.p.Settle()
+	b.wait(50 * time.Millisecond)
 	if layout(reuse) != "vertical" || layout(mlp) != "vertical" {
 		t.Errorf("150 ms after the last resize: %s and %s", layout(reuse), layout(mlp))
 	}
@@ -498,8 +495,7 @@ func TestDrawingsOfTwoCells(t *testing.T) {
 // Reset of a cell whose code is the lesson's asks nothing: its output,
 // its state and its drawings go.
 func TestResetTakesAwayDrawings(t *testing.T) {
-	b := open(t, drawings)
-	c := b.run("reuse")
+	b, c := openRan(t, drawings, "reuse")
 	b.clickIn(c, "button.reset")
 	if c.Query(".confirm") != nil {
 		t.Error("Reset of the lesson's own code asks first")

@@ -160,9 +160,7 @@ func TestExerciseCodeIsKept(t *testing.T) {
 func TestExerciseCodeDeletedWhole(t *testing.T) {
 	b := open(t, blocks)
 	x := b.exercise("ex")
-	starter := b.code(x)
-	b.typeCode(x, "")
-	b.settle()
+	starter := b.typedOver(x, "")
 	b.reload()
 	if got := b.code(b.exercise("ex")); got != starter {
 		t.Errorf("after a reload the exercise holds %q", got)

@@ -57,8 +57,7 @@ func TestSkipAPrediction(t *testing.T) {
 // A prediction made, even wrong, opens its fold for good: answering
 // again leaves it open, and so does a reload.
 func TestPredictionMadeStaysOpen(t *testing.T) {
-	b := open(t, blocks)
-	q := b.find("#quiz-guess")
+	b, q := openQuiz(t, blocks, "guess")
 	b.clickIn(q, `input[value="1"]`)
 	b.clickIn(q, "button.answer")
 	if !b.guessFold().HasClass("open") {
@@ -78,8 +77,7 @@ func TestPredictionMadeStaysOpen(t *testing.T) {
 // A drawing drawn while its fold was closed is fitted to its column once
 // the fold opens: it had no width to fit while hidden.
 func TestAFoldOpenedFitsItsDrawings(t *testing.T) {
-	b := open(t, blocks)
-	c := b.run("after") // a cell in the fold runs on its own
+	b, c := openRan(t, blocks, "after") // a cell in the fold runs on its own
 	svg := func() page.Node { return b.within(c, "svg.graph") }
 	if got := svg().Attr("data-layout"); got != "horizontal" {
 		t.Fatalf("the drawing is %s", got)

@@ -175,9 +175,14 @@ func (b *bench) reload() {
 func (b *bench) settle() {
 	b.p.Settle()
 	for range 5 {
-		b.clock.Advance(time.Second)
-		b.p.Settle()
+		b.wait(time.Second)
 	}
+}
+
+// wait moves the clock on by d and waits for the work that starts.
+func (b *bench) wait(d time.Duration) {
+	b.clock.Advance(d)
+	b.p.Settle()
 }
 
 // find returns the node sel matches on the page, failing if none does.
@@ -459,13 +464,38 @@ func (b *bench) typeCode(root page.Node, code string) {
 	b.p.Settle()
 }
 
+// openRan opens the page file and runs its cell with id.
+func openRan(t testing.TB, file, id string, opts ...func(*bench)) (*bench, page.Node) {
+	t.Helper()
+	b := open(t, file, opts...)
+	return b, b.run(id)
+}
+
+// openTyped opens the page file and types code into its cell with id.
+func openTyped(t testing.TB, file, id, code string, opts ...func(*bench)) (*bench, page.Node) {
+	t.Helper()
+	b := open(t, file, opts...)
+	c := b.cell(id)
+	b.typeCode(c, code)
+	return b, c
+}
+
+// typedOver types code into the cell or exercise root in place of the
+// code it holds, and lets the save go out; it returns the code replaced.
+func (b *bench) typedOver(root page.Node, code string) string {
+	b.t.Helper()
+	was := b.code(root)
+	b.typeCode(root, code)
+	b.settle()
+	return was
+}
+
 // typedAndReloaded types code into the cell or exercise root, lets the
 // save go out, reloads the page and returns root as the page shows it
 // now, holding that code.
 func (b *bench) typedAndReloaded(root page.Node, code string) page.Node {
 	b.t.Helper()
-	b.typeCode(root, code)
-	b.settle()
+	b.typedOver(root, code)
 	if got := b.saveStatus(); got != "Saved." {
 		b.t.Errorf("save status %q", got)
 	}

@@ -81,8 +81,7 @@ func TestLMSLaunch(t *testing.T) {
 	if api.Committed() != commits {
 		t.Errorf("%d commits in the click that answered", api.Committed()-commits)
 	}
-	b.clock.Advance(lms.CommitSoon)
-	b.p.Settle()
+	b.wait(lms.CommitSoon)
 	if api.Committed() != commits+1 {
 		t.Errorf("%d commits CommitSoon after a graded change, want 1", api.Committed()-commits)
 	}
@@ -90,13 +89,11 @@ func TestLMSLaunch(t *testing.T) {
 	// Code is not graded: it is committed within CommitEvery.
 	commits = api.Committed()
 	b.typeCode(b.cell("double"), "print('in the LMS')")
-	b.clock.Advance(time.Second)
-	b.p.Settle()
+	b.wait(time.Second)
 	if !strings.HasPrefix(api.Value("cmi.suspend_data"), lms.Prefix) || api.Committed() != commits {
 		t.Errorf("after typing: suspend data %.20q…, %d commits", api.Value("cmi.suspend_data"), api.Committed()-commits)
 	}
-	b.clock.Advance(lms.CommitEvery)
-	b.p.Settle()
+	b.wait(lms.CommitEvery)
 	if api.Committed() != commits+1 {
 		t.Errorf("%d commits after CommitEvery", api.Committed()-commits)
 	}
@@ -158,8 +155,7 @@ func TestLMSRefuses(t *testing.T) {
 	api.Refuse["Commit"] = 391
 	b = open(t, blocks, inLMS(api, "test-blocks", "2004", 0))
 	b.answerChoice(1)
-	b.clock.Advance(lms.CommitSoon)
-	b.p.Settle()
+	b.wait(lms.CommitSoon)
 	b.noticeWith("Your LMS did not take your progress: it refused Commit: 391 General Commit Failure. Your work is kept in this browser, and is sent again with your next change.")
 	if got := b.lmsStatus(); got != "Not reported to your LMS: see the notice above." {
 		t.Errorf("the LMS status says %q", got)

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"gradbook/notebook/page"
 	"gradbook/notebook/page/fakedom"
@@ -285,14 +284,8 @@ func TestLargeImportSaysHowFar(t *testing.T) {
 	var once sync.Once
 	release := func() { once.Do(func() { close(store.release) }) }
 	t.Cleanup(release) // before the bench's, which waits for the page
-	for range 100 {
-		if b.saveStatus() == "Importing… 5000 of 5001 records saved." {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if got := b.saveStatus(); got != "Importing… 5000 of 5001 records saved." {
-		t.Fatalf("while the import is saved the status says %q", got)
+	if !eventually(func() bool { return b.saveStatus() == "Importing… 5000 of 5001 records saved." }) {
+		t.Fatalf("while the import is saved the status says %q", b.saveStatus())
 	}
 	release()
 	if got := b.reloadedSaying(); got != "Imported 5001 records of progress." {

@@ -12,8 +12,7 @@ import (
 // A plot under a cell has its title, its picture, a summary in words and
 // the plot as a table, folded; a plot without a title has no caption.
 func TestPlotUnderACell(t *testing.T) {
-	b := open(t, drawings)
-	c := b.run("plots")
+	b, c := openRan(t, drawings, "plots")
 	fig := b.within(c, "figure.plot")
 	if got := fakedom.VisibleText(b.within(fig, "figcaption")); got != "Loss" {
 		t.Errorf("the plot's caption is %q", got)
@@ -47,8 +46,7 @@ func TestPlotUnderACell(t *testing.T) {
 // What a cell prints in columns keeps its lines whole in a box of its
 // own, apart from the prose around it.
 func TestTableInAnOutput(t *testing.T) {
-	b := open(t, drawings)
-	c := b.run("plots")
+	b, c := openRan(t, drawings, "plots")
 	o := b.within(c, "output.out")
 	tables := o.QueryAll("span.table")
 	if len(tables) != 1 || tables[0].Text() != "step  loss\n0     3.0\n1     2.0\n" {
@@ -94,9 +92,7 @@ func TestRunAllShowsEachResult(t *testing.T) {
 // the cells below say they did not run because of it; a runner that dies
 // says so in every cell of its job.
 func TestRunAllWithAnError(t *testing.T) {
-	b := open(t, drawings, withEditors)
-	mlp := b.cell("mlp")
-	b.typeCode(mlp, "x = 1\nprint(x.nope)")
+	b, mlp := openTyped(t, drawings, "mlp", "x = 1\nprint(x.nope)", withEditors)
 	b.click("#run-all")
 	if got := b.status(); !regexp.MustCompile(`^Ran all 5 cells in \d+ ms: 1 ran clean\.$`).MatchString(got) {
 		t.Errorf("status %q", got)
@@ -172,8 +168,7 @@ func TestRunAllSaysWhatRuns(t *testing.T) {
 // caption, its picture with a legend, a summary with each layer's count,
 // mean, standard deviation and saturation, and its bins as a table.
 func TestHistogramUnderACell(t *testing.T) {
-	b := open(t, drawings)
-	c := b.run("plots")
+	b, c := openRan(t, drawings, "plots")
 	b.typeCode(c, `hist({"layer 1": [-1, -0.99, 0, 0.5, 0.98, 1], "layer 2": [-0.5, 0, 0, 0.5]}, bins=4, title="tanh outputs", saturated=0.97)`)
 	b.run("plots")
 	fig := b.within(c, "figure.plot")

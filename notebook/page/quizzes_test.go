@@ -1,9 +1,11 @@
 package page_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"gradbook/notebook/page"
 	"gradbook/notebook/page/fakedom"
 	"gradbook/notebook/progress"
 )
@@ -14,12 +16,27 @@ func (b *bench) feedback(quiz string) string {
 	return b.text("#quiz-" + quiz + " .feedback")
 }
 
+// openQuiz opens the page file and returns its quiz with id.
+func openQuiz(t testing.TB, file, id string, opts ...func(*bench)) (*bench, page.Node) {
+	t.Helper()
+	b := open(t, file, opts...)
+	return b, b.find("#quiz-" + id)
+}
+
+// quizSays checks what the quiz with id says to the last answer checked,
+// and its state; when names the moment in a failure.
+func (b *bench) quizSays(id, says, state, when string) {
+	b.t.Helper()
+	if got, st := b.feedback(id), b.find("#quiz-"+id).Attr("data-state"); got != says || st != state {
+		b.t.Errorf("%s: the quiz says %q, state %q; want %q, %q", when, got, st, says, state)
+	}
+}
+
 // A wrong choice says why it is wrong; after two wrong answers the hint
 // shows, after three the answer; the right one says so, and it is what
 // the page shows again after a reload.
 func TestChoiceQuiz(t *testing.T) {
-	b := open(t, blocks)
-	q := b.find("#quiz-choice")
+	b, q := openQuiz(t, blocks, "choice")
 	b.clickIn(q, "button.answer")
 	if got := b.feedback("choice"); got != "Choose an answer first." {
 		t.Errorf("with no choice the quiz says %q", got)
@@ -48,9 +65,7 @@ func TestChoiceQuiz(t *testing.T) {
 	}
 	b.clickIn(q, `input[value="1"]`)
 	b.clickIn(q, "button.answer")
-	if got := b.feedback("choice"); got != "Right. Yes: one for each use." || q.Attr("data-state") != "right" {
-		t.Errorf("the right answer: %q, state %q", got, q.Attr("data-state"))
-	}
+	b.quizSays("choice", "Right. Yes: one for each use.", "right", "the right answer")
 	if r := b.record(progress.KindQuiz, "test-blocks", "choice"); r == nil || r.Answer != "1" || !r.Passed {
 		t.Errorf("the right answer was saved as %+v", r)
 	}
@@ -60,9 +75,7 @@ func TestChoiceQuiz(t *testing.T) {
 	if !b.within(q, `input[value="1"]`).Checked() || b.within(q, `input[value="0"]`).Checked() {
 		t.Error("after a reload the right choice is not the one checked")
 	}
-	if got := b.feedback("choice"); got != "Right. Yes: one for each use." || q.Attr("data-state") != "right" {
-		t.Errorf("after a reload the quiz says %q, state %q", got, q.Attr("data-state"))
-	}
+	b.quizSays("choice", "Right. Yes: one for each use.", "right", "after a reload")
 	if b.shown(q, ".quiz-hint") || !b.shown(q, ".explain") {
 		t.Error("after a reload of the right answer the hint shows, or the answer does not")
 	}
@@ -71,16 +84,13 @@ func TestChoiceQuiz(t *testing.T) {
 // A wrong answer saved is put back as wrong, with its feedback, and no
 // hint: the wrong answers counted are this visit's.
 func TestChoiceQuizWrongAfterReload(t *testing.T) {
-	b := open(t, blocks)
-	q := b.find("#quiz-choice")
+	b, q := openQuiz(t, blocks, "choice")
 	b.clickIn(q, `input[value="0"]`)
 	b.clickIn(q, "button.answer")
 	b.clickIn(q, "button.answer")
 	b.reload()
 	q = b.find("#quiz-choice")
-	if got := b.feedback("choice"); got != "Not quite. No: there are two edges." || q.Attr("data-state") != "wrong" {
-		t.Errorf("after a reload the quiz says %q, state %q", got, q.Attr("data-state"))
-	}
+	b.quizSays("choice", "Not quite. No: there are two edges.", "wrong", "after a reload")
 	if b.shown(q, ".quiz-hint") || b.shown(q, ".explain") {
 		t.Error("after a reload a wrong answer shows the hint or the answer")
 	}
@@ -93,8 +103,7 @@ func TestChoiceQuizWrongAfterReload(t *testing.T) {
 // Enter on a choice or in a number's field checks the answer; other keys
 // are the field's own.
 func TestEnterChecksAnAnswer(t *testing.T) {
-	b := open(t, blocks)
-	q := b.find("#quiz-choice")
+	b, q := openQuiz(t, blocks, "choice")
 	b.clickIn(q, `input[value="1"]`)
 	if b.press(q, `input[value="1"]`, "ArrowDown") || q.HasAttr("data-state") {
 		t.Error("ArrowDown on a choice checked it")
@@ -123,8 +132,7 @@ func TestEnterChecksAnAnswer(t *testing.T) {
 // the worked solution after three, and puts the right number back after
 // a reload.
 func TestNumericQuiz(t *testing.T) {
-	b := open(t, blocks)
-	q := b.find("#quiz-numeric")
+	b, q := openQuiz(t, blocks, "numeric")
 	for i, c := range []struct {
 		typed, says  string
 		hint, worked bool
@@ -135,9 +143,7 @@ func TestNumericQuiz(t *testing.T) {
 	} {
 		b.typeInto(q, "input.answer-input", c.typed)
 		b.clickIn(q, "button.answer")
-		if got := b.feedback("numeric"); got != c.says || q.Attr("data-state") != "wrong" {
-			t.Errorf("answer %d, %s: the quiz says %q, state %q", i+1, c.typed, got, q.Attr("data-state"))
-		}
+		b.quizSays("numeric", c.says, "wrong", fmt.Sprintf("answer %d, %s", i+1, c.typed))
 		if b.shown(q, ".quiz-hint") != c.hint || b.shown(q, ".explain") != c.worked {
 			t.Errorf("after %d wrong numbers: hint %v, worked solution %v", i+1, b.shown(q, ".quiz-hint"), b.shown(q, ".explain"))
 		}
@@ -147,17 +153,13 @@ func TestNumericQuiz(t *testing.T) {
 	}
 	b.typeInto(q, "input.answer-input", " 3 ")
 	b.clickIn(q, "button.answer")
-	if got := b.feedback("numeric"); got != "All right." || q.Attr("data-state") != "right" {
-		t.Errorf("the right number: %q, state %q", got, q.Attr("data-state"))
-	}
+	b.quizSays("numeric", "All right.", "right", "the right number")
 	b.reload()
 	q = b.find("#quiz-numeric")
 	if got := b.within(q, "input.answer-input").Value(); got != " 3 " {
 		t.Errorf("after a reload the field holds %q", got)
 	}
-	if got := b.feedback("numeric"); got != "All right." || q.Attr("data-state") != "right" {
-		t.Errorf("after a reload the quiz says %q, state %q", got, q.Attr("data-state"))
-	}
+	b.quizSays("numeric", "All right.", "right", "after a reload")
 }
 
 // Checking a numeric quiz without a number in its field asks for one, as
@@ -165,8 +167,7 @@ func TestNumericQuiz(t *testing.T) {
 // would show the worked solution), it is not kept, and it opens no
 // prediction's fold.
 func TestNumericQuizWithoutANumber(t *testing.T) {
-	b := open(t, blocks)
-	q := b.find("#quiz-numeric")
+	b, q := openQuiz(t, blocks, "numeric")
 	for _, typed := range []string{"", "three", "", "1/0"} {
 		b.typeInto(q, "input.answer-input", typed)
 		b.clickIn(q, "button.answer")
@@ -193,31 +194,29 @@ func TestNumericQuizWithoutANumber(t *testing.T) {
 // lies near it: the first loss of A GPT from Values is ln 27 = 3.2958…,
 // which the lesson prints as 3.2958.
 func TestNumericQuizRightToAnyDigits(t *testing.T) {
-	b := open(t, "lessons/gpt-from-values.html")
-	q := b.find("#quiz-first-loss")
-	type answer struct{ typed, says, state string }
-	for _, c := range []answer{
-		{"3.2958", "All right.", "right"},
-		{"3.29584", "All right.", "right"},
-		{"3.3", "All right.", "right"},
-		{"3,30", "All right.", "right"},
-		{"27", "Not quite. 27 is the number of tokens. The loss is −ln of a probability: for 27 equally likely tokens, −ln(1/27).", "wrong"},
-		{"2.45", "Not quite. That is the bigram model's loss, after counting every pair of letters. The untrained GPT has learnt nothing yet.", "wrong"},
-		{"3.4", "Not quite.", "wrong"},
-	} {
-		b.typeInto(q, "input.answer-input", c.typed)
+	b, q := openQuiz(t, "lessons/gpt-from-values.html", "first-loss")
+	answer := func(typed string) {
+		b.typeInto(q, "input.answer-input", typed)
 		b.clickIn(q, "button.answer")
-		if got := b.feedback("first-loss"); got != c.says || q.Attr("data-state") != c.state {
-			t.Errorf("%s: the quiz says %q, state %q; want %q, %q", c.typed, got, q.Attr("data-state"), c.says, c.state)
-		}
+	}
+	for _, typed := range []string{"3.2958", "3.29584", "3.3", "3,30"} {
+		answer(typed)
+		b.quizSays("first-loss", "All right.", "right", typed)
+	}
+	for _, c := range []struct{ typed, says string }{
+		{"27", "Not quite. 27 is the number of tokens. The loss is −ln of a probability: for 27 equally likely tokens, −ln(1/27)."},
+		{"2.45", "Not quite. That is the bigram model's loss, after counting every pair of letters. The untrained GPT has learnt nothing yet."},
+		{"3.4", "Not quite."},
+	} {
+		answer(c.typed)
+		b.quizSays("first-loss", c.says, "wrong", c.typed)
 	}
 }
 
 // A numeric prediction checked without a number stays folded, and Run
 // all still stops above it.
 func TestNumericPredictionWithoutANumber(t *testing.T) {
-	b := open(t, "lessons/chain-rule.html")
-	q := b.find("#quiz-predict-two-branches")
+	b, q := openQuiz(t, "lessons/chain-rule.html", "predict-two-branches")
 	fold := b.find(`.after-prediction[data-prediction="predict-two-branches"]`)
 	b.clickIn(q, "button.answer")
 	if fold.HasClass("open") {
@@ -260,8 +259,7 @@ func TestQuizAnswersOfAnEarlierVersion(t *testing.T) {
 // shows the model answer, and the written answer and the model answer
 // are there again after a reload.
 func TestOpenQuestion(t *testing.T) {
-	b := open(t, blocks)
-	q := b.find("#quiz-open")
+	b, q := openQuiz(t, blocks, "open")
 	button := b.within(q, "button.answer")
 	if !button.HasAttr("disabled") {
 		t.Error("the button works before anything is written")
@@ -285,9 +283,7 @@ func TestOpenQuestion(t *testing.T) {
 	if got := b.text("#quiz-open .model"); got != "A model answerEach path adds its share." {
 		t.Errorf("the model answer shows %q", got)
 	}
-	if got := b.feedback("open"); got != "Compare your answer with the model answer below." || q.Attr("data-state") != "answered" {
-		t.Errorf("the question says %q, state %q", got, q.Attr("data-state"))
-	}
+	b.quizSays("open", "Compare your answer with the model answer below.", "answered", "the question")
 	b.reload()
 	q = b.find("#quiz-open")
 	if got := b.within(q, "textarea.open-answer").Value(); got != "Each path brings its own share." {
@@ -324,8 +320,7 @@ func TestQuizThatCannotBeChecked(t *testing.T) {
 
 // A numeric quiz whose data names no answers asks for each by its place.
 func TestNumericQuizWithoutLabels(t *testing.T) {
-	b := open(t, blocks, rewritten(`{"labels":["dL/dw"],"expected":[3]`, `{"expected":[3]`))
-	q := b.find("#quiz-numeric")
+	b, q := openQuiz(t, blocks, "numeric", rewritten(`{"labels":["dL/dw"],"expected":[3]`, `{"expected":[3]`))
 	b.clickIn(q, "button.answer")
 	if got := b.feedback("numeric"); got != "Type a number for answer 1." {
 		t.Errorf("the quiz says %q", got)
@@ -340,8 +335,7 @@ func TestNumericQuizWithoutLabels(t *testing.T) {
 // A quiz of a kind this build does not know is left alone: checking it
 // judges nothing, saves nothing and breaks nothing.
 func TestQuizOfAnUnknownKind(t *testing.T) {
-	b := open(t, blocks, rewritten(`data-quiz="open"`, `data-quiz="essay"`))
-	q := b.find("#quiz-open")
+	b, q := openQuiz(t, blocks, "open", rewritten(`data-quiz="open"`, `data-quiz="essay"`))
 	b.clickIn(q, "button.answer")
 	if q.HasAttr("data-state") || b.feedback("open") != "" || b.shown(q, ".model") {
 		t.Errorf("the quiz was judged: state %q, feedback %q", q.Attr("data-state"), b.feedback("open"))
@@ -354,8 +348,7 @@ func TestQuizOfAnUnknownKind(t *testing.T) {
 // An open question's explanation stays hidden once it is answered: its
 // model answer is what it shows.
 func TestOpenQuestionKeepsItsExplanation(t *testing.T) {
-	b := open(t, exercises)
-	q := b.find("#quiz-why-add")
+	b, q := openQuiz(t, exercises, "why-add")
 	b.typeInto(q, "textarea.open-answer", "The paths add.")
 	b.clickIn(q, "button.answer")
 	if !b.shown(q, ".model") || b.shown(q, ".explain") {

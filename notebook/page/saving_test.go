@@ -31,16 +31,14 @@ func TestSaveStatus(t *testing.T) {
 	}
 	b.clock.Advance(200 * time.Millisecond)
 	b.typeCode(b.cell("double"), "b = L * 3")
-	b.clock.Advance(200 * time.Millisecond) // the first cell's pause is over, not the second's
-	b.p.Settle()
+	b.wait(200 * time.Millisecond) // the first cell's pause is over, not the second's
 	if got := b.keptSource("test-blocks", "worked"); !strings.HasPrefix(got, "a = Value(5.0") {
 		t.Errorf("after its pause the first cell keeps %q", got)
 	}
 	if got := b.saveStatus(); got != "Editing: saved when you pause." {
 		t.Errorf("with the second cell's typing still waiting it says %q", got)
 	}
-	b.clock.Advance(200 * time.Millisecond)
-	b.p.Settle()
+	b.wait(200 * time.Millisecond)
 	if got := b.saveStatus(); got != "Saved." {
 		t.Errorf("once everything is saved it says %q", got)
 	}

@@ -19,9 +19,7 @@ func sharedAt(id, code string) func(*bench) {
 // Share copies a link to the cell's code as it is now, and shows it to
 // copy by hand; sharing again shows the new link in the same place.
 func TestShareCopiesALink(t *testing.T) {
-	b := open(t, blocks)
-	c := b.cell("double")
-	b.typeCode(c, "print('look')")
+	b, c := openTyped(t, blocks, "double", "print('look')")
 	b.tap(c, "button.share")
 	link := page.ShareLink("http://127.0.0.1/"+blocks, "double", "print('look')")
 	if got := fakedom.Find(t, c, ".share-box input").Value(); got != link {
@@ -108,12 +106,19 @@ func TestSharedLink(t *testing.T) {
 			}
 		})
 	}
-	t.Run("run adopts it", func(t *testing.T) {
+	// ran opens the link, runs the cell as run does, and checks that the
+	// shared code ran.
+	ran := func(t *testing.T, run func(*bench)) (*bench, page.Node) {
+		t.Helper()
 		b, c := open1(t)
-		b.run("double")
+		run(b)
 		if got := out(t, c); got != "theirs\n" {
 			t.Errorf("the cell shows %q", got)
 		}
+		return b, c
+	}
+	t.Run("run adopts it", func(t *testing.T) {
+		b, c := ran(t, func(b *bench) { b.run("double") })
 		if c.Query(".shared") != nil {
 			t.Error("the shared code's box stays after its run")
 		}
@@ -122,11 +127,7 @@ func TestSharedLink(t *testing.T) {
 		}
 	})
 	t.Run("run all does not", func(t *testing.T) {
-		b, c := open1(t)
-		b.click("#run-all")
-		if got := out(t, c); got != "theirs\n" {
-			t.Errorf("the cell shows %q", got)
-		}
+		b, c := ran(t, func(b *bench) { b.click("#run-all") })
 		if got := fakedom.Find(t, c, ".cell-state").Text(); got != "✓ done" {
 			t.Errorf("the cell's state says %q", got)
 		}

@@ -55,8 +55,7 @@ func TestResizeFitsDrawingsAgain(t *testing.T) {
 	if got := width(); got != narrow {
 		t.Errorf("the drawing was laid out again during the pause: %s, then %s", narrow, got)
 	}
-	b.clock.Advance(50 * time.Millisecond)
-	b.p.Settle()
+	b.wait(50 * time.Millisecond)
 	if got := width(); got == narrow {
 		t.Errorf("after the pause the drawing is still laid out for the narrow window (%s)", got)
 	}

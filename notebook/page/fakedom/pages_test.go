@@ -42,17 +42,32 @@ func read(t testing.TB, file string) string {
 	return string(b)
 }
 
+// rendered are the parts of the build that block.Selectors names,
+// parsed, by name.
+type rendered map[string]page.Node
+
+// of returns the render called where, failing the test where there is
+// none.
+func (r rendered) of(t *testing.T, where string) page.Node {
+	t.Helper()
+	n, ok := r[where]
+	if !ok {
+		t.Fatalf("no render called %q", where)
+	}
+	return n
+}
+
 // renders are the parts of the build that block.Selectors names, parsed:
 // the pages of testdata/blocks (one lesson with a block of each kind),
 // and each block, the section of its kind in the lesson's page.
-func renders(t *testing.T) map[string]page.Node {
+func renders(t *testing.T) rendered {
 	t.Helper()
 	dir, lessons := build(t, "testdata/blocks")
 	scorm, err := lesson.SCORMPage(lessons[0], lms.SCORM2004, 0.8)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := map[string]page.Node{"scorm": fakedom.Parse(string(scorm))}
+	r := rendered{"scorm": fakedom.Parse(string(scorm))}
 	for name, file := range map[string]string{"lesson": "lessons/blocks.html", "index": "index.html", "scratch": "scratch.html", "frame": "embed.html"} {
 		r[name] = fakedom.Parse(read(t, filepath.Join(dir, file)))
 	}
@@ -65,7 +80,7 @@ func renders(t *testing.T) map[string]page.Node {
 		"explore":      block.Kind("explore"),
 		"exercise":     block.Kind("exercise"),
 	} {
-		r[name] = fakedom.Find(t, r["lesson"], sel)
+		r[name] = fakedom.Find(t, r.of(t, "lesson"), sel)
 	}
 	return r
 }
@@ -78,10 +93,7 @@ func TestPageFindsWhatTheBuildWrites(t *testing.T) {
 	r := renders(t)
 	for _, s := range block.Selectors {
 		for _, where := range s.In {
-			n, ok := r[where]
-			if !ok {
-				t.Fatalf("%s: no render called %q", s.Sel, where)
-			}
+			n := r.of(t, where)
 			self := n.Closest(s.Sel)
 			if n.Query(s.Sel) == nil && (self == nil || !self.Is(n)) {
 				t.Errorf("the page looks for %s in the %s, which has none", s.Sel, where)
@@ -93,7 +105,7 @@ func TestPageFindsWhatTheBuildWrites(t *testing.T) {
 // What a test reads of a block is what a learner would see in a browser.
 func TestBlocksReadBack(t *testing.T) {
 	r := renders(t)
-	cell := r["cell"]
+	cell := r.of(t, "cell")
 	ed := fakedom.Find(t, cell, block.Sel("textarea", block.ClassEditor))
 	if got := ed.Value(); got != "a = Value(2.0, \"a\")\nL = a * a\nL.backward()\nprint(a.grad)" || ed.DefaultValue() != got {
 		t.Errorf("the editor holds %q", got)
@@ -103,7 +115,7 @@ func TestBlocksReadBack(t *testing.T) {
 	}
 	// The choice quiz: its radio buttons are one group; a click checks
 	// one, and the choice's feedback is hidden until the page shows it.
-	choice := r["quiz choice"]
+	choice := r.of(t, "quiz choice")
 	radios := choice.QueryAll(block.SelRadio)
 	if len(radios) != 2 {
 		t.Fatalf("%d radio buttons", len(radios))
@@ -117,13 +129,13 @@ func TestBlocksReadBack(t *testing.T) {
 		t.Errorf("the choice quiz shows %q", got)
 	}
 	// The exercise's hidden tests are in templates.
-	tests := r["exercise"].QueryAll(block.Sel("template", block.ClassTest))
+	tests := r.of(t, "exercise").QueryAll(block.Sel("template", block.ClassTest))
 	if len(tests) != 1 || tests[0].TemplateText() != "check(f(), 1)" || tests[0].Attr(block.AttrName) != "f gives one" {
 		t.Errorf("the exercise's tests: %d", len(tests))
 	}
 	// The numeric quiz's data is JSON, as the build wrote it, and its
 	// worked solution is hidden until it is answered.
-	numeric := r["quiz numeric"]
+	numeric := r.of(t, "quiz numeric")
 	var data struct{ Expected []float64 }
 	if err := json.Unmarshal([]byte(fakedom.Find(t, numeric, block.Sel("script", block.ClassBlockData)).Text()), &data); err != nil || len(data.Expected) != 1 || data.Expected[0] != 3 {
 		t.Errorf("the numeric quiz's data: %+v, %v", data, err)
@@ -132,7 +144,7 @@ func TestBlocksReadBack(t *testing.T) {
 		t.Errorf("the numeric quiz shows %q", got)
 	}
 	// The prediction folds what follows it, up to the next heading.
-	fold := fakedom.Find(t, r["lesson"], block.Of(block.ClassFold))
+	fold := fakedom.Find(t, r.of(t, "lesson"), block.Of(block.ClassFold))
 	if got := fold.Attr(block.AttrPredicts); got != "guess" || !strings.Contains(fakedom.VisibleText(fold), "It is 4") || fold.Query(block.Kind("explore")) != nil {
 		t.Errorf("the fold waits for %q and shows %q", got, fakedom.VisibleText(fold))
 	}
