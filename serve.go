@@ -553,7 +553,7 @@ func writeNotebooks(dir string, dirs []string, solved bool) error {
 		return err
 	}
 	for _, l := range lessons {
-		nb, err := ipynb.Of(l, ipynb.Work{}, ipynb.Options{Solved: solved})
+		nb, err := lesson.NotebookOf(l, ipynb.Options{Solved: solved})
 		if err != nil {
 			return err
 		}

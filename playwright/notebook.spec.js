@@ -1,4 +1,5 @@
 // The notebook as a learner meets it: cells, drawings, keyboard, errors.
+const fs = require("fs");
 const { test, expect, open, cell, typeInto, editorOf, skipPredictions } = require("./helpers");
 
 const valueExample = `a = Value(2.0, "a"); b = Value(3.0, "b"); c = Value(1.0, "c")
@@ -166,4 +167,36 @@ for (const lesson of ["chain-rule", "reverse-accumulation"]) test(`${lesson} rea
     .filter((e) => { const r = e.getBoundingClientRect(); const c = e.closest("section.cell").getBoundingClientRect(); return r.width > 0 && r.right > c.right + 1; })
     .map((e) => e.id || e.className));
   expect(sticking).toEqual([]);
+});
+
+// download clicks "Download as a Jupyter notebook" and returns the file's
+// name and the notebook: each cell's source by id, and the ids in order.
+async function download(page) {
+  const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download as a Jupyter notebook" }).click()]);
+  const nb = JSON.parse(fs.readFileSync(await file.path(), "utf8"));
+  expect(nb.nbformat).toBe(4);
+  const cells = Object.fromEntries(nb.cells.map((c) => [c.id, c.source.join("")]));
+  return { name: file.suggestedFilename(), cells, ids: nb.cells.map((c) => c.id) };
+}
+
+test("Download as a Jupyter notebook: the lesson with the learner's edit and answer, the built-ins first; the scratch page's cells", async ({ page, errors }) => {
+  await open(page, "lessons/chain-rule.html");
+  const c = page.locator("#cell-by-hand");
+  await editorOf(c).fill("a = Value(6.0, \"a\")\nprint(a.value * 7)");
+  await page.locator("#quiz-predict-two-branches input.answer-input").fill("13");
+  const got = await download(page);
+  expect(got.name).toBe("chain-rule.ipynb");
+  expect(got.ids.slice(0, 2)).toEqual(["gradbook-about", "gradbook-builtins"]);
+  expect(got.cells["gradbook-builtins"]).toContain("class Value");
+  expect(got.cells["by-hand"]).toBe("a = Value(6.0, \"a\")\nprint(a.value * 7)");
+  expect(got.cells["predict-two-branches"]).toContain("*Your answer:* 13");
+  expect(got.cells["engine"]).toContain("backward()");
+  await expect(page.locator("#notebook-status")).toHaveText("Downloaded chain-rule.ipynb: open it in Jupyter or Colab and run its cells from the top.");
+
+  await open(page, "scratch.html");
+  await editorOf(cell(page, 1)).fill("x = Value(3.0)\nprint(x.value)");
+  const scratch = await download(page);
+  expect(scratch.name).toBe("scratch.ipynb");
+  expect(scratch.ids).toEqual(["gradbook-about", "gradbook-builtins", "cell-1"]);
+  expect(scratch.cells["cell-1"]).toBe("x = Value(3.0)\nprint(x.value)");
 });

@@ -62,6 +62,7 @@ const (
 	IDSaveStatus    = "save-status"
 	IDRunAll        = "run-all"
 	IDAddCell       = "add-cell"
+	IDDownload      = "download-notebook" // "Download as a Jupyter notebook", its file in AttrFile
 	IDCells         = "cells"
 	IDContinue      = "continue"
 	IDProgressPanel = "progress-panel"
@@ -83,6 +84,7 @@ const (
 	AttrMovedFrom = "data-moved-from"
 	AttrRenamed   = "data-renamed-from" // a lesson's earlier names
 	AttrCellID    = "data-cell-id"
+	AttrFile      = "data-file" // on the Download button: the notebook file, beside the page
 	AttrKind      = "data-kind" // python, quiz, explore, exercise
 	AttrQuiz      = "data-quiz" // choice, numeric, open
 	AttrCheck     = "data-check"
@@ -199,6 +201,8 @@ var Selectors = []struct {
 	{"#" + IDSaveStatus, []string{"lesson", "index", "scratch", "frame", "scorm"}},
 	{"#" + IDRunAll, []string{"lesson", "scratch", "scorm"}},
 	{"#" + IDAddCell, []string{"scratch"}},
+	{"#" + IDDownload, []string{"lesson", "scratch"}},
+	{"#" + IDDownload + "[" + AttrFile + "]", []string{"lesson", "scratch"}},
 	{"#" + IDCells, []string{"scratch", "frame"}},
 	{"#" + IDContinue, []string{"index"}},
 	{"#" + IDProgressPanel, []string{"lesson", "index", "scratch", "scorm"}},

@@ -1,13 +1,14 @@
 // Package ipynb writes a lesson as a Jupyter notebook (nbformat 4.5) that
 // runs top to bottom in Python with real PyTorch: the lesson's prose as
-// Markdown cells, its code cells as code, its quizzes as Markdown (with the
-// learner's answer, where there is one), and each exercise as its code
-// followed by a cell of its hidden tests. The notebook's first code cell
-// defines Gradbook's built-ins in Python: gradbook.py, embedded here, is
-// the one copy of them.
+// Markdown cells, its code cells as code, its quizzes as Markdown, and
+// each exercise as its code followed by a cell of its hidden tests. The
+// notebook's first code cell defines Gradbook's built-ins in Python:
+// gradbook.py, embedded here, is the one copy of them. Package fill puts a
+// learner's work into a notebook written so.
 package ipynb
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -16,8 +17,9 @@ import (
 	"strconv"
 	"strings"
 
+	"gradbook/internal/jsontext"
 	"gradbook/notebook/block"
-	"gradbook/notebook/lesson"
+	"gradbook/notebook/ipynb/fill"
 )
 
 // Module is gradbook.py: Gradbook's built-ins in Python.
@@ -25,12 +27,18 @@ import (
 //go:embed gradbook.py
 var Module string
 
-// Work is what a learner has done in a lesson, by cell id: the code of
-// each code cell or exercise as it is now, and each quiz's answer. A cell
-// missing from it has the lesson's own code.
-type Work struct {
-	Code    map[string]string
-	Answers map[string]string
+// Lesson is what a notebook is written from: a lesson's slug, its title,
+// and its parts in the order of its file (package lesson's Parts).
+type Lesson struct {
+	Slug, Title string
+	Parts       []Part
+}
+
+// Part is a stretch of a lesson: prose, as Markdown, or a cell (Kind is
+// then python, exercise, quiz or explore, Source its block's text).
+type Part struct {
+	Prose            string
+	ID, Kind, Source string
 }
 
 // Options say how to write a lesson.
@@ -55,50 +63,54 @@ type Cell struct {
 	Hidden   bool // the source starts folded (the built-ins' cell)
 }
 
-// Of writes lesson l as a notebook, with the learner's work w.
-func Of(l *lesson.Lesson, w Work, o Options) (*Notebook, error) {
-	nb := &Notebook{Title: l.Title}
-	nb.add(Cell{ID: "gradbook-about", Markdown: true, Source: fmt.Sprintf(
-		"*Exported from Gradbook's lesson “%s”.* The next cell defines Gradbook's built-ins "+
-			"(`Value`, `check`, `grad_check`, `show`, …) in Python, so that the lesson's cells run here as they do in the page; "+
-			"drawings become tables. Run the cells from the top.", l.Title)})
-	nb.add(Cell{ID: "gradbook-builtins", Source: "# Gradbook's built-ins in Python (gradbook.py)\n" + Module, Hidden: true})
-	for i, p := range l.Parts() {
-		if p.Cell == nil {
+// Of writes lesson l as a notebook.
+func Of(l Lesson, o Options) (*Notebook, error) {
+	nb := start(l.Title, fmt.Sprintf("*Exported from Gradbook's lesson “%s”.*", l.Title))
+	for i, p := range l.Parts {
+		switch p.Kind {
+		case "":
 			nb.add(Cell{ID: fmt.Sprintf("prose-%d", i), Markdown: true, Source: p.Prose})
-			continue
-		}
-		c := p.Cell
-		switch c.Kind {
 		case "python":
-			src := c.Source
-			if mine, ok := w.Code[c.ID]; ok {
-				src = mine
-			}
-			nb.add(Cell{ID: c.ID, Source: Python(src)})
+			nb.add(Cell{ID: p.ID, Source: fill.Python(p.Source)})
 		case "exercise":
-			x, err := block.ParseExercise(c.ID, c.Source)
+			x, err := block.ParseExercise(p.ID, p.Source)
 			if err != nil {
-				return nil, fmt.Errorf("%s: exercise %s: %w", l.Slug, c.ID, err)
+				return nil, fmt.Errorf("%s: exercise %s: %w", l.Slug, p.ID, err)
 			}
-			nb.exercise(x, w, o)
+			nb.exercise(x, o)
 		case "quiz":
-			q, err := block.ParseQuiz(c.ID, c.Source)
+			q, err := block.ParseQuiz(p.ID, p.Source)
 			if err != nil {
-				return nil, fmt.Errorf("%s: quiz %s: %w", l.Slug, c.ID, err)
+				return nil, fmt.Errorf("%s: quiz %s: %w", l.Slug, p.ID, err)
 			}
-			nb.add(Cell{ID: c.ID, Markdown: true, Source: quizMarkdown(q, w.Answers[c.ID])})
+			nb.add(Cell{ID: p.ID, Markdown: true, Source: quizMarkdown(q)})
 		case "explore":
-			x, err := block.ParseExplore(c.ID, c.Source)
+			x, err := block.ParseExplore(p.ID, p.Source)
 			if err != nil {
-				return nil, fmt.Errorf("%s: explore %s: %w", l.Slug, c.ID, err)
+				return nil, fmt.Errorf("%s: explore %s: %w", l.Slug, p.ID, err)
 			}
-			nb.add(Cell{ID: c.ID, Markdown: true, Source: exploreMarkdown(x)})
+			nb.add(Cell{ID: p.ID, Markdown: true, Source: exploreMarkdown(x)})
 		default:
-			return nil, fmt.Errorf("%s: cell %s: a %s block has no notebook form", l.Slug, c.ID, c.Kind)
+			return nil, fmt.Errorf("%s: cell %s: a %s block has no notebook form", l.Slug, p.ID, p.Kind)
 		}
 	}
 	return nb, nil
+}
+
+// Scratch is the notebook of the scratch page: the built-ins, then the
+// page's cells, which package fill adds.
+func Scratch() *Notebook {
+	return start("Scratch", "*Exported from Gradbook's scratch page.*")
+}
+
+// start begins a notebook: what it is, then Gradbook's built-ins.
+func start(title, from string) *Notebook {
+	nb := &Notebook{Title: title}
+	nb.add(Cell{ID: "gradbook-about", Markdown: true, Source: from + " The next cell defines Gradbook's built-ins " +
+		"(`Value`, `check`, `grad_check`, `show`, …) in Python, so that the cells run here as they do in the page; " +
+		"drawings become tables. Run the cells from the top."})
+	nb.add(Cell{ID: "gradbook-builtins", Source: "# Gradbook's built-ins in Python (gradbook.py)\n" + Module, Hidden: true})
+	return nb
 }
 
 func (nb *Notebook) add(c Cell) { nb.Cells = append(nb.Cells, c) }
@@ -106,14 +118,12 @@ func (nb *Notebook) add(c Cell) { nb.Cells = append(nb.Cells, c) }
 // exercise adds an exercise: its code (the learner's, or the starter and,
 // when solved, the solution) and then its hidden tests, each in a function
 // of its own so that what a test defines stays inside it.
-func (nb *Notebook) exercise(x *block.Exercise, w Work, o Options) {
+func (nb *Notebook) exercise(x *block.Exercise, o Options) {
 	code := x.Starter
-	if mine, ok := w.Code[x.ID]; ok {
-		code = mine
-	} else if o.Solved && x.Solution != "" {
+	if o.Solved && x.Solution != "" {
 		code = x.Starter + "\n\n" + x.Solution
 	}
-	nb.add(Cell{ID: x.ID, Source: Python(code)})
+	nb.add(Cell{ID: x.ID, Source: fill.Python(code)})
 	var t strings.Builder
 	t.WriteString("# The exercise's hidden tests: each prints ✓ and its name, or stops at the first that fails.\n")
 	switch x.Check {
@@ -125,7 +135,7 @@ func (nb *Notebook) exercise(x *block.Exercise, w Work, o Options) {
 	}
 	for i, test := range x.Tests {
 		fmt.Fprintf(&t, "\ndef _test_%d():\n", i+1)
-		for _, line := range strings.Split(Python(test.Code), "\n") {
+		for _, line := range strings.Split(fill.Python(test.Code), "\n") {
 			if strings.TrimSpace(line) == "" {
 				t.WriteString("\n")
 				continue
@@ -137,9 +147,9 @@ func (nb *Notebook) exercise(x *block.Exercise, w Work, o Options) {
 	nb.add(Cell{ID: x.ID + "-tests", Source: strings.TrimRight(t.String(), "\n")})
 }
 
-// quizMarkdown writes a quiz as the page asks it, with the learner's
-// answer where there is one; the right answer is not given away.
-func quizMarkdown(q *block.Quiz, answer string) string {
+// quizMarkdown writes a quiz as the page asks it; the right answer is not
+// given away. Package fill adds the learner's answer under it.
+func quizMarkdown(q *block.Quiz) string {
 	var b strings.Builder
 	b.WriteString("**Quiz.** " + q.Question + "\n")
 	if len(q.Choices) > 0 {
@@ -152,9 +162,6 @@ func quizMarkdown(q *block.Quiz, answer string) string {
 		if a.Label != "" {
 			b.WriteString("\n- " + a.Label + ": …\n")
 		}
-	}
-	if answer != "" {
-		b.WriteString("\n*Your answer:* " + oneLine(answer) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -231,65 +238,31 @@ func pyString(s string) string {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // Write writes nb as an .ipynb file: nbformat 4.5's JSON, the source of
-// each cell as a list of lines.
+// each cell as a list of lines, indented for people and diffs.
 func Write(w io.Writer, nb *Notebook) error {
-	out := struct {
-		Cells         []any          `json:"cells"`
-		Metadata      map[string]any `json:"metadata"`
-		NBFormat      int            `json:"nbformat"`
-		NBFormatMinor int            `json:"nbformat_minor"`
-	}{
-		Cells: []any{},
-		Metadata: map[string]any{
-			"kernelspec":    map[string]string{"name": "python3", "display_name": "Python 3", "language": "python"},
-			"language_info": map[string]string{"name": "python"},
-			"title":         nb.Title,
-		},
-		NBFormat: 4, NBFormatMinor: 5,
-	}
-	for _, c := range nb.Cells {
-		md := map[string]any{}
+	cells := make([]any, len(nb.Cells))
+	for i, c := range nb.Cells {
+		var md jsontext.Object
 		if c.Hidden {
-			md["jupyter"] = map[string]bool{"source_hidden": true}
+			md = jsontext.Object{{Name: "jupyter", Value: jsontext.Object{{Name: "source_hidden", Value: true}}}}
 		}
-		if c.Markdown {
-			out.Cells = append(out.Cells, markdownCell{"markdown", c.ID, md, lines(c.Source)})
-		} else {
-			out.Cells = append(out.Cells, codeCell{"code", c.ID, md, lines(c.Source), nil, []any{}})
-		}
+		cells[i] = fill.NewCell(c.Markdown, c.ID, c.Source, md)
 	}
-	e := json.NewEncoder(w)
-	e.SetIndent("", " ")
-	e.SetEscapeHTML(false)
-	return e.Encode(out)
-}
-
-type markdownCell struct {
-	CellType string         `json:"cell_type"`
-	ID       string         `json:"id"`
-	Metadata map[string]any `json:"metadata"`
-	Source   []string       `json:"source"`
-}
-
-// codeCell is a code cell never run: a null execution count, no outputs.
-type codeCell struct {
-	CellType       string         `json:"cell_type"`
-	ID             string         `json:"id"`
-	Metadata       map[string]any `json:"metadata"`
-	Source         []string       `json:"source"`
-	ExecutionCount *int           `json:"execution_count"`
-	Outputs        []any          `json:"outputs"`
-}
-
-// lines splits s as nbformat keeps a cell's source: lines, each but the
-// last ending in its newline.
-func lines(s string) []string {
-	if s == "" {
-		return []string{}
+	out := jsontext.Object{
+		{Name: "cells", Value: cells},
+		{Name: "metadata", Value: jsontext.Object{
+			{Name: "kernelspec", Value: jsontext.Object{{Name: "display_name", Value: "Python 3"}, {Name: "language", Value: "python"}, {Name: "name", Value: "python3"}}},
+			{Name: "language_info", Value: jsontext.Object{{Name: "name", Value: "python"}}},
+			{Name: "title", Value: nb.Title},
+		}},
+		{Name: "nbformat", Value: 4},
+		{Name: "nbformat_minor", Value: 5},
 	}
-	parts := strings.SplitAfter(s, "\n")
-	if parts[len(parts)-1] == "" {
-		parts = parts[:len(parts)-1]
+	var b bytes.Buffer
+	if err := json.Indent(&b, jsontext.Encode(out), "", " "); err != nil {
+		return err
 	}
-	return parts
+	b.WriteByte('\n')
+	_, err := w.Write(b.Bytes())
+	return err
 }

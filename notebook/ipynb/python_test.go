@@ -1,6 +1,7 @@
-package ipynb
+package ipynb_test
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"gradbook/notebook/ipynb"
 	"gradbook/notebook/lesson"
 )
 
@@ -24,7 +26,7 @@ func python(t *testing.T, code string) string {
 		t.Skip("no /usr/bin/python3")
 	}
 	f := filepath.Join(t.TempDir(), "run.py")
-	if err := os.WriteFile(f, []byte(Module+"\n"+code), 0o644); err != nil {
+	if err := os.WriteFile(f, []byte(ipynb.Module+"\n"+code), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, err := exec.Command(bin, f).CombinedOutput()
@@ -96,7 +98,7 @@ print(Value(2.0, "w"))
 }
 
 // script joins a notebook's code cells into one Python program.
-func script(nb *Notebook) string {
+func script(nb *ipynb.Notebook) string {
 	var b strings.Builder
 	for _, c := range nb.Cells {
 		if !c.Markdown {
@@ -143,7 +145,7 @@ func TestHiddenTestsInPython(t *testing.T) {
 		{ra, "✗ the worked example", "✓ a random graph"},
 	} {
 		for _, solved := range []bool{false, true} {
-			nb, err := Of(tc.l, Work{}, Options{Solved: solved})
+			nb, err := lesson.NotebookOf(tc.l, ipynb.Options{Solved: solved})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,6 +156,28 @@ func TestHiddenTestsInPython(t *testing.T) {
 			case solved && (!ok || !strings.Contains(out, tc.solvedPasses)):
 				t.Errorf("%s: the solution did not pass (ended well: %v, %q):\n%s", tc.l.Slug, ok, tc.solvedPasses, out)
 			}
+		}
+	}
+}
+
+// sample is a small lesson: prose, a code cell, a quiz, an exercise.
+const sample = "---\ntitle: Sample\n---\n# Sample\n\nSome *prose*.\n\n```python id=first\nx = Value(2.0, \"x\")\ncheck(x.value, 2)\n```\n\n```quiz id=q\nWhat is 1 + 1?\n--- choice correct\n2\n--- feedback\nYes.\n--- choice\n3\n--- feedback\nNo.\n```\n\n## Exercise\n\n```exercise id=double\ndef double(v):\n    return v\n--- test doubles 3\ncheck(double(3), 6)\n--- solution\ndef double(v):\n    return 2 * v\n```\n"
+
+// TestEveryLesson: every lesson of the site makes a notebook, exercises
+// and quizzes included.
+func TestEveryLesson(t *testing.T) {
+	lessons, err := lesson.LoadDir("../../site/lessons")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lessons {
+		nb, err := lesson.NotebookOf(l, ipynb.Options{Solved: true})
+		if err != nil {
+			t.Errorf("%s: %v", l.Slug, err)
+			continue
+		}
+		if err := ipynb.Write(new(bytes.Buffer), nb); err != nil {
+			t.Errorf("%s: %v", l.Slug, err)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"gradbook/notebook/block"
 	"gradbook/notebook/cellindex"
+	"gradbook/notebook/ipynb"
 	"gradbook/notebook/library"
 )
 
@@ -50,6 +51,9 @@ func Build(dir string, lessons []*Lesson, live int) error {
 	}
 	first := template.HTML(block.CodeCellHTML("scratch-1", 1, ""))
 	if err := write("scratch.html", "scratch.html", map[string]any{"FirstCell": first}); err != nil {
+		return err
+	}
+	if err := writeNotebook(dir, "scratch.ipynb", ipynb.Scratch()); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "lessons"), 0o755); err != nil {
@@ -180,6 +184,16 @@ func writeLessons(dir, sub string, lessons []*Lesson, live int) error {
 		}
 		if i+1 < len(lessons) {
 			data["Next"] = lessons[i+1]
+		}
+		if l.Problem == nil {
+			nb, err := NotebookOf(l, ipynb.Options{})
+			if err != nil {
+				return err
+			}
+			if err := writeNotebook(dir, filepath.Join(sub, l.Slug+".ipynb"), nb); err != nil {
+				return err
+			}
+			data["Notebook"] = l.Slug + ".ipynb"
 		}
 		if err := writePage(dir, filepath.Join(sub, l.Slug+".html"), "lesson.html", data); err != nil {
 			return err

@@ -24,6 +24,7 @@ type exercise struct {
 
 func (p *Page) wireExercise(el Node) {
 	x := &exercise{p: p, el: el, id: el.Attr(block.AttrCellID), check: el.Attr(block.AttrCheck)}
+	p.exercises = append(p.exercises, x)
 	x.out = el.Query(block.Sel("output", block.ClassOut))
 	x.report = el.Query(block.Of(block.ClassReport))
 	x.drawings = el.Query(block.Sel("div", block.ClassDrawings))

@@ -55,17 +55,19 @@ type Page struct {
 	scratch      bool
 	// embedded is true on a course page (embed.js): the page's ids and
 	// classes are not Gradbook's.
-	embedded bool
-	nextID   int
-	deleted  []string       // scratch cells deleted since the last save
-	views    []*drawingView // the drawings shown now, fitted again when the window resizes
-	editors  []*codeEditor  // text boxes waiting for the code editors (UseEditors)
-	keep     *keeper
-	lms      LMS
-	placed   map[string]placement // embedded cells, by cell id
-	on       handlers             // the page's handlers, kept for its lifetime
-	unshown  []string             // notices given before there was a place to show them
-	resized  func() bool          // stops the pending relayout after a resize
+	embedded  bool
+	nextID    int
+	quizzes   []*quiz
+	exercises []*exercise
+	deleted   []string       // scratch cells deleted since the last save
+	views     []*drawingView // the drawings shown now, fitted again when the window resizes
+	editors   []*codeEditor  // text boxes waiting for the code editors (UseEditors)
+	keep      *keeper
+	lms       LMS
+	placed    map[string]placement // embedded cells, by cell id
+	on        handlers             // the page's handlers, kept for its lifetime
+	unshown   []string             // notices given before there was a place to show them
+	resized   func() bool          // stops the pending relayout after a resize
 }
 
 // Start finds the page's cells and blocks and wires them. It returns once
@@ -137,6 +139,7 @@ func (p *Page) start() {
 		p.wireFolds()
 		p.wireKinds()
 		p.wirePanel()
+		p.wireDownload()
 		p.showCompletion()
 	}
 	if p.kind == KindLesson {

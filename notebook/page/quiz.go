@@ -35,6 +35,7 @@ type quiz struct {
 
 func (p *Page) wireQuiz(el Node) {
 	q := &quiz{p: p, el: el, id: el.Attr(block.AttrCellID), kind: el.Attr(block.AttrQuiz)}
+	p.quizzes = append(p.quizzes, q)
 	q.check = el.Query(block.Sel("button", block.ClassAnswer))
 	q.feedback = el.Query(block.Of(block.ClassFeedback))
 	switch q.kind {
@@ -117,6 +118,36 @@ func (q *quiz) answer(save bool) {
 	if save {
 		q.p.put(progress.Record{Kind: kindQuiz, Lesson: q.p.keep.lesson, ID: q.id, Answer: given, Passed: right})
 	}
+}
+
+// words is the learner's answer as it stands, in words, for a notebook:
+// the choice's text, each number typed (with its label where there are
+// several), the open answer; "" where there is none.
+func (q *quiz) words() string {
+	switch q.kind {
+	case block.QuizChoice:
+		for _, r := range q.radios {
+			if r.Checked() {
+				return strings.TrimSpace(r.Parent().Text()) // the choice's label
+			}
+		}
+	case block.QuizNumeric:
+		var typed []string
+		for i, in := range q.inputs {
+			v := strings.TrimSpace(in.Value())
+			switch {
+			case v == "":
+			case len(q.inputs) == 1 || q.numeric == nil:
+				typed = append(typed, v)
+			default:
+				typed = append(typed, q.label(i)+": "+v)
+			}
+		}
+		return strings.Join(typed, "; ")
+	case block.QuizOpen:
+		return q.text.Value()
+	}
+	return ""
 }
 
 // label names a numeric quiz's answer i (from 0) as its feedback does.

@@ -1,4 +1,4 @@
-package ipynb
+package fill
 
 import "strings"
 
