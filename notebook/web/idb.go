@@ -23,8 +23,11 @@ const (
 	dbVersion = 1
 	storeName = "progress"
 	// waitFor bounds every wait on IndexedDB: go-indexeddb has no handler
-	// for a blocked upgrade, and a tab must never hang on another.
-	waitFor = 3 * time.Second
+	// for a blocked upgrade, and a tab must never hang on another. It is
+	// long enough for a slow or busy device: a first open that creates
+	// the database has taken more than 3 s in a frame on a loaded 2-core
+	// machine, and the page then kept nothing for the whole visit.
+	waitFor = 10 * time.Second
 	// loadFor bounds reading every record, 5 MB of them at most.
 	loadFor = 60 * time.Second
 )
