@@ -5,7 +5,9 @@ are built into the page. This module gives the same names in Python over
 micrograd-style Values, so that an exported notebook runs top to bottom in
 Jupyter: Value with the engine's ops and gradient rules, check, grad_check,
 evaluate and backward over the list-format graphs, detach, max, show (a text
-table instead of a drawing), trace (a plain call) and fail.
+table instead of a drawing), trace (a recorded tape, replayed), fail, and the
+seeded numbers: uniform, moons and the random module, Go's generator and
+algorithms ported so that they draw the page's numbers to the last bit.
 
 What does not carry over: the drawings (show prints a table), the stepper,
 the quizzes' checking and the exercises' hints (the notebook has the hidden
@@ -1100,18 +1102,153 @@ def show(v, values=None, out=None):
         print("%-10s %-8s %-16s %14s %14s" % (name(n), n.op or "leaf", ", ".join(name(i) for i in n._in), _go_g(n.value, 5), _go_g(n.grad, 5)))
 
 
+def _shape(x):
+    """The shape of a traced function's argument: which tape it replays."""
+    if isinstance(x, (list, tuple)):
+        return "[" + ",".join(_shape(i) for i in x) + "]"
+    return "v"
+
+
+def _leaves_of(x, out):
+    if isinstance(x, (list, tuple)):
+        for i in x:
+            _leaves_of(i, out)
+    else:
+        out.append(x)
+    return out
+
+
+def _as_values(x):
+    """An argument for the recording: numbers become Values (inputs without
+    gradients), lists stay lists."""
+    if isinstance(x, (list, tuple)):
+        return [_as_values(i) for i in x]
+    return x if isinstance(x, Value) else Value(_num(x))
+
+
+class _Tape:
+    """One recorded graph of a traced function: its Values in the order
+    they were made, each an op on earlier slots, a leaf read from an input
+    or a Value made before, or a constant."""
+
+    def __init__(self, f, args):
+        start = _made
+        rec = [_as_values(a) for a in args]
+        out = f(*rec)
+        self.list = isinstance(out, (list, tuple))
+        outs = [Value._of(o) for o in (out if self.list else [out])]
+        if builtins.any(o is None for o in outs):
+            raise TypeError("trace: the function must return a Value or a list of them")
+        nodes = sorted({id(n): n for o in outs for n in _reachable(o)}.values(), key=lambda v: v._n)
+        slot = {id(n): i for i, n in enumerate(nodes)}
+        self.vals = [n.value for n in nodes]
+        self.ops = [(i, n.op, slot[id(n._in[0])], slot[id(n._in[1])] if len(n._in) > 1 else -1, n._k)
+                    for i, n in enumerate(nodes) if n._in]
+        self.outs = [slot[id(o)] for o in outs]
+        # Each argument's leaves, flattened, and their slots (-1: unused).
+        self.inputs = [[slot.get(id(v), -1) for v in _leaves_of(a, [])] for a in rec]
+        self.lists = [isinstance(a, list) for a in rec]
+        given = {id(v) for a in rec for v in _leaves_of(a, [])}
+        # Values f read without being given them, made before the call.
+        self.captured = [(n, slot[id(n)]) for n in nodes
+                         if not n._in and id(n) not in given and n._n <= start]
+        self.grads = None
+
+    def replay(self, args, backward):
+        vals = self.vals
+        for a, slots in zip(args, self.inputs):
+            for v, i in zip(_leaves_of(a, []), slots):
+                if i >= 0:
+                    vals[i] = _num(v)
+        for v, i in self.captured:
+            vals[i] = v.value
+        ops = _OPS
+        for i, op, a, b, k in self.ops:
+            vals[i] = ops[op][0](vals[a], vals[b] if b >= 0 else 0.0, k)
+        if not backward:
+            return
+        g = [0.0] * len(vals)
+        g[self.outs[0]] = 1.0
+        for i, op, a, b, k in reversed(self.ops):
+            up = g[i]
+            da, db = ops[op][1](vals[a], vals[b] if b >= 0 else 0.0, k, vals[i])
+            g[a] += up * da
+            if b >= 0:
+                g[b] += up * db
+        self.grads = g
+        for a, slots in zip(args, self.inputs):
+            for v, i in zip(_leaves_of(a, []), slots):
+                if isinstance(v, Value):
+                    v.grad = g[i] if i >= 0 else 0.0
+        for v, i in self.captured:
+            v.grad = g[i]
+
+
+class _Traced:
+    """What trace(f, *inputs) returns: f's graph recorded once as a tape
+    (one per shape of the inputs), replayed forward and backward by each
+    call with new numbers, without running f again, as the page's trace
+    does. Like the page's, it assumes the graph does not depend on the
+    numbers. .nodes is the size of the last call's tape, .tapes how many
+    there are, .sizes their sizes, .grads the last call's gradients, one
+    item per argument."""
+
+    def __init__(self, f, inputs):
+        self.f = f
+        self._tapes = {}
+        self._last = None
+        self._graded = False
+        self._record(inputs)
+
+    def _record(self, args):
+        t = _Tape(self.f, args)
+        self._tapes[_shape(list(args))] = t
+        self._last = t
+        return t
+
+    def __call__(self, *args):
+        t = self._tapes.get(_shape(list(args)))
+        if t is None:
+            t = self._record(args)
+        self._last = t
+        self._graded = not t.list
+        t.replay(args, self._graded)
+        if t.list:
+            return [t.vals[i] for i in t.outs]
+        return t.vals[t.outs[0]]
+
+    @property
+    def nodes(self):
+        return len(self._last.vals) if self._last else 0
+
+    @property
+    def tapes(self):
+        return len(self._tapes)
+
+    @property
+    def sizes(self):
+        return [len(t.vals) for t in self._tapes.values()]
+
+    @property
+    def grads(self):
+        if not self._graded:
+            raise ValueError("grads: no gradients yet: call the traced function first (a function that returns a list has none)")
+        t = self._last
+        out = []
+        for slots, is_list in zip(t.inputs, t.lists):
+            gs = [t.grads[i] if i >= 0 else 0.0 for i in slots]
+            out.append(gs if is_list else gs[0])
+        return out
+
+
 def trace(f, *inputs):
-    """Gradbook records f's graph once as a tape and replays it; here each
-    call runs f again: it returns f's number and sets the inputs' .grad by
-    a backward pass, as the replay does."""
-    def call(*args):
-        out = f(*args)
-        if isinstance(out, (list, tuple)):
-            return [_num(o) for o in out]
-        out = Value._of(out)
-        out.backward()
-        return out.value
-    return call
+    """Records the graph f builds from inputs (Values, numbers or lists of
+    them) as a tape, and returns a function that replays it with new
+    numbers: it returns f's number and sets the inputs' .grad, as the
+    page's trace does."""
+    if not inputs:
+        raise TypeError("trace: call it as trace(f, inputs...), with f a function and each input a Value, a number or a list of them")
+    return _Traced(f, inputs)
 
 
 # --- tensors ------------------------------------------------------------------

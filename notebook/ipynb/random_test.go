@@ -87,21 +87,35 @@ def _go_exp(x):
 // the page's numbers, to the last bit, for the same calls in the same
 // order: a program run both as a cell of the page and in Python.
 func TestRandomIsThePages(t *testing.T) {
-	res := celltest.RunWith(kernel.Limits{Output: 1 << 26, Time: 5 * time.Minute}, drawProgram)[0]
+	lines := printsAsThePage(t, drawProgram, countBranches, `print("branches", _branches["log"], _branches["exp"])`, 0)
+	last := strings.Fields(lines[len(lines)-1])
+	// The rare ways of the ziggurat were taken, and agreed.
+	if len(last) != 3 || last[0] != "branches" || last[1] == "0" || last[2] == "0" {
+		t.Errorf("the draws took no rare way of the ziggurat: %q", last)
+	}
+	t.Logf("%d draws compared; the ziggurat's tail drew %s logs, its wedges %s exps", len(lines)-1, last[1], last[2])
+}
+
+// printsAsThePage runs prog as a cell of the page and in Python after
+// gradbook.py, between before and after (Python only), and fails unless
+// they print the same lines, numbers to the last bit (within tol,
+// relative, if tol > 0); it returns what Python printed, after's lines
+// last.
+func printsAsThePage(t *testing.T, prog, before, after string, tol float64) []string {
+	t.Helper()
+	res := celltest.RunWith(kernel.Limits{Output: 1 << 26, Time: 5 * time.Minute}, prog)[0]
 	if res.Err != nil {
 		t.Fatalf("the cell: %v", res.Err)
 	}
-	got := python(t, countBranches+drawProgram+`print("branches", _branches["log"], _branches["exp"])`)
-	lines := strings.Split(strings.TrimSpace(got), "\n")
-	last := strings.Fields(lines[len(lines)-1])
-	lines = lines[:len(lines)-1]
+	all := strings.Split(strings.TrimSpace(python(t, before+prog+after)), "\n")
 	want := strings.Split(strings.TrimSpace(res.Output), "\n")
-	if len(lines) != len(want) {
-		t.Fatalf("Python printed %d lines, the page %d", len(lines), len(want))
+	if len(all) != len(want)+strings.Count(after, "print(") {
+		t.Fatalf("Python printed %d lines, the page %d:\n%s", len(all), len(want), strings.Join(all, "\n"))
 	}
+	lines := all[:len(want)]
 	bad := 0
 	for i := range want {
-		if !sameItem(lines[i], want[i]) {
+		if !sameItem(lines[i], want[i], tol) {
 			if bad++; bad <= 10 {
 				t.Errorf("line %d: Python %q, the page %q", i+1, lines[i], want[i])
 			}
@@ -110,22 +124,22 @@ func TestRandomIsThePages(t *testing.T) {
 	if bad > 0 {
 		t.Errorf("%d of %d lines differ", bad, len(want))
 	}
-	// The rare ways of the ziggurat were taken, and agreed.
-	if len(last) != 3 || last[0] != "branches" || last[1] == "0" || last[2] == "0" {
-		t.Errorf("the draws took no rare way of the ziggurat: %q", last)
-	}
-	t.Logf("%d draws compared; the ziggurat's tail drew %s logs, its wedges %s exps", len(want), last[1], last[2])
+	return all
 }
 
 // sameItem reports whether two printed items are the same: numbers to
-// the last bit (the page writes 1e+22, Python 1e22), others as text.
-func sameItem(a, b string) bool {
+// the last bit (the page writes 1e+22, Python 1e22) or within tol,
+// relative, others as text.
+func sameItem(a, b string, tol float64) bool {
 	if a == b {
 		return true
 	}
 	x, err1 := strconv.ParseFloat(a, 64)
 	y, err2 := strconv.ParseFloat(b, 64)
-	return err1 == nil && err2 == nil && math.Float64bits(x) == math.Float64bits(y)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return math.Float64bits(x) == math.Float64bits(y) || math.Abs(x-y) <= tol*max(1, math.Abs(y))
 }
 
 // TestRandomFailsAsThePage: the random module and moons of gradbook.py
