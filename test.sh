@@ -85,12 +85,12 @@ GOOS=js GOARCH=wasm go test -exec="$PWD/wasm/kernels/testdata/go_js_wasm_exec" .
 
 step "lessons as Jupyter notebooks, run in Debian's Python with PyTorch (jupyter nbconvert --execute)"
 # The lessons whose notebooks run in Python today, each exercise solved;
-# any error or ✗ line fails. (The lessons that draw from the random module
-# or moons need more of gradbook.py: README, "Gradbook and Jupyter".)
+# any error or ✗ line fails. (The others need more of gradbook.py: README,
+# "Gradbook and Jupyter".)
 notebooks="$(mktemp -d)"
 go run serve.go -ipynb "$notebooks" -solved
 ran=()
-for l in a-derivative-is-a-nudge chain-rule fan-out reverse-accumulation gradient-flow every-path checking-gradients neurons-and-mlp capstone-micrograd from-values-to-tensors forward-or-reverse; do
+for l in a-derivative-is-a-nudge chain-rule fan-out reverse-accumulation gradient-flow every-path checking-gradients neurons-and-mlp capstone-micrograd from-values-to-tensors forward-or-reverse training-on-moons gpt-from-values; do
   ran+=("$notebooks/$l.ipynb")
 done
 PATH="/usr/bin:$PATH" PYDEVD_DISABLE_FILE_VALIDATION=1 jupyter nbconvert --to notebook --execute --output-dir "$notebooks/ran" "${ran[@]}"

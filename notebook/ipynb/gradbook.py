@@ -5,18 +5,22 @@ are built into the page. This module gives the same names in Python over
 micrograd-style Values, so that an exported notebook runs top to bottom in
 Jupyter: Value with the engine's ops and gradient rules, check, grad_check,
 evaluate and backward over the list-format graphs, detach, max, show (a text
-table instead of a drawing), trace (a plain call) and fail.
+table instead of a drawing), trace (a recorded tape, replayed), fail, and the
+seeded numbers: uniform, moons and the random module, Go's generator and
+algorithms ported so that they draw the page's numbers to the last bit.
 
 What does not carry over: the drawings (show prints a table), the stepper,
 the quizzes' checking and the exercises' hints (the notebook has the hidden
 tests as a cell after each exercise). Numbers print as Gradbook prints them.
 """
 
+import bisect
 import builtins
 import inspect
 import math
 import os
 import re
+import struct
 import time
 
 try:
@@ -30,7 +34,8 @@ except ImportError:  # the Values need no PyTorch
 __all__ = [
     "Value", "check", "grad_check", "evaluate", "backward", "detach", "max",
     "show", "trace", "fail", "uniform", "cmp", "torch", "F", "names", "jvp",
-    "jacobian", "plot", "scatter", "heatmap", "hist", "boundary",
+    "jacobian", "plot", "scatter", "heatmap", "hist", "boundary", "random",
+    "moons",
 ]
 
 # --- numbers, as Gradbook writes them ----------------------------------------
@@ -312,6 +317,493 @@ def uniform(n, low=-1.0, high=1.0, seed=0):
         raise ValueError("uniform: want finite low < high, got %r and %r" % (low, high))
     r = _PCG(seed, 0x756e69666f726d)  # "uniform"
     return [low + (high - low) * r.float64() for _ in range(n)]
+
+
+# --- the random module and moons, as the page draws them ----------------------
+#
+# The cell language's random module (seed, random, uniform, gauss, randint,
+# choice, choices, shuffle) and moons are Go's math/rand/v2 over a PCG: here
+# are the same algorithms, to the last bit. Go's integers are 64 bits wide,
+# so every sum and product of them is masked as Go wraps it; NormFloat64's
+# ziggurat keeps Go's float32 tables and float32 arithmetic; and the math
+# it calls (log, exp, and moons's cos and sin) is Go's own, ported, since
+# the C library's may round the last bit otherwise.
+
+_M32 = (1 << 32) - 1
+_MAX_DATA_POINTS = 100000  # library.MaxDataPoints
+
+
+def _f32(x):
+    """x rounded to a float32, as Go's float32(x)."""
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def _i64(n):
+    """n wrapped to a signed 64-bit integer, as Go's int64 arithmetic."""
+    n &= _M64
+    return n - (1 << 64) if n >> 63 else n
+
+
+def _go_log(x):
+    """Go's math.Log (FDLIBM's), bit for bit."""
+    if math.isnan(x) or x == math.inf:
+        return x
+    if x < 0:
+        return math.nan
+    if x == 0:
+        return -math.inf
+    f1, ki = math.frexp(x)
+    if f1 < 0.70710678118654757:  # math.Sqrt2 / 2
+        f1 *= 2
+        ki -= 1
+    f = f1 - 1
+    k = float(ki)
+    s = f / (2 + f)
+    s2 = s * s
+    s4 = s2 * s2
+    t1 = s2 * (6.666666666666735130e-01 + s4 * (2.857142874366239149e-01 + s4 * (1.818357216161805012e-01 + s4 * 1.479819860511658591e-01)))
+    t2 = s4 * (3.999999999940941908e-01 + s4 * (2.222219843214978396e-01 + s4 * 1.531383769920937332e-01))
+    R = t1 + t2
+    hfsq = 0.5 * f * f
+    return k * 6.93147180369123816490e-01 - ((hfsq - (s * (hfsq + R) + k * 1.90821492927058770002e-10)) - f)
+
+
+def _go_exp(x):
+    """Go's math.Exp (FDLIBM's, as Go compiles it for WebAssembly), bit for bit."""
+    if math.isnan(x):
+        return x
+    if x > 7.09782712893383973096e+02:
+        return math.inf
+    if x < -7.45133219101941108420e+02:
+        return 0.0
+    if -1.0 / (1 << 28) < x < 1.0 / (1 << 28):
+        return 1 + x
+    k = 0
+    if x < 0:
+        k = int(1.44269504088896338700e+00 * x - 0.5)
+    elif x > 0:
+        k = int(1.44269504088896338700e+00 * x + 0.5)
+    hi = x - k * 6.93147180369123816490e-01
+    lo = k * 1.90821492927058770002e-10
+    r = hi - lo
+    t = r * r
+    c = r - t * (1.66666666666666657415e-01 + t * (-2.77777777770155933842e-03 + t * (6.61375632143793436117e-05 + t * (-1.65339022054652515390e-06 + t * 4.13813679705723846039e-08))))
+    y = 1 - ((lo - (r * c) / (2 - c)) - hi)
+    return math.ldexp(y, k)
+
+
+_SIN = (1.58962301576546568060e-10, -2.50507477628578072866e-8, 2.75573136213857245213e-6,
+        -1.98412698295895385996e-4, 8.33333333332211858878e-3, -1.66666666666666307295e-1)
+_COS = (-1.13585365213876817300e-11, 2.08757008419747316778e-9, -2.75573141792967388112e-7,
+        2.48015872888517045348e-5, -1.38888888888730564116e-3, 4.16666666666665929218e-2)
+
+
+def _go_sincos(x):
+    """Go's math.Sin and math.Cos of x, bit for bit, for |x| < 2**29 (moons
+    asks for angles from 0 to pi; beyond, Go reduces otherwise)."""
+    if not abs(x) < (1 << 29):
+        return math.sin(x), math.cos(x)
+    if x == 0:
+        return x, 1.0
+    ssign = x < 0
+    x = abs(x)
+    j = int(x * 1.2732395447351628)  # 4 / math.Pi
+    y = float(j)
+    if j & 1:
+        j += 1
+        y += 1
+    j &= 7
+    z = ((x - y * 7.85398125648498535156e-1) - y * 3.77489470793079817668e-8) - y * 2.69515142907905952645e-15
+    csign = False
+    if j > 3:
+        j -= 4
+        ssign, csign = not ssign, not csign
+    if j > 1:
+        csign = not csign
+    zz = z * z
+    c = 1.0 - 0.5 * zz + zz * zz * ((((((_COS[0] * zz) + _COS[1]) * zz + _COS[2]) * zz + _COS[3]) * zz + _COS[4]) * zz + _COS[5])
+    s = z + z * zz * ((((((_SIN[0] * zz) + _SIN[1]) * zz + _SIN[2]) * zz + _SIN[3]) * zz + _SIN[4]) * zz + _SIN[5])
+    if j == 1 or j == 2:
+        s, c = c, s
+    return (-s if ssign else s), (-c if csign else c)
+
+
+# Go's ziggurat for NormFloat64 (math/rand/v2/normal.go): kn, and wn and fn
+# as the float32s Go keeps.
+_RN = 3.442619855899
+_KN = (
+    0x76ad2212, 0x0, 0x600f1b53, 0x6ce447a6, 0x725b46a2,
+    0x7560051d, 0x774921eb, 0x789a25bd, 0x799045c3, 0x7a4bce5d,
+    0x7adf629f, 0x7b5682a6, 0x7bb8a8c6, 0x7c0ae722, 0x7c50cce7,
+    0x7c8cec5b, 0x7cc12cd6, 0x7ceefed2, 0x7d177e0b, 0x7d3b8883,
+    0x7d5bce6c, 0x7d78dd64, 0x7d932886, 0x7dab0e57, 0x7dc0dd30,
+    0x7dd4d688, 0x7de73185, 0x7df81cea, 0x7e07c0a3, 0x7e163efa,
+    0x7e23b587, 0x7e303dfd, 0x7e3beec2, 0x7e46db77, 0x7e51155d,
+    0x7e5aabb3, 0x7e63abf7, 0x7e6c222c, 0x7e741906, 0x7e7b9a18,
+    0x7e82adfa, 0x7e895c63, 0x7e8fac4b, 0x7e95a3fb, 0x7e9b4924,
+    0x7ea0a0ef, 0x7ea5b00d, 0x7eaa7ac3, 0x7eaf04f3, 0x7eb3522a,
+    0x7eb765a5, 0x7ebb4259, 0x7ebeeafd, 0x7ec2620a, 0x7ec5a9c4,
+    0x7ec8c441, 0x7ecbb365, 0x7ece78ed, 0x7ed11671, 0x7ed38d62,
+    0x7ed5df12, 0x7ed80cb4, 0x7eda175c, 0x7edc0005, 0x7eddc78e,
+    0x7edf6ebf, 0x7ee0f647, 0x7ee25ebe, 0x7ee3a8a9, 0x7ee4d473,
+    0x7ee5e276, 0x7ee6d2f5, 0x7ee7a620, 0x7ee85c10, 0x7ee8f4cd,
+    0x7ee97047, 0x7ee9ce59, 0x7eea0eca, 0x7eea3147, 0x7eea3568,
+    0x7eea1aab, 0x7ee9e071, 0x7ee98602, 0x7ee90a88, 0x7ee86d08,
+    0x7ee7ac6a, 0x7ee6c769, 0x7ee5bc9c, 0x7ee48a67, 0x7ee32efc,
+    0x7ee1a857, 0x7edff42f, 0x7ede0ffa, 0x7edbf8d9, 0x7ed9ab94,
+    0x7ed7248d, 0x7ed45fae, 0x7ed1585c, 0x7ece095f, 0x7eca6ccb,
+    0x7ec67be2, 0x7ec22eee, 0x7ebd7d1a, 0x7eb85c35, 0x7eb2c075,
+    0x7eac9c20, 0x7ea5df27, 0x7e9e769f, 0x7e964c16, 0x7e8d44ba,
+    0x7e834033, 0x7e781728, 0x7e6b9933, 0x7e5d8a1a, 0x7e4d9ded,
+    0x7e3b737a, 0x7e268c2f, 0x7e0e3ff5, 0x7df1aa5d, 0x7dcf8c72,
+    0x7da61a1e, 0x7d72a0fb, 0x7d30e097, 0x7cd9b4ab, 0x7c600f1a,
+    0x7ba90bdc, 0x7a722176, 0x77d664e5,
+)
+_WN = tuple(_f32(w) for w in (
+    1.7290405e-09, 1.2680929e-10, 1.6897518e-10, 1.9862688e-10,
+    2.2232431e-10, 2.4244937e-10, 2.601613e-10, 2.7611988e-10,
+    2.9073963e-10, 3.042997e-10, 3.1699796e-10, 3.289802e-10,
+    3.4035738e-10, 3.5121603e-10, 3.616251e-10, 3.7164058e-10,
+    3.8130857e-10, 3.9066758e-10, 3.9975012e-10, 4.08584e-10,
+    4.1719309e-10, 4.2559822e-10, 4.338176e-10, 4.418672e-10,
+    4.497613e-10, 4.5751258e-10, 4.651324e-10, 4.7263105e-10,
+    4.8001775e-10, 4.87301e-10, 4.944885e-10, 5.015873e-10,
+    5.0860405e-10, 5.155446e-10, 5.2241467e-10, 5.2921934e-10,
+    5.359635e-10, 5.426517e-10, 5.4928817e-10, 5.5587696e-10,
+    5.624219e-10, 5.6892646e-10, 5.753941e-10, 5.818282e-10,
+    5.882317e-10, 5.946077e-10, 6.00959e-10, 6.072884e-10,
+    6.135985e-10, 6.19892e-10, 6.2617134e-10, 6.3243905e-10,
+    6.386974e-10, 6.449488e-10, 6.511956e-10, 6.5744005e-10,
+    6.6368433e-10, 6.699307e-10, 6.7618144e-10, 6.824387e-10,
+    6.8870465e-10, 6.949815e-10, 7.012715e-10, 7.075768e-10,
+    7.1389966e-10, 7.202424e-10, 7.266073e-10, 7.329966e-10,
+    7.394128e-10, 7.4585826e-10, 7.5233547e-10, 7.58847e-10,
+    7.653954e-10, 7.719835e-10, 7.7861395e-10, 7.852897e-10,
+    7.920138e-10, 7.987892e-10, 8.0561924e-10, 8.125073e-10,
+    8.194569e-10, 8.2647167e-10, 8.3355556e-10, 8.407127e-10,
+    8.479473e-10, 8.55264e-10, 8.6266755e-10, 8.7016316e-10,
+    8.777562e-10, 8.8545243e-10, 8.932582e-10, 9.0117996e-10,
+    9.09225e-10, 9.174008e-10, 9.2571584e-10, 9.341788e-10,
+    9.427997e-10, 9.515889e-10, 9.605579e-10, 9.697193e-10,
+    9.790869e-10, 9.88676e-10, 9.985036e-10, 1.0085882e-09,
+    1.0189509e-09, 1.0296151e-09, 1.0406069e-09, 1.0519566e-09,
+    1.063698e-09, 1.0758702e-09, 1.0885183e-09, 1.1016947e-09,
+    1.1154611e-09, 1.1298902e-09, 1.1450696e-09, 1.1611052e-09,
+    1.1781276e-09, 1.1962995e-09, 1.2158287e-09, 1.2369856e-09,
+    1.2601323e-09, 1.2857697e-09, 1.3146202e-09, 1.347784e-09,
+    1.3870636e-09, 1.4357403e-09, 1.5008659e-09, 1.6030948e-09,
+))
+_FN = tuple(_f32(f) for f in (
+    1, 0.9635997, 0.9362827, 0.9130436, 0.89228165, 0.87324303,
+    0.8555006, 0.8387836, 0.8229072, 0.8077383, 0.793177,
+    0.7791461, 0.7655842, 0.7524416, 0.73967725, 0.7272569,
+    0.7151515, 0.7033361, 0.69178915, 0.68049186, 0.6694277,
+    0.658582, 0.6479418, 0.63749546, 0.6272325, 0.6171434,
+    0.6072195, 0.5974532, 0.58783704, 0.5783647, 0.56903,
+    0.5598274, 0.5507518, 0.54179835, 0.5329627, 0.52424055,
+    0.5156282, 0.50712204, 0.49871865, 0.49041483, 0.48220766,
+    0.4740943, 0.46607214, 0.4581387, 0.45029163, 0.44252872,
+    0.43484783, 0.427247, 0.41972435, 0.41227803, 0.40490642,
+    0.39760786, 0.3903808, 0.3832238, 0.37613547, 0.36911446,
+    0.3621595, 0.35526937, 0.34844297, 0.34167916, 0.33497685,
+    0.3283351, 0.3217529, 0.3152294, 0.30876362, 0.30235484,
+    0.29600215, 0.28970486, 0.2834622, 0.2772735, 0.27113807,
+    0.2650553, 0.25902456, 0.2530453, 0.24711695, 0.241239,
+    0.23541094, 0.22963232, 0.2239027, 0.21822165, 0.21258877,
+    0.20700371, 0.20146611, 0.19597565, 0.19053204, 0.18513499,
+    0.17978427, 0.17447963, 0.1692209, 0.16400786, 0.15884037,
+    0.15371831, 0.14864157, 0.14361008, 0.13862377, 0.13368265,
+    0.12878671, 0.12393598, 0.119130544, 0.11437051, 0.10965602,
+    0.104987256, 0.10036444, 0.095787846, 0.0912578, 0.08677467,
+    0.0823389, 0.077950984, 0.073611505, 0.06932112, 0.06508058,
+    0.06089077, 0.056752663, 0.0526674, 0.048636295, 0.044660863,
+    0.040742867, 0.03688439, 0.033087887, 0.029356318,
+    0.025693292, 0.022103304, 0.018592102, 0.015167298,
+    0.011839478, 0.008624485, 0.005548995, 0.0026696292,
+))
+
+
+def _uint64n(r, n):
+    """Go's Rand.uint64n: a number in [0, n) by Lemire's method, 0 < n < 2**64."""
+    if n & (n - 1) == 0:
+        return r.uint64() & (n - 1)
+    p = r.uint64() * n
+    hi, lo = p >> 64, p & _M64
+    if lo < n:
+        thresh = ((1 << 64) - n) % n  # Go's -n % n on uint64s
+        while lo < thresh:
+            p = r.uint64() * n
+            hi, lo = p >> 64, p & _M64
+    return hi
+
+
+def _norm_float64(r):
+    """Go's Rand.NormFloat64: the ziggurat of Marsaglia and Tsang."""
+    while True:
+        u = r.uint64()
+        j = u & _M32
+        if j >> 31:
+            j -= 1 << 32  # int32(u)
+        i = (u >> 32) & 0x7F
+        x = j * _WN[i]
+        if abs(j) < _KN[i]:
+            return x
+        if i == 0:
+            while True:
+                x = -_go_log(r.float64()) * (1.0 / _RN)
+                y = -_go_log(r.float64())
+                if y + y >= x * x:
+                    break
+            return _RN + x if j > 0 else -_RN - x
+        # float32 arithmetic, as Go's: each step rounded to a float32.
+        lhs = _f32(_FN[i] + _f32(_f32(r.float64()) * _f32(_FN[i - 1] - _FN[i])))
+        if lhs < _f32(_go_exp(-.5 * x * x)):
+            return x
+
+
+def _type_name(x):
+    """x's type as the cell language names it."""
+    if isinstance(x, bool):
+        return "bool"
+    if isinstance(x, str):
+        return "string"
+    if x is None:
+        return "NoneType"
+    return type(x).__name__
+
+
+def _is_indexable(x):
+    """Whether x is a sequence of the cell language: a list, tuple, string
+    or range (not a dict or set)."""
+    return (not isinstance(x, (dict, set, frozenset)) and hasattr(x, "__len__")
+            and hasattr(x, "__getitem__"))
+
+
+def _unpack_one(x, kind):
+    """x as a parameter of kind, or what the cell language says is wrong."""
+    if kind in ("int", "int64"):
+        if not isinstance(x, int) or isinstance(x, bool):
+            return None, "got %s, want int" % _type_name(x)
+        if not -(1 << 63) <= x < (1 << 63):
+            return None, "%d out of range (want value in signed 64-bit range)" % x
+    elif kind == "float":
+        if not isinstance(x, float):
+            return None, "got %s, want float" % _type_name(x)
+    elif kind == "list":
+        if not isinstance(x, list):
+            return None, "got %s, want list" % _type_name(x)
+    elif kind == "indexable":
+        if not _is_indexable(x):
+            return None, "got %s, want starlark.Indexable" % _type_name(x)
+    return x, None
+
+
+def _unpack(fn, args, kwargs, params):
+    """The arguments of a built-in as Starlark's UnpackArgs takes them:
+    params are (name, kind, default), a parameter without a default
+    required; returns their values in order."""
+    if len(args) > len(params):
+        raise TypeError("%s: got %d arguments, want at most %d" % (fn, len(args), len(params)))
+    vals, got = [p[2] if len(p) > 2 else None for p in params], [False] * len(params)
+    for i, a in enumerate(args):
+        got[i] = True
+        v, err = _unpack_one(a, params[i][1])
+        if err:
+            raise TypeError("%s: for parameter %s: %s" % (fn, params[i][0], err))
+        vals[i] = v
+    names = [p[0] for p in params]
+    for k, a in kwargs.items():
+        if k not in names:
+            raise TypeError("%s: unexpected keyword argument %s" % (fn, k))
+        i = names.index(k)
+        if got[i]:
+            raise TypeError("%s: got multiple values for keyword argument %s" % (fn, k))
+        got[i] = True
+        v, err = _unpack_one(a, params[i][1])
+        if err:
+            raise TypeError('%s: for parameter "%s": %s' % (fn, k, err))
+        vals[i] = v
+    for i, p in enumerate(params):
+        if len(p) > 2:
+            break
+        if not got[i]:
+            raise TypeError("%s: missing argument for %s" % (fn, p[0]))
+    return vals
+
+
+def _unpack_positional(fn, args, kwargs, kinds):
+    """Positional arguments, all required, as UnpackPositionalArgs takes them."""
+    if kwargs:
+        raise TypeError("%s: unexpected keyword arguments" % fn)
+    if len(args) != len(kinds):
+        raise TypeError("%s: got %d arguments, want %d" % (fn, len(args), len(kinds)))
+    out = []
+    for i, (a, kind) in enumerate(zip(args, kinds)):
+        v, err = _unpack_one(a, kind)
+        if err:
+            raise TypeError("%s: for parameter %d: %s" % (fn, i + 1, err))
+        out.append(v)
+    return out
+
+
+def _cell_number(x):
+    """A number as the page takes it: an int, a float or a Value, not a
+    bool; None otherwise."""
+    if isinstance(x, Value):
+        return x.value
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        return float(x)
+    return None
+
+
+class _RandomModule:
+    """The cell language's random module: Python's names, the page's numbers
+    (Go's math/rand/v2 over a PCG, not CPython's Mersenne Twister). Every
+    notebook starts it at seed 0, as every run in the page does."""
+
+    def __init__(self):
+        self._rng = None
+
+    def __repr__(self):
+        return "<module random: seed, random, uniform, gauss, randint, choice, choices, shuffle>"
+
+    def _r(self):
+        if self._rng is None:
+            self._rng = _PCG(0, 0x9e3779b97f4a7c15)
+        return self._rng
+
+    def seed(self, *args, **kwargs):
+        """seed(n): starts the generator again from n."""
+        n, = _unpack_positional("random.seed", args, kwargs, ["int64"])
+        s = n & _M64
+        self._rng = _PCG(s, s ^ 0x9e3779b97f4a7c15)
+
+    def random(self, *args, **kwargs):
+        """random(): a number in [0, 1)."""
+        _unpack_positional("random.random", args, kwargs, [])
+        return self._r().float64()
+
+    def uniform(self, *args, **kwargs):
+        """uniform(a, b): a number between a and b."""
+        lo, hi = _unpack("random.uniform", args, kwargs, [("a", "value"), ("b", "value")])
+        a, b = _cell_number(lo), _cell_number(hi)
+        if a is None or b is None:
+            raise TypeError("random.uniform: a and b must be numbers")
+        return a + (b - a) * self._r().float64()
+
+    def gauss(self, *args, **kwargs):
+        """gauss(mu=0, sigma=1): a number from the normal distribution."""
+        mu, sigma = _unpack("random.gauss", args, kwargs, [("mu", "value", 0.0), ("sigma", "value", 1.0)])
+        mu, sigma = _cell_number(mu), _cell_number(sigma)
+        if mu is None or sigma is None or math.isnan(mu) or math.isnan(sigma):
+            raise TypeError("random.gauss: mu and sigma must be numbers")
+        return mu + sigma * _norm_float64(self._r())
+
+    def randint(self, *args, **kwargs):
+        """randint(a, b): a whole number from a to b, both included."""
+        lo, hi = _unpack("random.randint", args, kwargs, [("a", "int64"), ("b", "int64")])
+        if hi < lo:
+            raise ValueError("random.randint: b (%d) is below a (%d)" % (hi, lo))
+        n = _i64(hi - lo + 1)  # Go's int64 arithmetic
+        if n <= 0:
+            raise ValueError("random.randint: invalid argument to Int64N")  # Go panics
+        return _i64(lo + _uint64n(self._r(), n))
+
+    def choice(self, *args, **kwargs):
+        """choice(seq): one item of seq."""
+        seq, = _unpack_positional("random.choice", args, kwargs, ["indexable"])
+        if len(seq) == 0:
+            raise IndexError("random.choice: the sequence is empty")
+        return seq[_uint64n(self._r(), len(seq))]
+
+    def choices(self, *args, **kwargs):
+        """choices(population, weights=None, k=1): k items of population,
+        drawn with replacement, each with the chance its weight gives (all
+        alike without weights), as Python draws them: a uniform number
+        against the running sum of the weights."""
+        pop, weights, k = _unpack("random.choices", args, kwargs,
+                                  [("population", "indexable"), ("weights", "value", None), ("k", "int", 1)])
+        n = len(pop)
+        if n == 0:
+            raise IndexError("random.choices: the population is empty")
+        if k < 0 or k > 1000000:
+            raise ValueError("random.choices: k must be from 0 to 1,000,000, got %d" % k)
+        r = self._r()
+        if weights is None:
+            return [pop[_uint64n(r, n)] for _ in range(k)]
+        if not _is_indexable(weights) or len(weights) != n:
+            raise ValueError("random.choices: weights must be a list of %d numbers, one per item of the population" % n)
+        cum = []
+        largest = 0.0
+        for i in range(n):
+            w = _cell_number(weights[i])
+            if w is None or w < 0 or math.isnan(w) or math.isinf(w):
+                raise ValueError("random.choices: weight %d is %s; weights are numbers, at least 0" % (i, _short(weights[i])))
+            cum.append(w)
+            largest = builtins.max(largest, w)
+        # Weights whose sum overflows ([1e308, 1e308]) are summed scaled by
+        # a power of 2, exactly, so that the draw stays fair.
+        scale = 1.0
+        total = 0.0
+        for w in cum:
+            total += w
+        if total == math.inf:
+            scale = math.ldexp(1, -math.frexp(largest)[1])
+        total = 0.0
+        for i in range(n):
+            total += cum[i] * scale
+            cum[i] = total
+        if total <= 0:
+            raise ValueError("random.choices: the weights add up to 0")
+        out = []
+        for _ in range(k):
+            x = r.float64() * total
+            j = bisect.bisect_left(cum, x)  # Go's sort.SearchFloat64s
+            while j < n - 1 and cum[j] <= x:  # bisect_right: skip items of weight 0
+                j += 1
+            out.append(pop[j])
+        return out
+
+    def shuffle(self, *args, **kwargs):
+        """shuffle(xs): puts the items of the list xs in a random order, in
+        place."""
+        xs, = _unpack_positional("random.shuffle", args, kwargs, ["list"])
+        r = self._r()
+        for i in range(len(xs) - 1, 0, -1):
+            j = _uint64n(r, i + 1)
+            xs[i], xs[j] = xs[j], xs[i]
+
+
+random = _RandomModule()
+
+
+def moons(*args, **kwargs):
+    """moons(n, noise=0.1, seed=0): n points on two interleaving half
+    circles, the first half labelled -1 and the rest +1, with Gaussian noise
+    on each coordinate: (X, y), the page's points."""
+    n, noise, seed = _unpack("moons", args, kwargs, [("n", "int"), ("noise", "float", 0.1), ("seed", "int", 0)])
+    if n < 2 or n > _MAX_DATA_POINTS:
+        raise ValueError("moons: n must be between 2 and %d, got %d" % (_MAX_DATA_POINTS, n))
+    if noise < 0 or math.isnan(noise) or math.isinf(noise):
+        raise ValueError("moons: noise must be a finite number, 0 or more")
+    outer, inner = n - n // 2, n // 2
+
+    def step(i, m):
+        return 0.0 if m == 1 else math.pi * float(i) / float(m - 1)
+    X, y = [], []
+    for i in range(outer):
+        s, c = _go_sincos(step(i, outer))
+        X.append([c, s])
+        y.append(-1)
+    for i in range(inner):
+        s, c = _go_sincos(step(i, inner))
+        X.append([1 - c, 0.5 - s])
+        y.append(1)
+    r = _PCG(seed & _M64, 0x6d6f6f6e73)  # "moons"
+    for p in X:
+        p[0] += noise * _norm_float64(r)
+        p[1] += noise * _norm_float64(r)
+    return X, y
 
 
 # --- checks ------------------------------------------------------------------
@@ -610,18 +1102,153 @@ def show(v, values=None, out=None):
         print("%-10s %-8s %-16s %14s %14s" % (name(n), n.op or "leaf", ", ".join(name(i) for i in n._in), _go_g(n.value, 5), _go_g(n.grad, 5)))
 
 
+def _shape(x):
+    """The shape of a traced function's argument: which tape it replays."""
+    if isinstance(x, (list, tuple)):
+        return "[" + ",".join(_shape(i) for i in x) + "]"
+    return "v"
+
+
+def _leaves_of(x, out):
+    if isinstance(x, (list, tuple)):
+        for i in x:
+            _leaves_of(i, out)
+    else:
+        out.append(x)
+    return out
+
+
+def _as_values(x):
+    """An argument for the recording: numbers become Values (inputs without
+    gradients), lists stay lists."""
+    if isinstance(x, (list, tuple)):
+        return [_as_values(i) for i in x]
+    return x if isinstance(x, Value) else Value(_num(x))
+
+
+class _Tape:
+    """One recorded graph of a traced function: its Values in the order
+    they were made, each an op on earlier slots, a leaf read from an input
+    or a Value made before, or a constant."""
+
+    def __init__(self, f, args):
+        start = _made
+        rec = [_as_values(a) for a in args]
+        out = f(*rec)
+        self.list = isinstance(out, (list, tuple))
+        outs = [Value._of(o) for o in (out if self.list else [out])]
+        if builtins.any(o is None for o in outs):
+            raise TypeError("trace: the function must return a Value or a list of them")
+        nodes = sorted({id(n): n for o in outs for n in _reachable(o)}.values(), key=lambda v: v._n)
+        slot = {id(n): i for i, n in enumerate(nodes)}
+        self.vals = [n.value for n in nodes]
+        self.ops = [(i, n.op, slot[id(n._in[0])], slot[id(n._in[1])] if len(n._in) > 1 else -1, n._k)
+                    for i, n in enumerate(nodes) if n._in]
+        self.outs = [slot[id(o)] for o in outs]
+        # Each argument's leaves, flattened, and their slots (-1: unused).
+        self.inputs = [[slot.get(id(v), -1) for v in _leaves_of(a, [])] for a in rec]
+        self.lists = [isinstance(a, list) for a in rec]
+        given = {id(v) for a in rec for v in _leaves_of(a, [])}
+        # Values f read without being given them, made before the call.
+        self.captured = [(n, slot[id(n)]) for n in nodes
+                         if not n._in and id(n) not in given and n._n <= start]
+        self.grads = None
+
+    def replay(self, args, backward):
+        vals = self.vals
+        for a, slots in zip(args, self.inputs):
+            for v, i in zip(_leaves_of(a, []), slots):
+                if i >= 0:
+                    vals[i] = _num(v)
+        for v, i in self.captured:
+            vals[i] = v.value
+        ops = _OPS
+        for i, op, a, b, k in self.ops:
+            vals[i] = ops[op][0](vals[a], vals[b] if b >= 0 else 0.0, k)
+        if not backward:
+            return
+        g = [0.0] * len(vals)
+        g[self.outs[0]] = 1.0
+        for i, op, a, b, k in reversed(self.ops):
+            up = g[i]
+            da, db = ops[op][1](vals[a], vals[b] if b >= 0 else 0.0, k, vals[i])
+            g[a] += up * da
+            if b >= 0:
+                g[b] += up * db
+        self.grads = g
+        for a, slots in zip(args, self.inputs):
+            for v, i in zip(_leaves_of(a, []), slots):
+                if isinstance(v, Value):
+                    v.grad = g[i] if i >= 0 else 0.0
+        for v, i in self.captured:
+            v.grad = g[i]
+
+
+class _Traced:
+    """What trace(f, *inputs) returns: f's graph recorded once as a tape
+    (one per shape of the inputs), replayed forward and backward by each
+    call with new numbers, without running f again, as the page's trace
+    does. Like the page's, it assumes the graph does not depend on the
+    numbers. .nodes is the size of the last call's tape, .tapes how many
+    there are, .sizes their sizes, .grads the last call's gradients, one
+    item per argument."""
+
+    def __init__(self, f, inputs):
+        self.f = f
+        self._tapes = {}
+        self._last = None
+        self._graded = False
+        self._record(inputs)
+
+    def _record(self, args):
+        t = _Tape(self.f, args)
+        self._tapes[_shape(list(args))] = t
+        self._last = t
+        return t
+
+    def __call__(self, *args):
+        t = self._tapes.get(_shape(list(args)))
+        if t is None:
+            t = self._record(args)
+        self._last = t
+        self._graded = not t.list
+        t.replay(args, self._graded)
+        if t.list:
+            return [t.vals[i] for i in t.outs]
+        return t.vals[t.outs[0]]
+
+    @property
+    def nodes(self):
+        return len(self._last.vals) if self._last else 0
+
+    @property
+    def tapes(self):
+        return len(self._tapes)
+
+    @property
+    def sizes(self):
+        return [len(t.vals) for t in self._tapes.values()]
+
+    @property
+    def grads(self):
+        if not self._graded:
+            raise ValueError("grads: no gradients yet: call the traced function first (a function that returns a list has none)")
+        t = self._last
+        out = []
+        for slots, is_list in zip(t.inputs, t.lists):
+            gs = [t.grads[i] if i >= 0 else 0.0 for i in slots]
+            out.append(gs if is_list else gs[0])
+        return out
+
+
 def trace(f, *inputs):
-    """Gradbook records f's graph once as a tape and replays it; here each
-    call runs f again: it returns f's number and sets the inputs' .grad by
-    a backward pass, as the replay does."""
-    def call(*args):
-        out = f(*args)
-        if isinstance(out, (list, tuple)):
-            return [_num(o) for o in out]
-        out = Value._of(out)
-        out.backward()
-        return out.value
-    return call
+    """Records the graph f builds from inputs (Values, numbers or lists of
+    them) as a tape, and returns a function that replays it with new
+    numbers: it returns f's number and sets the inputs' .grad, as the
+    page's trace does."""
+    if not inputs:
+        raise TypeError("trace: call it as trace(f, inputs...), with f a function and each input a Value, a number or a list of them")
+    return _Traced(f, inputs)
 
 
 # --- tensors ------------------------------------------------------------------

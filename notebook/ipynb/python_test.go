@@ -97,6 +97,38 @@ print(Value(2.0, "w"))
 	}
 }
 
+// TestTraceIsThePages: gradbook.py's trace records a tape and replays
+// it as the page's does: the numbers, the gradients of the inputs and of
+// the Values the function reads, .grads, .nodes, and a tape per shape.
+// (Its ops are Python's math, the page's Go's: tanh, exp, log may round
+// the last bit otherwise, so numbers agree to 1e-12.)
+func TestTraceIsThePages(t *testing.T) {
+	printsAsThePage(t, `
+def out(xs):
+    for x in xs:
+        print(x)
+
+w, b, c = Value(0.5), Value(-0.3), Value(2.0)
+def f(ps, x):
+    s = ps[0] * x
+    for p in ps[1:]:
+        s = s + p * p
+    return ((s * c).tanh().pow(2) + max(s, c).relu() - detach(c) * s.exp() / (s.sigmoid() + 1)).pow(2).log()
+step = trace(f, [w, b], 1.5)
+out([step.nodes, step.tapes])
+for x in [1.5, 0.25, -2.0]:
+    out([step([w, b], x), w.grad, b.grad, c.grad])
+    out(step.grads[0])
+    out([step.grads[1]])
+w.value = 0.75
+out([step([w, b], 1.5), w.grad, b.grad, c.grad, step([0.1, 0.2], 3)])
+out([step([w, b, Value(1.0)], 1.5), w.grad, b.grad, step.nodes, step.tapes])
+out(step.sizes)
+pair = trace(lambda a, k: [a * k, a + k], Value(3.0), 4.0)
+out(pair(Value(5.0), 2.0))
+`, "", "", 1e-12)
+}
+
 // script joins a notebook's code cells into one Python program.
 func script(nb *ipynb.Notebook) string {
 	var b strings.Builder
