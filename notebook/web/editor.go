@@ -13,14 +13,11 @@ import (
 // interface: create, text, setText, focus, mark, label, destroy.
 type editors struct{ module js.Value }
 
-// loadEditors returns the editor module if gradbook.js's import of
-// site/editor.js (which starts once gradbook.wasm has come) has already
-// come, or nil and a channel that gives it once it has come (nil if it
-// could not load: the cells then keep their textareas). The page does not
-// wait for it: its cells run in their text boxes until the editor comes.
-// (It waited up to 250 ms, which on a slow network, where the editor is
-// still on its way when the wasm starts, the first runnable cell waited
-// too.) The moment it waits lets an import that has come be taken.
+// loadEditors waits a moment for gradbook.js's import of site/editor.js
+// (which starts once gradbook.wasm has come) and returns it, or nil and
+// a channel that gives it once it has come (nil if it could not load:
+// the cells then keep their textareas). The page does not wait longer:
+// its cells run in their text boxes until the editor comes.
 func loadEditors() (page.Editors, <-chan page.Editors) {
 	promise, ok := global("gradbookEditor")
 	if !ok {
@@ -38,7 +35,7 @@ func loadEditors() (page.Editors, <-chan page.Editors) {
 	select {
 	case eds := <-ch:
 		return eds, nil
-	case <-time.After(20 * time.Millisecond):
+	case <-time.After(250 * time.Millisecond):
 		return nil, ch
 	}
 }
