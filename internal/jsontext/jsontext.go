@@ -258,6 +258,25 @@ func Encode(v any) []byte { return Append(nil, v) }
 // Object is a JSON object whose members keep their order.
 type Object []Member
 
+// Index returns the position of o's member name (the first, if it is
+// repeated), or -1.
+func (o Object) Index(name string) int {
+	for i, m := range o {
+		if m.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of o's member name, or nil.
+func (o Object) Get(name string) any {
+	if i := o.Index(name); i >= 0 {
+		return o[i].Value
+	}
+	return nil
+}
+
 // Member is one name and value of an Object.
 type Member struct {
 	Name  string

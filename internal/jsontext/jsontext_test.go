@@ -47,3 +47,15 @@ func TestObjectKeepsOrder(t *testing.T) {
 		t.Errorf("Encode = %s", got)
 	}
 }
+
+// An Object's members are found by name, the first of a repeated one.
+func TestObjectGet(t *testing.T) {
+	v, err := DecodeOrdered([]byte(`{"a": 1, "b": "x", "a": 2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := v.(Object)
+	if o.Index("b") != 1 || o.Index("c") != -1 || o.Get("a") != 1.0 || o.Get("b") != "x" || o.Get("c") != nil {
+		t.Errorf("Index b %d, c %d; Get a %v, b %v, c %v", o.Index("b"), o.Index("c"), o.Get("a"), o.Get("b"), o.Get("c"))
+	}
+}

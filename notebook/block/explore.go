@@ -279,14 +279,7 @@ func (e *Explore) Data() jsontext.Object {
 // jsontext.DecodeOrdered. The browser uses it.
 func ExploreOf(id string, data any) (*Explore, error) {
 	o, _ := data.(jsontext.Object)
-	field := func(name string) any {
-		for _, m := range o {
-			if m.Name == name {
-				return m.Value
-			}
-		}
-		return nil
-	}
+	field := o.Get
 	g, err := engine.GraphOf(field("graph"))
 	if err != nil {
 		return nil, err

@@ -39,7 +39,7 @@ func Notebook(file []byte, w Work) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %v", ErrNotANotebook, err)
 	}
 	nb, _ := v.(jsontext.Object)
-	at := member(nb, "cells")
+	at := nb.Index("cells")
 	if at < 0 {
 		return nil, fmt.Errorf("%w: it has no cells", ErrNotANotebook)
 	}
@@ -52,8 +52,8 @@ func Notebook(file []byte, w Work) ([]byte, error) {
 		if !ok {
 			return nil, fmt.Errorf("%w: cell %d is not an object", ErrNotANotebook, i+1)
 		}
-		id, _ := value(cell, "id").(string)
-		switch kind, _ := value(cell, "cell_type").(string); kind {
+		id, _ := cell.Get("id").(string)
+		switch kind, _ := cell.Get("cell_type").(string); kind {
 		case "code":
 			if code, ok := w.Code[id]; ok {
 				set(&cell, "source", Lines(Python(code)))
@@ -103,7 +103,7 @@ func Lines(s string) []string {
 // source is a cell's source as one string: nbformat allows a string or a
 // list of lines.
 func source(cell jsontext.Object) string {
-	switch s := value(cell, "source").(type) {
+	switch s := cell.Get("source").(type) {
 	case string:
 		return s
 	case []any:
@@ -118,26 +118,9 @@ func source(cell jsontext.Object) string {
 	return ""
 }
 
-// member returns the index of o's member name, or -1.
-func member(o jsontext.Object, name string) int {
-	for i, m := range o {
-		if m.Name == name {
-			return i
-		}
-	}
-	return -1
-}
-
-func value(o jsontext.Object, name string) any {
-	if i := member(o, name); i >= 0 {
-		return o[i].Value
-	}
-	return nil
-}
-
 // set sets o's member name, adding it if o has none.
 func set(o *jsontext.Object, name string, v any) {
-	if i := member(*o, name); i >= 0 {
+	if i := o.Index(name); i >= 0 {
 		(*o)[i].Value = v
 		return
 	}
