@@ -60,6 +60,31 @@ test("a share link never takes the learner's own code: Back to my version is wha
   await expect(editor).toHaveValue('print("my own version")');
 });
 
+// With the code editor arriving after the page has started (a slow
+// connection), the cell a share link opens is given the keyboard by the
+// page in its text box: the editor still takes its place when it comes,
+// holding the shared code, with the keyboard.
+test("a share link opened before the code editor arrives: the editor comes to the shared cell", async ({ page, errors }) => {
+  let started;
+  const ready = new Promise((resolve) => { started = resolve; });
+  await page.route("**/editor.js", async (route) => {
+    await ready;
+    await route.continue();
+  });
+  const code = Buffer.from('print("shared with me")').toString("base64url");
+  await page.goto(`lessons/fan-out.html#share=square:${code}`);
+  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  const c = page.locator("#cell-square");
+  await expect(c.locator("textarea.editor")).toBeFocused();
+  expect(await c.locator(".cm-content").count()).toBe(0);
+  started();
+  await expect(c.locator(".cm-content")).toHaveText('print("shared with me")');
+  await expect(c.locator(".cm-content")).toBeFocused();
+  await page.keyboard.press("End");
+  await page.keyboard.type(" # mine now");
+  await expect(c.locator("textarea.editor")).toHaveValue('print("shared with me") # mine now');
+});
+
 // records makes a progress file of n scratch cells.
 function scratchFile(n, size = 40) {
   const records = [];

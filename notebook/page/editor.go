@@ -25,7 +25,11 @@ type codeEditor struct {
 	label           string
 	onChange, onRun func()
 	focused         atomic.Bool // the textarea has the keyboard
-	released        bool        // the cell is gone
+	// byPage is set while the textarea has the keyboard because the page
+	// gave it (a shared link's cell, a cell just added), and the learner
+	// has not pressed a key in it since: the editor may take its place.
+	byPage   atomic.Bool
+	released bool // the cell is gone
 }
 
 // editorLabel is the accessible name of the code editor of the cell
@@ -54,8 +58,12 @@ func (p *Page) newEditor(on *handlers, area Node, label string, onChange, onRun 
 		return e
 	}
 	p.editors = append(p.editors, e)
-	on.listen(p, area, "input", func(Event) { p.Do(onChange) })
+	on.listen(p, area, "input", func(Event) {
+		e.byPage.Store(false)
+		p.Do(onChange)
+	})
 	on.listen(p, area, "keydown", func(ev Event) {
+		e.byPage.Store(false)
 		if ev.Key() != "Enter" || !(ev.Shift() || ev.Ctrl() || ev.Meta()) {
 			return
 		}
@@ -67,6 +75,7 @@ func (p *Page) newEditor(on *handlers, area Node, label string, onChange, onRun 
 	on.listen(p, area, "focus", func(Event) { e.focused.Store(true) })
 	on.listen(p, area, "blur", func(Event) {
 		e.focused.Store(false)
+		e.byPage.Store(false)
 		p.Do(func() {
 			if p.env.Editors != nil && e.ed == nil && !e.released {
 				p.attach(e)
@@ -79,7 +88,10 @@ func (p *Page) newEditor(on *handlers, area Node, label string, onChange, onRun 
 // UseEditors gives the page its code editors once they have come (the
 // page does not wait for them): every text box becomes an editor holding
 // what it holds, the learner's typing included, but one the learner is
-// typing in, which becomes one when they leave it.
+// typing in, which becomes one when they leave it. A text box that has
+// the keyboard only because the page put it there (and the learner has
+// not pressed a key since) becomes an editor at once, and the editor
+// takes the keyboard.
 func (p *Page) UseEditors(eds Editors) {
 	p.Do(func() {
 		if p.env.Editors != nil || eds == nil {
@@ -87,12 +99,17 @@ func (p *Page) UseEditors(eds Editors) {
 		}
 		p.env.Editors = eds
 		for _, e := range p.editors {
-			typing := e.focused.Load() || p.typingIn(e.area)
-			if typing {
-				e.focused.Store(true) // its blur attaches it
+			if e.released {
+				continue
 			}
-			if !e.released && !typing {
-				p.attach(e)
+			focused := e.focused.Load() || p.typingIn(e.area)
+			if focused && !e.byPage.Load() {
+				e.focused.Store(true) // its blur attaches it
+				continue
+			}
+			p.attach(e)
+			if focused {
+				e.ed.Focus()
 			}
 		}
 		p.editors = nil
@@ -162,6 +179,7 @@ func (e *codeEditor) Focus() {
 		e.ed.Focus()
 		return
 	}
+	e.byPage.Store(true)
 	e.area.Focus()
 }
 

@@ -167,6 +167,45 @@ func TestEditorsThatComeLate(t *testing.T) {
 	}
 }
 
+// A text box that has the keyboard because the page gave it (the cell a
+// shared link opens) becomes an editor as soon as the editors come, and
+// the editor takes the keyboard; once the learner has pressed a key in
+// it, it waits until they leave it.
+func TestEditorsComeToTheBoxThePageFocused(t *testing.T) {
+	for _, typed := range []bool{false, true} {
+		b := open(t, blocks, sharedAt("double", "print('theirs')"))
+		c := b.cell("double")
+		box := b.within(c, "textarea.editor")
+		if a := b.doc.Active(); a == nil || !a.Is(box) {
+			t.Fatal("the shared cell's text box does not have the keyboard")
+		}
+		if typed {
+			b.press(c, "textarea.editor", "ArrowDown")
+		}
+		eds := &fakeEditors{}
+		b.p.UseEditors(eds)
+		b.p.Settle()
+		ed := eds.in(c)
+		if typed {
+			if ed != nil || box.HasAttr("hidden") {
+				t.Error("the text box the learner pressed a key in became an editor under their hands")
+			}
+			fakedom.Fire(box, "blur")
+			b.p.Settle()
+			if ed = eds.in(c); ed == nil {
+				t.Fatal("the text box the learner left did not become an editor")
+			}
+			continue
+		}
+		if ed == nil || !box.HasAttr("hidden") {
+			t.Fatal("the shared cell kept its text box when the editors came")
+		}
+		if ed.Text() != "print('theirs')" || !ed.focused {
+			t.Errorf("the editor holds %q, focused %v; want the shared code, with the keyboard", ed.Text(), ed.focused)
+		}
+	}
+}
+
 // typedEarly types code into text boxes before the page starts (each
 // pair a selector and the code), as a learner does while gradbook.wasm
 // and the code editor are still on their way; a reload starts without it.

@@ -16,8 +16,11 @@ type editors struct{ module js.Value }
 // loadEditors waits a moment for gradbook.js's import of site/editor.js
 // (which starts once gradbook.wasm has come) and returns it, or nil and
 // a channel that gives it once it has come (nil if it could not load:
-// the cells then keep their textareas). The page does not wait longer:
-// its cells run in their text boxes until the editor comes.
+// the cells then keep their textareas). The moment is long enough for an
+// editor already in the browser's cache, so that a page opened again
+// starts with its editors; on a slow network the editor is still on its
+// way, and the page does not wait for it: its cells run in their text
+// boxes until it comes (page.UseEditors).
 func loadEditors() (page.Editors, <-chan page.Editors) {
 	promise, ok := global("gradbookEditor")
 	if !ok {
@@ -35,7 +38,7 @@ func loadEditors() (page.Editors, <-chan page.Editors) {
 	select {
 	case eds := <-ch:
 		return eds, nil
-	case <-time.After(250 * time.Millisecond):
+	case <-time.After(20 * time.Millisecond):
 		return nil, ch
 	}
 }
