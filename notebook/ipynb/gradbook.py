@@ -6,8 +6,9 @@ micrograd-style Values, so that an exported notebook runs top to bottom in
 Jupyter: Value with the engine's ops and gradient rules, check, grad_check,
 evaluate and backward over the list-format graphs, detach, max, show (a text
 table instead of a drawing), trace (a recorded tape, replayed), fail, and the
-seeded numbers: uniform, moons and the random module, Go's generator and
-algorithms ported so that they draw the page's numbers to the last bit.
+seeded numbers: uniform, moons, the random module and torch's random
+tensors, Go's generator and algorithms ported so that they draw the page's
+numbers to the last bit.
 
 What does not carry over: the drawings (show prints a table), the stepper,
 the quizzes' checking and the exercises' hints (the notebook has the hidden
@@ -16,6 +17,7 @@ tests as a cell after each exercise). Numbers print as Gradbook prints them.
 
 import bisect
 import builtins
+import copy
 import inspect
 import math
 import os
@@ -1274,6 +1276,195 @@ def cmp(name, mine, t):
     return approx
 
 
+# torch's random tensors are the page's: package tensor's Generator, not
+# PyTorch's, so that a lesson's seeded numbers (its initial losses, its
+# samples) are the ones it states. The names below stand in for PyTorch's
+# in this notebook's torch and F; everything else is PyTorch's own. For
+# PyTorch's generator, `import torch` again.
+
+
+class _TorchGenerator:
+    """The page's generator of random tensors: Go's PCG (as _PCG) seeded with
+    (seed, "gradb"); uniforms from an output's top 53 bits; normals by
+    Marsaglia's polar method, in pairs; integers by Lemire's method."""
+
+    def __init__(self, seed):
+        self._pcg = _PCG(seed & _M64, 0x6772616462)
+        self._spare = None
+
+    def uniform(self):
+        return (self._pcg.uint64() >> 11) * 2.0 ** -53
+
+    def below(self, n):
+        x = self._pcg.uint64() * n
+        if x & _M64 < n:
+            floor = ((1 << 64) - n) % n
+            while x & _M64 < floor:
+                x = self._pcg.uint64() * n
+        return x >> 64
+
+    def normal(self):
+        if self._spare is not None:
+            x, self._spare = self._spare, None
+            return x
+        while True:
+            u = 2 * self.uniform() - 1
+            v = 2 * self.uniform() - 1
+            s = u * u + v * v
+            if s >= 1 or s == 0:
+                continue
+            f = math.sqrt(-2 * _go_log(s) / s)
+            self._spare = v * f
+            return u * f
+
+    def choice(self, w):
+        """An index drawn with probability proportional to the weights w."""
+        total = largest = 0.0
+        for i, x in enumerate(w):
+            if not (x >= 0) or math.isinf(x):
+                raise ValueError("multinomial: weight %d is %s; weights must be finite and not negative" % (i, _number(x)))
+            total += x
+            largest = builtins.max(largest, x)
+        if not (total > 0):
+            raise ValueError("multinomial: the weights add up to 0: nothing can be drawn")
+        scale = 1.0
+        if math.isinf(total):  # drawn from weights scaled by a power of 2
+            scale = math.ldexp(1, -math.frexp(largest)[1])
+            total = 0.0
+            for x in w:
+                total += x * scale
+        u = self.uniform() * total
+        for i, x in enumerate(w):
+            if u < x * scale:
+                return i
+            u -= x * scale
+        return builtins.max(i for i, x in enumerate(w) if x > 0)
+
+
+_trng = None
+
+
+def _generator():
+    global _trng
+    if _trng is None:  # seeded with 0 until torch.manual_seed, as in the page
+        _trng = _TorchGenerator(0)
+    return _trng
+
+
+def _torch_shape(name, shape):
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list, torch.Size)):
+        shape = tuple(shape[0])
+    if not builtins.all(isinstance(d, int) and d >= 0 for d in shape):
+        raise ValueError("%s: want a shape of whole numbers of at least 0, got %r" % (name, shape))
+    return tuple(shape)
+
+
+def _drawn(shape, next, dtype=None, requires_grad=False):
+    n = 1
+    for d in shape:
+        n *= d
+    t = torch.tensor([next() for _ in range(n)], dtype=dtype or torch.float64).reshape(shape)
+    return t.requires_grad_() if requires_grad else t
+
+
+def _manual_seed(seed):
+    """torch.manual_seed(n): starts the page's generator again from n."""
+    global _trng
+    _trng = _TorchGenerator(int(seed))
+    return _trng
+
+
+def _randn(*shape, requires_grad=False):
+    """torch.randn(*shape): standard normals from the page's generator."""
+    return _drawn(_torch_shape("torch.randn", shape), _generator().normal, requires_grad=requires_grad)
+
+
+def _rand(*shape, requires_grad=False):
+    """torch.rand(*shape): uniforms on [0, 1) from the page's generator."""
+    return _drawn(_torch_shape("torch.rand", shape), _generator().uniform, requires_grad=requires_grad)
+
+
+def _randint(*args, size=None, **kwargs):
+    """torch.randint(low, high, size), or (high, size): integers drawn
+    uniformly from low, …, high − 1, as long integers (to index with)."""
+    if size is not None:
+        args += (size,)
+    if len(args) == 2:
+        args = (0,) + args
+    if len(args) != 3 or kwargs:
+        raise TypeError("torch.randint: call it as torch.randint(low, high, size)")
+    low, high, size = args
+    if high <= low:
+        raise ValueError("randint: high (%d) must be more than low (%d)" % (high, low))
+    g = _generator()
+    return _drawn(_torch_shape("torch.randint", (size,)), lambda: low + g.below(high - low), dtype=torch.long)
+
+
+def _multinomial(input, num_samples=1, replacement=True):
+    """torch.multinomial(probs, num_samples=1): an index per row drawn with
+    the row's weights. As in the page, with replacement unless told (one
+    sample, as sampling a token draws, is the same either way)."""
+    if not 1 <= num_samples <= 1 << 16:
+        raise ValueError("torch.multinomial: num_samples must be from 1 to 65,536, got %d" % num_samples)
+    if input.dim() not in (1, 2):
+        raise ValueError("torch.multinomial: want a row of probabilities, or rows of them, got shape %s" % (tuple(input.shape),))
+    rows = input.detach().reshape(-1, input.shape[-1]).tolist()
+    g, out = _generator(), []
+    for r, w in enumerate(rows):
+        for k in range(num_samples):
+            try:
+                i = g.choice(w)
+            except ValueError:
+                if k == 0:
+                    raise
+                raise ValueError("torch.multinomial: row %d has only %d categories to draw without replacement" % (r, k))
+            out.append(i)
+            if not replacement:
+                w[i] = 0.0
+    shape = (num_samples,) if input.dim() == 1 else (len(rows), num_samples)
+    return torch.tensor(out, dtype=torch.long).reshape(shape)
+
+
+def _dropout(input, p=0.5, training=False, inplace=False):
+    """F.dropout(x, p, training=False): as in the page, the input as it is
+    unless training=True (PyTorch's own trains by default), and then each
+    element zeroed with probability p and the rest scaled by 1 / (1 − p),
+    the mask drawn from the page's generator."""
+    if not (0 <= p <= 1):
+        raise ValueError("F.dropout: p is the probability of zeroing an element, from 0 to 1, got %r" % (p,))
+    if not training:
+        return input
+    g, keep = _generator(), (1 / (1 - p) if p < 1 else 0.0)
+    mask = _drawn(tuple(input.shape), lambda: keep if g.uniform() >= p else 0.0, dtype=input.dtype)
+    return input * mask
+
+
+def _one_hot(tensor, num_classes=-1):
+    """F.one_hot(t, n): as in the page, a float64 tensor (PyTorch's own gives
+    integers, which a product with float64 gradients refuses)."""
+    return F._real.one_hot(tensor.long(), num_classes).to(torch.float64)
+
+
+class _Module(type(os)):
+    """A module that is another, but for a few names of its own."""
+
+    def __init__(self, real, own):
+        super().__init__(real.__name__, real.__doc__)
+        self.__dict__.update(own)
+        self._real = real
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+    def __dir__(self):
+        return sorted(set(dir(self._real)) | set(self.__dict__))
+
+
+if torch is not None:
+    torch = _Module(torch, {"manual_seed": _manual_seed, "randn": _randn, "rand": _rand, "randint": _randint, "multinomial": _multinomial})
+    F = _Module(F, {"dropout": _dropout, "one_hot": _one_hot})
+
+
 def names():
     """The 32,033 first names of makemore's names.txt, lower case: the file
     data/names.txt beside the notebook, as the export writes it."""
@@ -1456,6 +1647,36 @@ def hist(values, bins=50, title="", xlabel="value", saturated=None):
 _checks_failed = 0  # check() lines that printed ✗, for the tests below
 _reference_backward = backward  # the engine's, before an exercise defines its own
 _reference_evaluate = evaluate
+
+
+_exercise_before = None
+
+
+def _gradbook_exercise():
+    """Runs before an exercise's code: notes the notebook's names and where
+    its random numbers stand, so that what the exercise defines or draws
+    stays in it, as in the page (_gradbook_exercise_done puts them back)."""
+    global _exercise_before
+    _exercise_before = (dict(globals()), copy.deepcopy(_trng), copy.deepcopy(random._rng))
+
+
+def _gradbook_exercise_done():
+    """Runs after an exercise's tests: the names the exercise defined are
+    gone, those it changed are back, and the random numbers go on from
+    where they stood before it, as the lesson's next cell finds them in
+    the page."""
+    global _exercise_before, _trng
+    if _exercise_before is None:
+        return
+    names, _trng, random._rng = _exercise_before
+    _exercise_before = None
+    g = globals()
+    for k in list(g):
+        if k not in names and (not k.startswith("_") or re.fullmatch(r"_test_\d+", k)):
+            del g[k]
+    for k, v in names.items():
+        if k not in g or (not k.startswith("_") and g[k] is not v):
+            g[k] = v
 
 
 def _gradbook_test(name, test):

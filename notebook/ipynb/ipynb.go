@@ -123,6 +123,7 @@ func (nb *Notebook) exercise(x *block.Exercise, o Options) {
 	if o.Solved && x.Solution != "" {
 		code = x.Starter + "\n\n" + x.Solution
 	}
+	nb.add(Cell{ID: x.ID + "-before", Source: "# What the exercise defines stays in it, as in the page: the end of its tests puts the notebook's names back.\n_gradbook_exercise()", Hidden: true})
 	nb.add(Cell{ID: x.ID, Source: fill.Python(code)})
 	var t strings.Builder
 	t.WriteString("# The exercise's hidden tests: each prints ✓ and its name, or stops at the first that fails.\n")
@@ -144,7 +145,8 @@ func (nb *Notebook) exercise(x *block.Exercise, o Options) {
 		}
 		fmt.Fprintf(&t, "_gradbook_test(%q, _test_%d)\n", test.Name, i+1)
 	}
-	nb.add(Cell{ID: x.ID + "-tests", Source: strings.TrimRight(t.String(), "\n")})
+	t.WriteString("\n_gradbook_exercise_done()")
+	nb.add(Cell{ID: x.ID + "-tests", Source: t.String()})
 }
 
 // quizMarkdown writes a quiz as the page asks it; the right answer is not

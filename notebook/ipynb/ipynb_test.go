@@ -39,7 +39,7 @@ func TestOf(t *testing.T) {
 			kinds = append(kinds, k+":"+c.ID)
 			byID[c.ID] = c
 		}
-		want := "md:gradbook-about code:gradbook-builtins md:prose-0 code:first md:q md:prose-3 code:double code:double-tests"
+		want := "md:gradbook-about code:gradbook-builtins md:prose-0 code:first md:q md:prose-3 code:double-before code:double code:double-tests"
 		if got := strings.Join(kinds, " "); got != want {
 			t.Errorf("%s: cells %s, want %s", tc.name, got, want)
 		}

@@ -213,3 +213,26 @@ func TestEveryLesson(t *testing.T) {
 		}
 	}
 }
+
+// What an exercise defines, changes or draws stays in it, as in the page:
+// after its tests the notebook's names are what they were, and the random
+// numbers go on from where they stood before it.
+func TestExerciseKeepsItsNames(t *testing.T) {
+	got := python(t, `Yb = [1, 2, 3]
+kept = "the lesson's"
+random.seed(3)
+first = random.random()
+random.seed(3)
+_gradbook_exercise()
+Yb = [4]
+kept = "the exercise's"
+mine = 5
+def _test_1():
+    pass
+random.random()
+_gradbook_exercise_done()
+print(Yb, kept, "mine" in globals(), "_test_1" in globals(), random.random() == first)`)
+	if want := "[1, 2, 3] the lesson's False False True\n"; got != want {
+		t.Errorf("after an exercise the notebook printed %q, want %q", got, want)
+	}
+}

@@ -2,6 +2,7 @@ package ipynb_test
 
 import (
 	"math"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -192,4 +193,38 @@ func TestRandomFailsAsThePage(t *testing.T) {
 			t.Errorf("%s: Python says %q, the page %q", c, got[i], r.Err.Msg)
 		}
 	}
+}
+
+// torchDrawProgram draws from each of torch's random functions, in the
+// subset of Python that is also Starlark, one number a line.
+const torchDrawProgram = `
+def out(t):
+    for x in t.reshape(-1).tolist():
+        print(x)
+
+out(torch.randn(3))
+for s in [0, 1, 42, -7, 9223372036854775807]:
+    torch.manual_seed(s)
+    out(torch.randn(2, 3))
+    out(torch.randn((7,)))
+    out(torch.rand(4, 5))
+    for high in [1, 2, 3, 27, 65, 1000, 1 << 40]:
+        out(torch.randint(0, high, (30,)))
+    out(torch.randint(-5, 5, (2, 10)))
+    out(torch.multinomial(torch.tensor([0.1, 0.5, 0.0, 0.4]), 20))
+    out(torch.multinomial(torch.tensor([[1.0, 2.0, 3.0, 0.5], [0.0, 1.0, 0.0, 1.0]]), 2, replacement=False))
+    out(torch.multinomial(torch.tensor([1e308, 0.0, 1e308]), 10))
+    out(F.dropout(torch.ones(3, 4), 0.3, training=True))
+    out(F.dropout(torch.ones(5), 0.5))
+    out(torch.randn(1001))
+`
+
+// TestTorchRandomIsThePages: torch's random tensors in gradbook.py are
+// the page's, to the last bit, for the same calls in the same order.
+func TestTorchRandomIsThePages(t *testing.T) {
+	if err := exec.Command("/usr/bin/python3", "-c", "import torch").Run(); err != nil {
+		t.Skip("no PyTorch for /usr/bin/python3")
+	}
+	lines := printsAsThePage(t, torchDrawProgram, "", "", 0)
+	t.Logf("%d draws compared", len(lines))
 }
