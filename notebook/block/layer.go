@@ -148,3 +148,22 @@ func checkLayerOne(source string, tc layerTest) string {
 	}
 	return ""
 }
+
+// LayerCase is one of the hidden tests of the layer checker, as data: for
+// a notebook in another system that checks the same. Each neuron is its
+// weights then its bias.
+type LayerCase struct {
+	Name    string
+	Neurons [][]float64
+	X       []float64
+	XValues bool // x is passed as Values, whose gradients are checked too
+}
+
+// LayerCases returns the layer checker's hidden tests.
+func LayerCases() []LayerCase {
+	var cs []LayerCase
+	for _, t := range layerTests() {
+		cs = append(cs, LayerCase{t.name, t.neurons, t.x, t.xValues})
+	}
+	return cs
+}

@@ -1721,7 +1721,61 @@ def _gradbook_backward(cases, env):
         print("✓ %s" % name)
 
 
+def _gradbook_layer(cases, env):
+    """The layer exercise's checker: the learner's layer(neurons, x) on
+    hidden layers, every output and, by a backward pass from their sum,
+    the gradient of every weight, bias and Value input checked."""
+    mine = env.get("layer")
+    if not callable(mine):
+        raise AssertionError("Define a function layer(neurons, x) in your code.")
+    for name, neurons, x, x_values in cases:
+        def fail(why):
+            print("✗ %s" % name)
+            raise AssertionError("On %s, %s" % (name, why))
+        ns = [[Value(w) for w in n] for n in neurons]
+        xs = [Value(v) for v in x] if x_values else list(x)
+        try:
+            out = mine(ns, xs)
+        except Exception as e:
+            fail("layer stopped with an error: %s" % e)
+        if not isinstance(out, (list, tuple)):
+            fail("layer returned %s: return a list, one output per neuron." % type(out).__name__)
+        if len(out) != len(neurons):
+            count = lambda n, what: "%d %s%s" % (n, what, "" if n == 1 else "s")
+            fail("layer returned %s for %s: return one output per neuron." % (count(len(out), "output"), count(len(neurons), "neuron")))
+        ts = []
+        for j, (n, o) in enumerate(zip(neurons, out)):
+            if not isinstance(o, Value):
+                fail("output %d is %s, not a Value: build it from the Values with + * and .tanh() (math.tanh and .value give plain numbers, and no gradient can flow back through a number)." % (j, type(o).__name__))
+            if not o._in:
+                fail("output %d is a new Value made from a plain number, so its graph does not reach the weights and no gradient can flow back. Build it from the Values with + * and .tanh(), not from .value or math.tanh." % j)
+            s = n[-1]
+            for i, v in enumerate(x):
+                s += n[i] * v
+            ts.append(math.tanh(s))
+            if abs(o.value - ts[j]) > 1e-9:
+                fail("neuron %d gives %.6g; want tanh(w·x + b) = %.6g." % (j, o.value, ts[j]))
+        total = out[0]
+        for o in out[1:]:
+            total = total + o
+        total.backward()
+        for j, n in enumerate(neurons):
+            d = 1 - ts[j] * ts[j]
+            for i in range(len(n)):
+                want, what = (d * x[i], "neuron %d's weight %d" % (j, i)) if i < len(n) - 1 else (d, "neuron %d's bias" % j)
+                if abs(ns[j][i].grad - want) > 1e-9:
+                    fail("the gradient of %s is %.6g; want %.6g. Each output must be tanh of the whole sum w·x + b, built from these very Values." % (what, ns[j][i].grad, want))
+        if x_values:
+            for i, v in enumerate(xs):
+                want = builtins.sum((1 - ts[j] * ts[j]) * n[i] for j, n in enumerate(neurons))
+                if abs(v.grad - want) > 1e-9:
+                    fail("the gradient of input %d is %.6g; want %.6g: it collects a share from every neuron." % (i, v.grad, want))
+        print("✓ %s" % name)
+
+
 def _gradbook_checker(name, env, cases=None):
     if name == "backward":
         return _gradbook_backward(cases, env)
+    if name == "layer":
+        return _gradbook_layer(cases, env)
     print("This exercise is checked in the page by Gradbook's %s checker, which has no Python form yet: the tests below are the rest." % name)

@@ -131,6 +131,8 @@ func (nb *Notebook) exercise(x *block.Exercise, o Options) {
 	case "":
 	case "backward":
 		fmt.Fprintf(&t, "_gradbook_checker(\"backward\", globals(), %s)\n", backwardCases())
+	case "layer":
+		fmt.Fprintf(&t, "_gradbook_checker(\"layer\", globals(), %s)\n", layerCases())
 	default:
 		fmt.Fprintf(&t, "_gradbook_checker(%q, globals())\n", x.Check)
 	}
@@ -213,6 +215,29 @@ func backwardCases() string {
 			fmt.Fprintf(&b, "%s: %s", pyString(k), strconv.FormatFloat(c.Leaves[k], 'g', -1, 64))
 		}
 		fmt.Fprintf(&b, "}, %s),", map[bool]string{true: "True", false: "False"}[c.Twice])
+	}
+	b.WriteString("\n]")
+	return b.String()
+}
+
+// layerCases writes the layer checker's hidden layers as a Python list
+// of (name, neurons, x, x_values).
+func layerCases() string {
+	floats := func(xs []float64) string {
+		s := make([]string, len(xs))
+		for i, x := range xs {
+			s[i] = strconv.FormatFloat(x, 'g', -1, 64)
+		}
+		return "[" + strings.Join(s, ", ") + "]"
+	}
+	var b strings.Builder
+	b.WriteString("[")
+	for _, c := range block.LayerCases() {
+		ns := make([]string, len(c.Neurons))
+		for i, n := range c.Neurons {
+			ns[i] = floats(n)
+		}
+		fmt.Fprintf(&b, "\n    (%s, [%s], %s, %s),", pyString(c.Name), strings.Join(ns, ", "), floats(c.X), map[bool]string{true: "True", false: "False"}[c.XValues])
 	}
 	b.WriteString("\n]")
 	return b.String()

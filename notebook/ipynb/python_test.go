@@ -158,13 +158,17 @@ func runScript(t *testing.T, src string) (string, bool) {
 // TestHiddenTestsInPython: an exercise's hidden tests, in the notebook,
 // stop at the starter code with the failing test's name, and pass the
 // solution; the backward checker's graphs too (reverse accumulation's
-// exercise).
+// exercise), and the layer checker's (the neurons lesson's).
 func TestHiddenTestsInPython(t *testing.T) {
 	l, err := lesson.Parse("sample", []byte(sample))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ra, err := lesson.LoadFile("../../site/lessons/reverse-accumulation.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	neurons, err := lesson.LoadFile("../../site/lessons/neurons-and-mlp.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,6 +179,7 @@ func TestHiddenTestsInPython(t *testing.T) {
 	}{
 		{l, "✗ doubles 3", "✓ doubles 3"},
 		{ra, "✗ the worked example", "✓ a random graph"},
+		{neurons, "✗ the classic neuron", "✓ inputs that are Values: their gradients flow too"},
 	} {
 		for _, solved := range []bool{false, true} {
 			nb, err := lesson.NotebookOf(tc.l, ipynb.Options{Solved: solved})
