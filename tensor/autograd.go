@@ -3,7 +3,11 @@ package tensor
 // This file holds reverse mode (Backward and the gradients it leaves),
 // forward mode (tangents) and the graph's walk.
 
-import "gradbook/engine"
+import (
+	"sync/atomic"
+
+	"gradbook/engine"
+)
 
 // RequiresGrad reports whether t records the ops made from it: a leaf set
 // with SetRequiresGrad, or a tensor made from one.
@@ -115,13 +119,16 @@ func (t *Tensor) backward(grad *Tensor, mode engine.Mode, budget Budget) error {
 	// on, for a later one of the same size: the gradients alive at once
 	// are those of a cut through the graph, not of all of it, and stay
 	// in the caches. A gradient that becomes a Grad is a slice of its
-	// own, so that it keeps no pool's memory alive.
+	// own, so that it keeps no pool's memory alive; every other one goes
+	// back to free by the end, and free is kept for the next pass
+	// (takePool), which then makes no new gradients of the sizes this one
+	// had.
 	pos := make(map[*Tensor]int, len(order))
 	for i, u := range order {
 		pos[u] = i
 	}
 	grads := make([][]float64, len(order))
-	var free gradPool
+	free := takePool()
 	need := func(i int) []float64 {
 		if u := order[i]; grads[i] == nil && u.requiresGrad {
 			if u.becomesGrad(mode) {
@@ -176,8 +183,10 @@ func (t *Tensor) backward(grad *Tensor, mode engine.Mode, budget Budget) error {
 			u.Grad = &Tensor{shape: u.shape, data: grads[i]}
 		} else {
 			addTo(u.Grad.data, grads[i])
+			free.put(grads[i])
 		}
 	}
+	keepPool(free)
 	return nil
 }
 
@@ -188,14 +197,48 @@ func (u *Tensor) becomesGrad(mode engine.Mode) bool {
 	return (u.node == nil || u.retainGrad) && (u.Grad == nil || mode == engine.OverwriteBug || !sameShape(u.Grad.shape, u.shape))
 }
 
-// A gradPool hands out the gradients of one backward pass: those no
+// A gradPool hands out the gradients of a backward pass: those no
 // longer needed, for the tensors of the same size that come later, and
 // new ones carved from chunks that double in size, so that a pass makes
-// few allocations.
+// few allocations. None of its gradients is ever seen outside the
+// package: a gradient that becomes a Grad is made apart from the pool,
+// and one added into a Grad goes back to it.
 type gradPool struct {
 	kept  [][]float64
 	chunk []float64 // zeros not handed out yet
 	made  int       // the size of the last chunk
+	held  int       // the float64s of the chunks carved so far
+}
+
+// lastPool is the pool of the last backward pass that finished, for the
+// next one: a training step's gradients have the sizes of the last
+// step's, and are then taken from it rather than made. A pass owns the
+// pool it takes; passes that run at once take one each (one of them a
+// new one), and the first to finish leaves its own.
+var lastPool atomic.Pointer[gradPool]
+
+// maxPoolSize is the most float64s a pool may hold to be kept for the
+// next pass (32 MiB), and maxPoolKept the most gradients: a larger pool
+// is left to the garbage collector.
+const (
+	maxPoolSize = 1 << 22
+	maxPoolKept = 256
+)
+
+// takePool returns the pool that the last pass left, or a new one.
+func takePool() *gradPool {
+	if p := lastPool.Swap(nil); p != nil {
+		return p
+	}
+	return new(gradPool)
+}
+
+// keepPool keeps p, whose gradients are all back in it, for the next
+// pass, unless it is too large or a pool is kept already.
+func keepPool(p *gradPool) {
+	if p.held <= maxPoolSize && len(p.kept) <= maxPoolKept {
+		lastPool.CompareAndSwap(nil, p)
+	}
 }
 
 // get returns a gradient of n zeros: one kept, cleared, or a new one.
@@ -212,6 +255,7 @@ func (p *gradPool) get(n int) []float64 {
 	if len(p.chunk) < n {
 		p.made = max(n, 2*p.made, 1024)
 		p.chunk = make([]float64, p.made)
+		p.held += p.made
 	}
 	g := p.chunk[:n:n]
 	p.chunk = p.chunk[n:]
