@@ -36,10 +36,12 @@ func TestFastLoopsAreTheRules(t *testing.T) {
 		return -1
 	}
 	shapes := [][2][]int{{{2, 3}, {2, 3}}, {{2, 3}, {3}}, {{3, 1}, {1, 4}}, {{}, {2, 3}}, {{4, 1, 3}, {2, 1}}, {{5}, {}},
-		{{2, 0}, {2, 1}}, {{3, 4}, {3, 1}}, {{1, 4}, {3, 1}}, {{3, 1}, {3, 4}}, {{}, {}}, {{7}, {7}}}
+		{{2, 0}, {2, 1}}, {{3, 4}, {3, 1}}, {{1, 4}, {3, 1}}, {{3, 1}, {3, 4}}, {{}, {}}, {{7}, {7}},
+		// rows long enough for the loops that take four or eight elements at a time, and their rest
+		{{3, 19}, {3, 19}}, {{2, 13}, {13}}, {{}, {3, 11}}, {{5, 1}, {5, 17}}, {{17}, {}}, {{9, 8}, {9, 1}}}
 	exponents := []float64{2, -0.5, -1, 3, 0, 0.5}
 	checked, without := map[string]int{}, map[string]bool{}
-	for round := range 72 {
+	for round := range 144 {
 		s := shapes[round%len(shapes)]
 		for op := range opMatmul { // the elementwise ops, each the engine's rule
 			a, b := fill(s[0]...).SetRequiresGrad(true), fill(s[1]...).SetRequiresGrad(true)
