@@ -36,15 +36,11 @@ func fastForward(n *node, y *Tensor) bool {
 	case opRelu, opNeg, opExp, opLog, opTanh, opPow:
 		unaryForward(n.op, y.data, n.in[0].data[:len(y.data)], n.k)
 	case opTranspose: // a gather whose sources lie a stride apart along each row
-		x, last, step := n.in[0].data, y.shape[len(y.shape)-1], n.sizes[len(y.shape)-1]
-		walkRows(y.shape, n.sizes, func(i, off int) {
-			yr := y.data[i : i+last]
-			if step == 1 {
-				copy(yr, x[off:off+last])
-				return
-			}
-			for j := range yr {
-				yr[j] = x[off+j*step]
+		x := n.in[0].data
+		rows, last, rs, step := plane(y.shape, n.sizes)
+		walkPlanes(y.shape, n.sizes, func(i, off int) {
+			for r := range rows {
+				gatherRow(y.data[i+r*last:i+(r+1)*last], x[off+r*rs:], step)
 			}
 		})
 	default:
@@ -237,17 +233,57 @@ func fastVJP(n *node, y *Tensor, gy []float64, gx [][]float64) bool {
 	case opRelu, opNeg, opExp, opLog, opTanh, opPow:
 		x, g := n.in[0].data, gx[0]
 		unaryVJP(n.op, g[:len(gy)], gy, x[:len(gy)], y.data[:len(gy)], n.k)
-	case opTranspose:
-		g, last, step := gx[0], y.shape[len(y.shape)-1], n.sizes[len(y.shape)-1]
-		walkRows(y.shape, n.sizes, func(i, off int) {
-			for j, v := range gy[i : i+last] {
-				g[off+j*step] += v
+	case opTranspose: // each element of g gets one term: the order is moot
+		g := gx[0]
+		rows, last, rs, step := plane(y.shape, n.sizes)
+		walkPlanes(y.shape, n.sizes, func(i, off int) {
+			for r := range rows {
+				scatterRow(g[off+r*rs:], gy[i+r*last:i+(r+1)*last], step)
 			}
 		})
 	default:
 		return false
 	}
 	return true
+}
+
+// gatherRow fills y with the elements of x that lie step apart from the
+// first.
+func gatherRow(y, x []float64, step int) {
+	if step == 1 && len(y) >= 16 {
+		copy(y, x[:len(y)])
+		return
+	}
+	n := len(y) &^ 3
+	for j := 0; j < n; j += 4 {
+		y := y[j : j+4 : j+4]
+		o := j * step
+		y[0], y[1], y[2], y[3] = x[o], x[o+step], x[o+2*step], x[o+3*step]
+	}
+	for j := n; j < len(y); j++ {
+		y[j] = x[j*step]
+	}
+}
+
+// scatterRow adds each element of gy to the element of g that lies j
+// steps from the first, j being its index.
+func scatterRow(g, gy []float64, step int) {
+	if step == 1 {
+		addTo(g[:len(gy)], gy)
+		return
+	}
+	n := len(gy) &^ 3
+	for j := 0; j < n; j += 4 {
+		v := gy[j : j+4 : j+4]
+		o := j * step
+		g[o] += v[0]
+		g[o+step] += v[1]
+		g[o+2*step] += v[2]
+		g[o+3*step] += v[3]
+	}
+	for j := n; j < len(gy); j++ {
+		g[j*step] += gy[j]
+	}
 }
 
 // binaryTerms returns gk times each local derivative of op at a and b, as

@@ -98,10 +98,13 @@ func TestFastLoopsAreTheRules(t *testing.T) {
 func TestFastTransposeIsTheGather(t *testing.T) {
 	r := rand.New(rand.NewPCG(36, 3))
 	checked := 0
-	for round := range 200 {
+	for round := range 400 {
 		shape := make([]int, 1+r.IntN(4))
 		for i := range shape {
 			shape[i] = 1 + r.IntN(4)
+			if round%3 == 0 && len(shape) <= 3 { // rows for the loops four a turn, and copies
+				shape[i] = 1 + r.IntN(19)
+			}
 			if round%23 == 0 && i == 0 {
 				shape[i] = 0
 			}
