@@ -149,11 +149,18 @@ func alongAxis(dim [3]int, fn func(base, step, count int)) {
 
 // maskedFillOp: y = value (n.k) where the mask is not 0, x elsewhere. The
 // mask is a constant: its elements are n.aux, broadcast to x's shape as
-// n.bc walks them (x's own stride is 1: y has x's shape). No gradient
-// goes back where the value was put.
+// n.bc walks them (x's own stride is 1: y has x's shape), or repeated
+// every n.dim[0] elements when that is not 0. No gradient goes back
+// where the value was put.
 var maskedFillOp = op{"masked_fill", 1,
 	func(n *node, y *Tensor) {
 		x, c := n.in[0].data, &n.bc
+		if p := n.dim[0]; p > 0 { // the mask repeated along the leading dims
+			for base := 0; base < len(y.data); base += p {
+				maskRow(y.data[base:base+p], x[base:base+p], n.aux[:p], n.k)
+			}
+			return
+		}
 		c.rows(func(i, _, jb int) {
 			for k := range c.n {
 				if n.aux[jb+k*c.db] != 0 {
@@ -166,6 +173,18 @@ var maskedFillOp = op{"masked_fill", 1,
 	},
 	func(n *node, _ *Tensor, gy []float64, gx [][]float64) {
 		c := &n.bc
+		if p := n.dim[0]; p > 0 {
+			m, g := n.aux[:p], gx[0]
+			for base := 0; base < len(gy); base += p {
+				g, gy := g[base:base+p], gy[base:base+p]
+				for k, mk := range m {
+					if mk == 0 {
+						g[k] += gy[k]
+					}
+				}
+			}
+			return
+		}
 		c.rows(func(i, _, jb int) {
 			for k := range c.n {
 				if n.aux[jb+k*c.db] == 0 {
@@ -198,6 +217,18 @@ var maskedFillOp = op{"masked_fill", 1,
 		})
 		return out
 	}}
+
+// maskRow fills y with v where m is not 0 and x elsewhere.
+func maskRow(y, x, m []float64, v float64) {
+	y, x = y[:len(m)], x[:len(m)]
+	for k, mk := range m {
+		u := x[k]
+		if mk != 0 {
+			u = v
+		}
+		y[k] = u
+	}
+}
 
 // layerNormOp: y = x̂·w + b over the last dim of x, x̂ = (x − μ)·r with μ
 // the row's mean, σ² its variance (divided by the row's length, not one
@@ -376,7 +407,17 @@ func (t *Tensor) MaskedFill(mask *Tensor, value float64) (*Tensor, error) {
 	if err != nil || !sameShape(shape, t.shape) {
 		return nil, errorf("masked_fill", ErrShape, "a mask of shape %s does not broadcast to the tensor's shape %s", ShapeString(mask.shape), ShapeString(t.shape))
 	}
-	return newOp(node{op: opMaskedFill, k: value, aux: append([]float64(nil), mask.data...), bc: newBcast(t.shape, mask.shape, t.shape)}, t.shape, t), nil
+	// A mask that is t's last dims (a (T, T) mask of (B, heads, T, T)
+	// scores) repeats every len(mask) elements: n.dim[0] is that period,
+	// which the rules walk without the broadcast's rows.
+	period, ms := 0, mask.shape
+	for len(ms) > 0 && ms[0] == 1 {
+		ms = ms[1:]
+	}
+	if len(ms) > 0 && sameShape(ms, t.shape[len(t.shape)-len(ms):]) {
+		period = len(mask.data)
+	}
+	return newOp(node{op: opMaskedFill, k: value, aux: append([]float64(nil), mask.data...), bc: newBcast(t.shape, mask.shape, t.shape), dim: [3]int{period}}, t.shape, t), nil
 }
 
 // LayerNorm returns layer normalization over the last dim of x, as
