@@ -233,15 +233,16 @@ func maskRow(y, x, m []float64, v float64) {
 // layerNormOp: y = x̂·w + b over the last dim of x, x̂ = (x − μ)·r with μ
 // the row's mean, σ² its variance (divided by the row's length, not one
 // less, as PyTorch's layer_norm) and r = (σ² + eps)^−½, eps being n.k.
-// n.dim is (rows, columns); the forward pass keeps each x̂ in n.aux,
-// followed by each row's r. With g = gy·w, the gradient of a row of x is
+// n.dim is (rows, columns); the forward pass keeps each row's μ in n.aux,
+// followed by each row's r, from which the other rules work out x̂ again,
+// to the bit (layerNormHat). With g = gy·w, the gradient of a row of x is
 // r·(g − mean(g) − x̂·mean(g·x̂)), and its tangent
 // w·r·(tx − mean(tx) − x̂·mean(x̂·tx)) + tw·x̂ + tb.
 var layerNormOp = op{"layer_norm", 3,
 	func(n *node, y *Tensor) {
 		x, w, b := n.in[0].data, n.in[1].data, n.in[2].data
 		rows, cols := n.dim[0], n.dim[1]
-		xh, rs := n.aux[:rows*cols], n.aux[rows*cols:]
+		mus, rs := n.aux[:rows], n.aux[rows:]
 		n4 := cols &^ 3 // four elements a turn (fast.go), in order
 		for r := range rows {
 			row := x[r*cols : (r+1)*cols]
@@ -270,28 +271,27 @@ var layerNormOp = op{"layer_norm", 3,
 			}
 			variance /= float64(cols)
 			rr := 1 / math.Sqrt(variance+n.k)
-			rs[r] = rr
-			hr, yr := xh[r*cols:(r+1)*cols], y.data[r*cols:(r+1)*cols]
+			mus[r], rs[r] = mu, rr
+			yr := y.data[r*cols : (r+1)*cols]
 			w, b := w[:len(row)], b[:len(row)]
 			for j := 0; j < n4; j += 4 {
-				v, h, y, w, b := row[j:j+4:j+4], hr[j:j+4:j+4], yr[j:j+4:j+4], w[j:j+4:j+4], b[j:j+4:j+4]
-				h[0], h[1], h[2], h[3] = (v[0]-mu)*rr, (v[1]-mu)*rr, (v[2]-mu)*rr, (v[3]-mu)*rr
-				y[0], y[1], y[2], y[3] = h[0]*w[0]+b[0], h[1]*w[1]+b[1], h[2]*w[2]+b[2], h[3]*w[3]+b[3]
+				v, y, w, b := row[j:j+4:j+4], yr[j:j+4:j+4], w[j:j+4:j+4], b[j:j+4:j+4]
+				y[0], y[1], y[2], y[3] = (v[0]-mu)*rr*w[0]+b[0], (v[1]-mu)*rr*w[1]+b[1], (v[2]-mu)*rr*w[2]+b[2], (v[3]-mu)*rr*w[3]+b[3]
 			}
 			for j := n4; j < len(row); j++ {
-				h := (row[j] - mu) * rr
-				hr[j] = h
-				yr[j] = h*w[j] + b[j]
+				yr[j] = (row[j]-mu)*rr*w[j] + b[j]
 			}
 		}
 	},
 	func(n *node, _ *Tensor, gy []float64, gx [][]float64) {
 		w := n.in[1].data
 		rows, cols := n.dim[0], n.dim[1]
-		xh, rs := n.aux[:rows*cols], n.aux[rows*cols:]
+		rs := n.aux[rows:]
 		n4 := cols &^ 3 // four elements a turn (fast.go), in order
+		h := make([]float64, cols)
 		for r := range rows {
-			g, h := gy[r*cols:(r+1)*cols], xh[r*cols:(r+1)*cols]
+			g := gy[r*cols : (r+1)*cols]
+			n.layerNormHat(r, h)
 			if gx[1] != nil {
 				gw := gx[1][:len(g)]
 				for j := 0; j < n4; j += 4 {
@@ -345,9 +345,11 @@ var layerNormOp = op{"layer_norm", 3,
 	func(n *node, _ *Tensor, tx [][]float64, ty []float64) {
 		w := n.in[1].data
 		rows, cols := n.dim[0], n.dim[1]
-		xh, rs := n.aux[:rows*cols], n.aux[rows*cols:]
+		rs := n.aux[rows:]
+		h := make([]float64, cols)
 		for r := range rows {
-			t, h := tx[0][r*cols:(r+1)*cols], xh[r*cols:(r+1)*cols]
+			t := tx[0][r*cols : (r+1)*cols]
+			n.layerNormHat(r, h)
 			m1, m2 := 0.0, 0.0
 			for j := range t {
 				m1 += t[j]
@@ -382,6 +384,23 @@ var layerNormOp = op{"layer_norm", 3,
 		}
 		return out
 	}}
+
+// layerNormHat fills h with x̂ of row r of a layer norm's input, as its
+// forward rule computed it: (x − μ)·r, from the row's μ and r it kept.
+func (n *node) layerNormHat(r int, h []float64) {
+	rows, cols := n.dim[0], n.dim[1]
+	mu, rr := n.aux[r], n.aux[rows+r]
+	row := n.in[0].data[r*cols : (r+1)*cols]
+	h = h[:len(row)]
+	n4 := cols &^ 3
+	for j := 0; j < n4; j += 4 {
+		h, v := h[j:j+4:j+4], row[j:j+4:j+4]
+		h[0], h[1], h[2], h[3] = (v[0]-mu)*rr, (v[1]-mu)*rr, (v[2]-mu)*rr, (v[3]-mu)*rr
+	}
+	for j := n4; j < len(row); j++ {
+		h[j] = (row[j] - mu) * rr
+	}
+}
 
 // Softmax returns exp(t) / Σ exp(t) along axis (negative counts from the
 // end), as PyTorch's t.softmax(dim): every slice along the axis is
@@ -448,7 +467,7 @@ func LayerNorm(x, weight, bias *Tensor, eps float64) (*Tensor, error) {
 		return nil, errorf("layer_norm", ErrValue, "eps must be a number ≥ 0, got %s", words.Number(eps))
 	}
 	rows := len(x.data) / cols
-	return newOp(node{op: opLayerNorm, k: eps, dim: [3]int{rows, cols}, aux: make([]float64, rows*cols+rows)}, x.shape, x, weight, bias), nil
+	return newOp(node{op: opLayerNorm, k: eps, dim: [3]int{rows, cols}, aux: make([]float64, 2*rows)}, x.shape, x, weight, bias), nil
 }
 
 // Transpose returns t with axes a and b swapped (negative ones count from

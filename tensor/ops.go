@@ -49,7 +49,7 @@ type node struct {
 	src   []int32   // gathers (max, transpose, index, take): the input offset of each output element; a transpose's only once needed (source)
 	dim   [3]int    // sum, softmax: outer, n, inner; matmul: m, k, n; cat: outer; cross_entropy: rows, classes; layer_norm: rows, columns; linear: rows, in, out; masked_fill: the period of a repeated mask, or 0
 	sizes []int     // cat: the size of each input's block, its length along the axis times the inner size; transpose: the input's stride along each dim of the output
-	aux   []float64 // cross_entropy: the softmax of the logits; masked_fill: the mask; layer_norm: x̂, then each row's r
+	aux   []float64 // cross_entropy: the softmax of the logits; masked_fill: the mask; layer_norm: each row's μ, then each row's r
 	tgt   []int32   // cross_entropy: the targets
 	// budget bounds the products of matmul and linear while the node is
 	// computed (forward, tangent or gradient), nil otherwise.
