@@ -124,11 +124,7 @@ func softmaxRow(y, x []float64) (m, s float64) {
 			m = v
 		}
 	}
-	for p, v := range x {
-		e := exp(v - m)
-		y[p] = e
-		s += e
-	}
+	s = expShifted(y, x, m)
 	for p := range y {
 		y[p] /= s
 	}
