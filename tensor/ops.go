@@ -204,9 +204,17 @@ var ops = [numOps]op{
 		},
 		func(n *node, _ *Tensor, gy []float64, gx [][]float64) {
 			rows, c := n.dim[0], n.dim[1]
-			g := gy[0] / float64(rows)
-			for i, p := range n.aux {
-				gx[0][i] += g * p
+			g, gl, p := gy[0]/float64(rows), gx[0][:len(n.aux)], n.aux
+			n4 := len(p) &^ 3 // four elements a turn (fast.go)
+			for i := 0; i < n4; i += 4 {
+				gl, p := gl[i:i+4:i+4], p[i:i+4:i+4]
+				gl[0] += g * p[0]
+				gl[1] += g * p[1]
+				gl[2] += g * p[2]
+				gl[3] += g * p[3]
+			}
+			for i := n4; i < len(p); i++ {
+				gl[i] += g * p[i]
 			}
 			for r, t := range n.tgt {
 				gx[0][r*c+int(t)] -= g
