@@ -39,9 +39,7 @@ func fastForward(n *node, y *Tensor) bool {
 		x := n.in[0].data
 		rows, last, rs, step := plane(y.shape, n.sizes)
 		walkPlanes(y.shape, n.sizes, func(i, off int) {
-			for r := range rows {
-				gatherRow(y.data[i+r*last:i+(r+1)*last], x[off+r*rs:], step)
-			}
+			gatherPlane(y.data[i:i+rows*last], x[off:], last, rs, step)
 		})
 	default:
 		return false
@@ -237,9 +235,7 @@ func fastVJP(n *node, y *Tensor, gy []float64, gx [][]float64) bool {
 		g := gx[0]
 		rows, last, rs, step := plane(y.shape, n.sizes)
 		walkPlanes(y.shape, n.sizes, func(i, off int) {
-			for r := range rows {
-				scatterRow(g[off+r*rs:], gy[i+r*last:i+(r+1)*last], step)
-			}
+			scatterPlane(g[off:], gy[i:i+rows*last], last, rs, step)
 		})
 	default:
 		return false
@@ -247,42 +243,43 @@ func fastVJP(n *node, y *Tensor, gy []float64, gx [][]float64) bool {
 	return true
 }
 
-// gatherRow fills y with the elements of x that lie step apart from the
-// first.
-func gatherRow(y, x []float64, step int) {
-	if step == 1 && len(y) >= 16 {
-		copy(y, x[:len(y)])
-		return
-	}
-	n := len(y) &^ 3
-	for j := 0; j < n; j += 4 {
-		y := y[j : j+4 : j+4]
-		o := j * step
-		y[0], y[1], y[2], y[3] = x[o], x[o+step], x[o+2*step], x[o+3*step]
-	}
-	for j := n; j < len(y); j++ {
-		y[j] = x[j*step]
+// gatherPlane fills y, rows of last elements, with the elements of x
+// that lie rs apart from one row to the next and step apart along a row.
+func gatherPlane(y, x []float64, last, rs, step int) {
+	n4 := last &^ 3
+	for i, o := 0, 0; i < len(y); i, o = i+last, o+rs {
+		yr := y[i : i+last]
+		if step == 1 && last >= 16 {
+			copy(yr, x[o:o+last])
+			continue
+		}
+		for j := 0; j < n4; j += 4 {
+			y := yr[j : j+4 : j+4]
+			p := o + j*step
+			y[0], y[1], y[2], y[3] = x[p], x[p+step], x[p+2*step], x[p+3*step]
+		}
+		for j := n4; j < last; j++ {
+			yr[j] = x[o+j*step]
+		}
 	}
 }
 
-// scatterRow adds each element of gy to the element of g that lies j
-// steps from the first, j being its index.
-func scatterRow(g, gy []float64, step int) {
-	if step == 1 {
-		addTo(g[:len(gy)], gy)
-		return
-	}
-	n := len(gy) &^ 3
-	for j := 0; j < n; j += 4 {
-		v := gy[j : j+4 : j+4]
-		o := j * step
-		g[o] += v[0]
-		g[o+step] += v[1]
-		g[o+2*step] += v[2]
-		g[o+3*step] += v[3]
-	}
-	for j := n; j < len(gy); j++ {
-		g[j*step] += gy[j]
+// scatterPlane adds each element of gy, rows of last elements, to the
+// element of g that gatherPlane would have taken it from.
+func scatterPlane(g, gy []float64, last, rs, step int) {
+	n4 := last &^ 3
+	for i, o := 0, 0; i < len(gy); i, o = i+last, o+rs {
+		for j := 0; j < n4; j += 4 {
+			v := gy[i+j : i+j+4 : i+j+4]
+			p := o + j*step
+			g[p] += v[0]
+			g[p+step] += v[1]
+			g[p+2*step] += v[2]
+			g[p+3*step] += v[3]
+		}
+		for j := n4; j < last; j++ {
+			g[o+j*step] += gy[i+j]
+		}
 	}
 }
 

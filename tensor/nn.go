@@ -530,9 +530,7 @@ var linearOp = op{"linear", 3,
 			addProduct(Product{Batch: 1, M: out, N: in, K: rows, A: gy, AR: 1, AC: out, B: n.in[0].data, BR: in, BC: 1, C: gx[1], CR: in}, n.budget)
 		}
 		if gx[2] != nil {
-			for r := range rows {
-				addTo(gx[2], gy[r*out:(r+1)*out])
-			}
+			addRowsTo(gx[2], gy[:rows*out])
 		}
 	},
 	func(n *node, _ *Tensor, tx [][]float64, ty []float64) {
@@ -561,10 +559,41 @@ func linearForward(n *node, y, x, w []float64) {
 	addProduct(Product{Batch: 1, M: rows, N: out, K: in, A: x, AR: in, AC: 1, B: w, BR: 1, BC: in, C: y, CR: out}, n.budget)
 }
 
-// addRows adds b to each row of y, whose rows are b's length.
+// addRows adds b to each row of y, whose rows are b's length: addTo's
+// loop, without a call for each row.
 func addRows(y, b []float64) {
+	n4 := len(b) &^ 3
 	for r := 0; r < len(y); r += len(b) {
-		addTo(y[r:r+len(b)], b)
+		yr := y[r : r+len(b)]
+		for j := 0; j < n4; j += 4 {
+			y, b := yr[j:j+4:j+4], b[j:j+4:j+4]
+			y[0] += b[0]
+			y[1] += b[1]
+			y[2] += b[2]
+			y[3] += b[3]
+		}
+		for j := n4; j < len(b); j++ {
+			yr[j] += b[j]
+		}
+	}
+}
+
+// addRowsTo adds each row of x, whose rows are g's length, to g, the rows
+// in order: a bias's gradient.
+func addRowsTo(g, x []float64) {
+	n4 := len(g) &^ 3
+	for r := 0; r < len(x); r += len(g) {
+		xr := x[r : r+len(g)]
+		for j := 0; j < n4; j += 4 {
+			g, x := g[j:j+4:j+4], xr[j:j+4:j+4]
+			g[0] += x[0]
+			g[1] += x[1]
+			g[2] += x[2]
+			g[3] += x[3]
+		}
+		for j := n4; j < len(g); j++ {
+			g[j] += xr[j]
+		}
 	}
 }
 
