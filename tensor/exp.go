@@ -79,33 +79,41 @@ func expPoly(x float64, k int) float64 {
 	return 1 - ((lo - (r*c)/(2-c)) - hi)
 }
 
-// expShifted fills y with exp(x − m), element by element, and returns
-// their sum, added in order: softmax's numerators and denominator. Under
-// WebAssembly it is expGo with its reduction and polynomial in the loop,
-// not a call for each element, where x − m lies within ±708 (2ᵏ then a
-// normal number) and is not near 0; expGo itself elsewhere.
-func expShifted(y, x []float64, m float64) (s float64) {
-	y = y[:len(x)]
+// expShifted fills each of the len(ms) rows of count elements of y with
+// exp(x − m), x being the row of x and m its element of ms, and ss with
+// each row's sum, added in order: softmax's numerators and denominators.
+// Under WebAssembly it is expGo with its reduction and polynomial in the
+// loop, not a call for each element, where x − m lies within ±708 (2ᵏ
+// then a normal number) and is not near 0; expGo itself elsewhere.
+func expShifted(y, x []float64, count int, ms, ss []float64) {
+	y, x = y[:len(ms)*count], x[:len(ms)*count]
 	if runtime.GOARCH != "wasm" {
-		for p, v := range x {
-			e := math.Exp(v - m)
-			y[p] = e
-			s += e
+		for r, m := range ms {
+			s := 0.0
+			for p, v := range x[r*count : (r+1)*count] {
+				e := math.Exp(v - m)
+				y[r*count+p] = e
+				s += e
+			}
+			ss[r] = s
 		}
-		return s
+		return
 	}
 	const NearZero = 1.0 / (1 << 28)
-	for p, v := range x {
-		x := v - m
-		var e float64
-		if -708 <= x && x <= 708 && !(-NearZero < x && x < NearZero) {
-			k := expK(x)
-			e = expPoly(x, k) * math.Float64frombits(uint64(k+1023)<<52)
-		} else {
-			e = expGo(x)
+	for r, m := range ms {
+		yr, s := y[r*count:(r+1)*count], 0.0
+		for p, v := range x[r*count : (r+1)*count] {
+			x := v - m
+			var e float64
+			if -708 <= x && x <= 708 && !(-NearZero < x && x < NearZero) {
+				k := expK(x)
+				e = expPoly(x, k) * math.Float64frombits(uint64(k+1023)<<52)
+			} else {
+				e = expGo(x)
+			}
+			yr[p] = e
+			s += e
 		}
-		y[p] = e
-		s += e
+		ss[r] = s
 	}
-	return s
 }

@@ -24,8 +24,13 @@ var softmaxOp = op{"softmax", 1,
 		x := n.in[0].data
 		if n.dim[2] == 1 { // along the last dim: each slice a row of memory
 			count := n.dim[1]
-			for base := 0; base < len(y.data); base += count {
-				softmaxRow(y.data[base:base+count], x[base:base+count])
+			if count == 0 {
+				return
+			}
+			var ms, ss [64]float64 // the rows' maxes and sums, 64 rows at a time
+			for base, rows := 0, len(y.data)/count; rows > 0; base, rows = base+64*count, rows-64 {
+				k := min(rows, 64)
+				softmaxRows(y.data[base:base+k*count], x[base:base+k*count], count, ms[:k], ss[:k])
 			}
 			return
 		}
@@ -132,23 +137,37 @@ var softmaxOp = op{"softmax", 1,
 // its strides. It returns the max m taken out (a NaN if x has one) and
 // s = Σ exp(x − m), for cross-entropy's log Σ exp(x) = m + log s.
 func softmaxRow(y, x []float64) (m, s float64) {
-	y = y[:len(x)]
-	m = math.Inf(-1)
-	for _, v := range x {
-		if v > m || v != v {
-			m = v
+	var ms, ss [1]float64
+	softmaxRows(y, x, len(x), ms[:], ss[:])
+	return ms[0], ss[0]
+}
+
+// softmaxRows is softmaxRow for each of the len(ms) rows of count
+// elements of x and y (count > 0), in one call: it fills ms and ss with
+// each row's m and s.
+func softmaxRows(y, x []float64, count int, ms, ss []float64) {
+	y, x = y[:len(ms)*count], x[:len(ms)*count]
+	for r := range ms {
+		m := math.Inf(-1)
+		for _, v := range x[r*count : (r+1)*count] {
+			if v > m || v != v {
+				m = v
+			}
+		}
+		ms[r] = m
+	}
+	expShifted(y, x, count, ms, ss)
+	n4 := count &^ 3 // four elements a turn (fast.go)
+	for r, s := range ss {
+		yr := y[r*count : (r+1)*count]
+		for p := 0; p < n4; p += 4 {
+			y := yr[p : p+4 : p+4]
+			y[0], y[1], y[2], y[3] = y[0]/s, y[1]/s, y[2]/s, y[3]/s
+		}
+		for p := n4; p < count; p++ {
+			yr[p] /= s
 		}
 	}
-	s = expShifted(y, x, m)
-	n4 := len(y) &^ 3 // four elements a turn (fast.go)
-	for p := 0; p < n4; p += 4 {
-		y := y[p : p+4 : p+4]
-		y[0], y[1], y[2], y[3] = y[0]/s, y[1]/s, y[2]/s, y[3]/s
-	}
-	for p := n4; p < len(y); p++ {
-		y[p] /= s
-	}
-	return m, s
 }
 
 // alongAxis calls fn for each slice of a tensor read as (outer, n, inner)
