@@ -84,7 +84,8 @@ func expPoly(x float64, k int) float64 {
 // each row's sum, added in order: softmax's numerators and denominators.
 // Under WebAssembly it is expGo with its reduction and polynomial in the
 // loop, not a call for each element, where x − m lies within ±708 (2ᵏ
-// then a normal number) and is not near 0; expGo itself elsewhere.
+// then a normal number) and is not near 0, and with expGo's own values
+// below its range (−∞ too) and near 0; expGo itself elsewhere.
 func expShifted(y, x []float64, count int, ms, ss []float64) {
 	y, x = y[:len(ms)*count], x[:len(ms)*count]
 	if runtime.GOARCH != "wasm" {
@@ -99,16 +100,24 @@ func expShifted(y, x []float64, count int, ms, ss []float64) {
 		}
 		return
 	}
-	const NearZero = 1.0 / (1 << 28)
+	const (
+		Underflow = -7.45133219101941108420e+02
+		NearZero  = 1.0 / (1 << 28)
+	)
 	for r, m := range ms {
 		yr, s := y[r*count:(r+1)*count], 0.0
 		for p, v := range x[r*count : (r+1)*count] {
 			x := v - m
 			var e float64
-			if -708 <= x && x <= 708 && !(-NearZero < x && x < NearZero) {
+			switch {
+			case -708 <= x && x <= 708 && !(-NearZero < x && x < NearZero):
 				k := expK(x)
 				e = expPoly(x, k) * math.Float64frombits(uint64(k+1023)<<52)
-			} else {
+			case x < Underflow: // expGo's 0: a masked score's −∞ − m
+				e = 0
+			case -NearZero < x && x < NearZero: // expGo's 1 + x: the max's x − x
+				e = 1 + x
+			default:
 				e = expGo(x)
 			}
 			yr[p] = e
