@@ -59,28 +59,34 @@ func (t *Tensor) Detach() *Tensor { return &Tensor{shape: t.shape, data: t.data,
 // inputs before the tensors made from them: the leaves, parameters and
 // constants, and every recorded op's output. It uses an explicit stack.
 func Topo(t *Tensor) []*Tensor {
+	order, _ := topo(t)
+	return order
+}
+
+// topo is Topo, and the position of each tensor in the order.
+func topo(t *Tensor) (order []*Tensor, pos map[*Tensor]int) {
 	type frame struct {
 		t    *Tensor
 		next int
 	}
-	seen := map[*Tensor]bool{t: true}
-	var order []*Tensor
+	pos = map[*Tensor]int{t: -1} // -1 until placed
 	stack := []frame{{t, 0}}
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		if n := f.t.node; n != nil && f.next < len(n.in) {
 			u := n.in[f.next]
 			f.next++
-			if !seen[u] {
-				seen[u] = true
+			if _, seen := pos[u]; !seen {
+				pos[u] = -1
 				stack = append(stack, frame{u, 0})
 			}
 			continue
 		}
+		pos[f.t] = len(order)
 		order = append(order, f.t)
 		stack = stack[:len(stack)-1]
 	}
-	return order
+	return order, pos
 }
 
 // Backward computes the gradient of t, which must have one element (a
@@ -111,7 +117,7 @@ func (t *Tensor) backward(grad *Tensor, mode engine.Mode, budget Budget) error {
 	if grad != nil && !sameShape(grad.shape, t.shape) {
 		return errorf("backward", ErrShape, "the gradient has shape %s but the tensor %s", ShapeString(grad.shape), ShapeString(t.shape))
 	}
-	order := Topo(t)
+	order, pos := topo(t)
 
 	// grads[i] is the gradient of order[i], nil for one that needs none.
 	// Each is taken from free when its first contribution comes, and an
@@ -123,10 +129,6 @@ func (t *Tensor) backward(grad *Tensor, mode engine.Mode, budget Budget) error {
 	// back to free by the end, and free is kept for the next pass
 	// (takePool), which then makes no new gradients of the sizes this one
 	// had.
-	pos := make(map[*Tensor]int, len(order))
-	for i, u := range order {
-		pos[u] = i
-	}
 	grads := make([][]float64, len(order))
 	free := takePool()
 	need := func(i int) []float64 {
