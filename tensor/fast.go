@@ -16,8 +16,8 @@ import "math"
 // of them a single element stretched along it (a bias's column, a
 // scale).
 //
-// The loops over whole rows take four elements a turn (addTo eight), the
-// rest one at a time: Go's WebAssembly jumps back to the top of a loop
+// The loops over whole rows take four or eight elements a turn, the rest
+// one at a time: Go's WebAssembly jumps back to the top of a loop
 // through the dispatch on the function's blocks (a br_table) that lets a
 // goroutine resume, which costs more than an addition, so a turn that does
 // four runs twice as fast a row. Each element's arithmetic, and the order
@@ -118,10 +118,11 @@ func binaryBy4(op opcode, y, a []float64, s float64) int {
 func unaryForward(op opcode, y, x []float64, k float64) {
 	switch op {
 	case opRelu:
-		n := len(x) &^ 3
-		for i := 0; i < n; i += 4 {
-			y, x := y[i:i+4:i+4], x[i:i+4:i+4]
+		n := len(x) &^ 7
+		for i := 0; i < n; i += 8 {
+			y, x := y[i:i+8:i+8], x[i:i+8:i+8]
 			y[0], y[1], y[2], y[3] = relu(x[0]), relu(x[1]), relu(x[2]), relu(x[3])
+			y[4], y[5], y[6], y[7] = relu(x[4]), relu(x[5]), relu(x[6]), relu(x[7])
 		}
 		for i := n; i < len(x); i++ {
 			y[i] = relu(x[i])
@@ -246,14 +247,20 @@ func fastVJP(n *node, y *Tensor, gy []float64, gx [][]float64) bool {
 // gatherPlane fills y, rows of last elements, with the elements of x
 // that lie rs apart from one row to the next and step apart along a row.
 func gatherPlane(y, x []float64, last, rs, step int) {
-	n4 := last &^ 3
+	n8, n4 := last&^7, last&^3
 	for i, o := 0, 0; i < len(y); i, o = i+last, o+rs {
 		yr := y[i : i+last]
 		if step == 1 && last >= 16 {
 			copy(yr, x[o:o+last])
 			continue
 		}
-		for j := 0; j < n4; j += 4 {
+		for j := 0; j < n8; j += 8 { // eight a turn: a head's row is 8 long
+			y := yr[j : j+8 : j+8]
+			p := o + j*step
+			y[0], y[1], y[2], y[3] = x[p], x[p+step], x[p+2*step], x[p+3*step]
+			y[4], y[5], y[6], y[7] = x[p+4*step], x[p+5*step], x[p+6*step], x[p+7*step]
+		}
+		for j := n8; j < n4; j += 4 {
 			y := yr[j : j+4 : j+4]
 			p := o + j*step
 			y[0], y[1], y[2], y[3] = x[p], x[p+step], x[p+2*step], x[p+3*step]
@@ -267,9 +274,21 @@ func gatherPlane(y, x []float64, last, rs, step int) {
 // scatterPlane adds each element of gy, rows of last elements, to the
 // element of g that gatherPlane would have taken it from.
 func scatterPlane(g, gy []float64, last, rs, step int) {
-	n4 := last &^ 3
+	n8, n4 := last&^7, last&^3
 	for i, o := 0, 0; i < len(gy); i, o = i+last, o+rs {
-		for j := 0; j < n4; j += 4 {
+		for j := 0; j < n8; j += 8 {
+			v := gy[i+j : i+j+8 : i+j+8]
+			p := o + j*step
+			g[p] += v[0]
+			g[p+step] += v[1]
+			g[p+2*step] += v[2]
+			g[p+3*step] += v[3]
+			g[p+4*step] += v[4]
+			g[p+5*step] += v[5]
+			g[p+6*step] += v[6]
+			g[p+7*step] += v[7]
+		}
+		for j := n8; j < n4; j += 4 {
 			v := gy[i+j : i+j+4 : i+j+4]
 			p := o + j*step
 			g[p] += v[0]
@@ -383,13 +402,17 @@ func gradRow(op opcode, which int, gy, g, a, b []float64, ds, do int) {
 func unaryVJP(op opcode, g, gy, x, y []float64, k float64) {
 	switch op {
 	case opRelu: // gy times 1 above 0, else 0 (a NaN or an infinity stays one)
-		n := len(x) &^ 3
-		for i := 0; i < n; i += 4 {
-			g, gy, x := g[i:i+4:i+4], gy[i:i+4:i+4], x[i:i+4:i+4]
+		n := len(x) &^ 7
+		for i := 0; i < n; i += 8 {
+			g, gy, x := g[i:i+8:i+8], gy[i:i+8:i+8], x[i:i+8:i+8]
 			g[0] += gy[0] * reluSlope(x[0])
 			g[1] += gy[1] * reluSlope(x[1])
 			g[2] += gy[2] * reluSlope(x[2])
 			g[3] += gy[3] * reluSlope(x[3])
+			g[4] += gy[4] * reluSlope(x[4])
+			g[5] += gy[5] * reluSlope(x[5])
+			g[6] += gy[6] * reluSlope(x[6])
+			g[7] += gy[7] * reluSlope(x[7])
 		}
 		for i := n; i < len(x); i++ {
 			g[i] += gy[i] * reluSlope(x[i])

@@ -233,3 +233,43 @@ func TestExpShiftedIsExp(t *testing.T) {
 		}
 	}
 }
+
+// TestRowLoopsAreAddTo checks addRows and addRowsTo, a linear's bias and
+// its gradient, against a call of addTo for each row, to the bit, on
+// rows of every length from 1 to 40 (the loops take eight elements a
+// turn, then four, then one).
+func TestRowLoopsAreAddTo(t *testing.T) {
+	r := rand.New(rand.NewPCG(36, 9))
+	fill := func(n int) []float64 {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = r.NormFloat64()
+		}
+		return x
+	}
+	for cols := 1; cols <= 40; cols++ {
+		rows := 1 + r.IntN(5)
+		y, b := fill(rows*cols), fill(cols)
+		want := append([]float64(nil), y...)
+		for i := 0; i < len(want); i += cols {
+			addTo(want[i:i+cols], b)
+		}
+		addRows(y, b)
+		g, x := fill(cols), fill(rows*cols)
+		wantG := append([]float64(nil), g...)
+		for i := 0; i < len(x); i += cols {
+			addTo(wantG, x[i:i+cols])
+		}
+		addRowsTo(g, x)
+		for i := range y {
+			if math.Float64bits(y[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("addRows, rows of %d: element %d is %v, want %v", cols, i, y[i], want[i])
+			}
+		}
+		for i := range g {
+			if math.Float64bits(g[i]) != math.Float64bits(wantG[i]) {
+				t.Fatalf("addRowsTo, rows of %d: element %d is %v, want %v", cols, i, g[i], wantG[i])
+			}
+		}
+	}
+}

@@ -581,10 +581,21 @@ func linearForward(n *node, y, x, w []float64) {
 // addRows adds b to each row of y, whose rows are b's length: addTo's
 // loop, without a call for each row.
 func addRows(y, b []float64) {
-	n4 := len(b) &^ 3
+	n8, n4 := len(b)&^7, len(b)&^3
 	for r := 0; r < len(y); r += len(b) {
 		yr := y[r : r+len(b)]
-		for j := 0; j < n4; j += 4 {
+		for j := 0; j < n8; j += 8 {
+			y, b := yr[j:j+8:j+8], b[j:j+8:j+8]
+			y[0] += b[0]
+			y[1] += b[1]
+			y[2] += b[2]
+			y[3] += b[3]
+			y[4] += b[4]
+			y[5] += b[5]
+			y[6] += b[6]
+			y[7] += b[7]
+		}
+		for j := n8; j < n4; j += 4 {
 			y, b := yr[j:j+4:j+4], b[j:j+4:j+4]
 			y[0] += b[0]
 			y[1] += b[1]
@@ -600,10 +611,21 @@ func addRows(y, b []float64) {
 // addRowsTo adds each row of x, whose rows are g's length, to g, the rows
 // in order: a bias's gradient.
 func addRowsTo(g, x []float64) {
-	n4 := len(g) &^ 3
+	n8, n4 := len(g)&^7, len(g)&^3
 	for r := 0; r < len(x); r += len(g) {
 		xr := x[r : r+len(g)]
-		for j := 0; j < n4; j += 4 {
+		for j := 0; j < n8; j += 8 {
+			g, x := g[j:j+8:j+8], xr[j:j+8:j+8]
+			g[0] += x[0]
+			g[1] += x[1]
+			g[2] += x[2]
+			g[3] += x[3]
+			g[4] += x[4]
+			g[5] += x[5]
+			g[6] += x[6]
+			g[7] += x[7]
+		}
+		for j := n8; j < n4; j += 4 {
 			g, x := g[j:j+4:j+4], xr[j:j+4:j+4]
 			g[0] += x[0]
 			g[1] += x[1]
