@@ -3,7 +3,11 @@ package tensor
 // This file holds reverse mode (Backward and the gradients it leaves),
 // forward mode (tangents) and the graph's walk.
 
-import "gradbook/engine"
+import (
+	"sync/atomic"
+
+	"gradbook/engine"
+)
 
 // RequiresGrad reports whether t records the ops made from it: a leaf set
 // with SetRequiresGrad, or a tensor made from one.
@@ -55,28 +59,34 @@ func (t *Tensor) Detach() *Tensor { return &Tensor{shape: t.shape, data: t.data,
 // inputs before the tensors made from them: the leaves, parameters and
 // constants, and every recorded op's output. It uses an explicit stack.
 func Topo(t *Tensor) []*Tensor {
+	order, _ := topo(t)
+	return order
+}
+
+// topo is Topo, and the position of each tensor in the order.
+func topo(t *Tensor) (order []*Tensor, pos map[*Tensor]int) {
 	type frame struct {
 		t    *Tensor
 		next int
 	}
-	seen := map[*Tensor]bool{t: true}
-	var order []*Tensor
+	pos = map[*Tensor]int{t: -1} // -1 until placed
 	stack := []frame{{t, 0}}
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		if n := f.t.node; n != nil && f.next < len(n.in) {
 			u := n.in[f.next]
 			f.next++
-			if !seen[u] {
-				seen[u] = true
+			if _, seen := pos[u]; !seen {
+				pos[u] = -1
 				stack = append(stack, frame{u, 0})
 			}
 			continue
 		}
+		pos[f.t] = len(order)
 		order = append(order, f.t)
 		stack = stack[:len(stack)-1]
 	}
-	return order
+	return order, pos
 }
 
 // Backward computes the gradient of t, which must have one element (a
@@ -107,7 +117,7 @@ func (t *Tensor) backward(grad *Tensor, mode engine.Mode, budget Budget) error {
 	if grad != nil && !sameShape(grad.shape, t.shape) {
 		return errorf("backward", ErrShape, "the gradient has shape %s but the tensor %s", ShapeString(grad.shape), ShapeString(t.shape))
 	}
-	order := Topo(t)
+	order, pos := topo(t)
 
 	// grads[i] is the gradient of order[i], nil for one that needs none.
 	// Each is taken from free when its first contribution comes, and an
@@ -115,13 +125,12 @@ func (t *Tensor) backward(grad *Tensor, mode engine.Mode, budget Budget) error {
 	// on, for a later one of the same size: the gradients alive at once
 	// are those of a cut through the graph, not of all of it, and stay
 	// in the caches. A gradient that becomes a Grad is a slice of its
-	// own, so that it keeps no pool's memory alive.
-	pos := make(map[*Tensor]int, len(order))
-	for i, u := range order {
-		pos[u] = i
-	}
+	// own, so that it keeps no pool's memory alive; every other one goes
+	// back to free by the end, and free is kept for the next pass
+	// (takePool), which then makes no new gradients of the sizes this one
+	// had.
 	grads := make([][]float64, len(order))
-	var free gradPool
+	free := takePool()
 	need := func(i int) []float64 {
 		if u := order[i]; grads[i] == nil && u.requiresGrad {
 			if u.becomesGrad(mode) {
@@ -176,8 +185,10 @@ func (t *Tensor) backward(grad *Tensor, mode engine.Mode, budget Budget) error {
 			u.Grad = &Tensor{shape: u.shape, data: grads[i]}
 		} else {
 			addTo(u.Grad.data, grads[i])
+			free.put(grads[i])
 		}
 	}
+	keepPool(free)
 	return nil
 }
 
@@ -188,14 +199,48 @@ func (u *Tensor) becomesGrad(mode engine.Mode) bool {
 	return (u.node == nil || u.retainGrad) && (u.Grad == nil || mode == engine.OverwriteBug || !sameShape(u.Grad.shape, u.shape))
 }
 
-// A gradPool hands out the gradients of one backward pass: those no
+// A gradPool hands out the gradients of a backward pass: those no
 // longer needed, for the tensors of the same size that come later, and
 // new ones carved from chunks that double in size, so that a pass makes
-// few allocations.
+// few allocations. None of its gradients is ever seen outside the
+// package: a gradient that becomes a Grad is made apart from the pool,
+// and one added into a Grad goes back to it.
 type gradPool struct {
 	kept  [][]float64
 	chunk []float64 // zeros not handed out yet
 	made  int       // the size of the last chunk
+	held  int       // the float64s of the chunks carved so far
+}
+
+// lastPool is the pool of the last backward pass that finished, for the
+// next one: a training step's gradients have the sizes of the last
+// step's, and are then taken from it rather than made. A pass owns the
+// pool it takes; passes that run at once take one each (one of them a
+// new one), and the first to finish leaves its own.
+var lastPool atomic.Pointer[gradPool]
+
+// maxPoolSize is the most float64s a pool may hold to be kept for the
+// next pass (32 MiB), and maxPoolKept the most gradients: a larger pool
+// is left to the garbage collector.
+const (
+	maxPoolSize = 1 << 22
+	maxPoolKept = 256
+)
+
+// takePool returns the pool that the last pass left, or a new one.
+func takePool() *gradPool {
+	if p := lastPool.Swap(nil); p != nil {
+		return p
+	}
+	return new(gradPool)
+}
+
+// keepPool keeps p, whose gradients are all back in it, for the next
+// pass, unless it is too large or a pool is kept already.
+func keepPool(p *gradPool) {
+	if p.held <= maxPoolSize && len(p.kept) <= maxPoolKept {
+		lastPool.CompareAndSwap(nil, p)
+	}
 }
 
 // get returns a gradient of n zeros: one kept, cleared, or a new one.
@@ -212,6 +257,7 @@ func (p *gradPool) get(n int) []float64 {
 	if len(p.chunk) < n {
 		p.made = max(n, 2*p.made, 1024)
 		p.chunk = make([]float64, p.made)
+		p.held += p.made
 	}
 	g := p.chunk[:n:n]
 	p.chunk = p.chunk[n:]

@@ -193,3 +193,45 @@ func walkRows(shape, stride []int, fn func(i, off int)) {
 		}
 	}
 }
+
+// walkPlanes calls fn for each plane (the last two dimensions; the one
+// row of a 1-d walk) of a row-major walk over shape, a non-empty list,
+// that moves stride[d] for a step along dimension d: with the plane's
+// first element, i, and its offset, off. plane returns its rows, their
+// length and the strides along both.
+func walkPlanes(shape, stride []int, fn func(i, off int)) {
+	size := numel(shape)
+	if size == 0 {
+		return
+	}
+	nd := len(shape)
+	if nd < 2 {
+		fn(0, 0)
+		return
+	}
+	plane := shape[nd-2] * shape[nd-1]
+	idx := make([]int, nd-2)
+	off := 0
+	for i := 0; i < size; i += plane {
+		fn(i, off)
+		for d := nd - 3; d >= 0; d-- { // step the counter idx and carry
+			idx[d]++
+			off += stride[d]
+			if idx[d] < shape[d] {
+				break
+			}
+			off -= stride[d] * idx[d]
+			idx[d] = 0
+		}
+	}
+}
+
+// plane returns the planes of walkPlanes over shape and stride: their
+// rows and the rows' length, and the strides along each.
+func plane(shape, stride []int) (rows, cols, rowStride, colStride int) {
+	nd := len(shape)
+	if nd < 2 {
+		return 1, shape[0], 0, stride[0]
+	}
+	return shape[nd-2], shape[nd-1], stride[nd-2], stride[nd-1]
+}

@@ -36,10 +36,12 @@ func TestFastLoopsAreTheRules(t *testing.T) {
 		return -1
 	}
 	shapes := [][2][]int{{{2, 3}, {2, 3}}, {{2, 3}, {3}}, {{3, 1}, {1, 4}}, {{}, {2, 3}}, {{4, 1, 3}, {2, 1}}, {{5}, {}},
-		{{2, 0}, {2, 1}}, {{3, 4}, {3, 1}}, {{1, 4}, {3, 1}}, {{3, 1}, {3, 4}}, {{}, {}}, {{7}, {7}}}
+		{{2, 0}, {2, 1}}, {{3, 4}, {3, 1}}, {{1, 4}, {3, 1}}, {{3, 1}, {3, 4}}, {{}, {}}, {{7}, {7}},
+		// rows long enough for the loops that take four or eight elements at a time, and their rest
+		{{3, 19}, {3, 19}}, {{2, 13}, {13}}, {{}, {3, 11}}, {{5, 1}, {5, 17}}, {{17}, {}}, {{9, 8}, {9, 1}}}
 	exponents := []float64{2, -0.5, -1, 3, 0, 0.5}
 	checked, without := map[string]int{}, map[string]bool{}
-	for round := range 72 {
+	for round := range 144 {
 		s := shapes[round%len(shapes)]
 		for op := range opMatmul { // the elementwise ops, each the engine's rule
 			a, b := fill(s[0]...).SetRequiresGrad(true), fill(s[1]...).SetRequiresGrad(true)
@@ -96,10 +98,13 @@ func TestFastLoopsAreTheRules(t *testing.T) {
 func TestFastTransposeIsTheGather(t *testing.T) {
 	r := rand.New(rand.NewPCG(36, 3))
 	checked := 0
-	for round := range 200 {
+	for round := range 400 {
 		shape := make([]int, 1+r.IntN(4))
 		for i := range shape {
 			shape[i] = 1 + r.IntN(4)
+			if round%3 == 0 && len(shape) <= 3 { // rows for the loops four a turn, and copies
+				shape[i] = 1 + r.IntN(19)
+			}
 			if round%23 == 0 && i == 0 {
 				shape[i] = 0
 			}
@@ -179,6 +184,92 @@ func TestExpIsMathExp(t *testing.T) {
 			}
 		} else if math.Abs(x) < 700 && math.Abs(g-want) > 4*0x1p-52*want {
 			t.Fatalf("expGo(%v) = %v, more than 4 ulps from math.Exp's %v", x, g, want)
+		}
+	}
+}
+
+// TestExpShiftedIsExp checks expShifted, the loop of softmax's numerators,
+// against exp element by element, to the bit, and its sums against theirs
+// added in order, on rows that cross every edge of its fast path (±708,
+// near 0, the ends of exp's range, infinities and NaN).
+func TestExpShiftedIsExp(t *testing.T) {
+	r := rand.New(rand.NewPCG(36, 8))
+	edges := []float64{0, math.Copysign(0, -1), 708, -708, math.Nextafter(708, 1000), math.Nextafter(-708, -1000),
+		0x1p-28, -0x1p-28, math.Nextafter(0x1p-28, 1), math.Nextafter(-0x1p-28, -1), 709.7, -745.1, -745.2, 709.8,
+		-709, -720, 1e-300, math.Inf(1), math.Inf(-1), math.NaN(), 1, -1, 0.5, -0.5}
+	for round := range 1000 {
+		rows, count := 1+r.IntN(4), 1+r.IntN(70)
+		x := make([]float64, rows*count)
+		for i := range x {
+			switch r.IntN(4) {
+			case 0:
+				x[i] = edges[r.IntN(len(edges))]
+			case 1:
+				x[i] = (r.Float64() - 0.5) * 1500
+			default:
+				x[i] = r.NormFloat64() * 5
+			}
+		}
+		ms, ss := make([]float64, rows), make([]float64, rows)
+		for i := range ms {
+			if round%2 == 0 {
+				ms[i] = x[r.IntN(len(x))]
+			}
+		}
+		y := make([]float64, len(x))
+		expShifted(y, x, count, ms, ss)
+		for row, m := range ms {
+			want := 0.0
+			for i := row * count; i < (row+1)*count; i++ {
+				e := exp(x[i] - m)
+				if math.Float64bits(y[i]) != math.Float64bits(e) && !(math.IsNaN(y[i]) && math.IsNaN(e)) {
+					t.Fatalf("exp(%v − %v): expShifted gives %v, exp %v", x[i], m, y[i], e)
+				}
+				want += e
+			}
+			if s := ss[row]; math.Float64bits(s) != math.Float64bits(want) && !(math.IsNaN(s) && math.IsNaN(want)) {
+				t.Fatalf("the sum of row %d: %v, want %v", row, s, want)
+			}
+		}
+	}
+}
+
+// TestRowLoopsAreAddTo checks addRows and addRowsTo, a linear's bias and
+// its gradient, against a call of addTo for each row, to the bit, on
+// rows of every length from 1 to 40 (the loops take eight elements a
+// turn, then four, then one).
+func TestRowLoopsAreAddTo(t *testing.T) {
+	r := rand.New(rand.NewPCG(36, 9))
+	fill := func(n int) []float64 {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = r.NormFloat64()
+		}
+		return x
+	}
+	for cols := 1; cols <= 40; cols++ {
+		rows := 1 + r.IntN(5)
+		y, b := fill(rows*cols), fill(cols)
+		want := append([]float64(nil), y...)
+		for i := 0; i < len(want); i += cols {
+			addTo(want[i:i+cols], b)
+		}
+		addRows(y, b)
+		g, x := fill(cols), fill(rows*cols)
+		wantG := append([]float64(nil), g...)
+		for i := 0; i < len(x); i += cols {
+			addTo(wantG, x[i:i+cols])
+		}
+		addRowsTo(g, x)
+		for i := range y {
+			if math.Float64bits(y[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("addRows, rows of %d: element %d is %v, want %v", cols, i, y[i], want[i])
+			}
+		}
+		for i := range g {
+			if math.Float64bits(g[i]) != math.Float64bits(wantG[i]) {
+				t.Fatalf("addRowsTo, rows of %d: element %d is %v, want %v", cols, i, g[i], wantG[i])
+			}
 		}
 	}
 }

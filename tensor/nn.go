@@ -24,8 +24,13 @@ var softmaxOp = op{"softmax", 1,
 		x := n.in[0].data
 		if n.dim[2] == 1 { // along the last dim: each slice a row of memory
 			count := n.dim[1]
-			for base := 0; base < len(y.data); base += count {
-				softmaxRow(y.data[base:base+count], x[base:base+count])
+			if count == 0 {
+				return
+			}
+			var ms, ss [64]float64 // the rows' maxes and sums, 64 rows at a time
+			for base, rows := 0, len(y.data)/count; rows > 0; base, rows = base+64*count, rows-64 {
+				k := min(rows, 64)
+				softmaxRows(y.data[base:base+k*count], x[base:base+k*count], count, ms[:k], ss[:k])
 			}
 			return
 		}
@@ -50,14 +55,29 @@ var softmaxOp = op{"softmax", 1,
 	func(n *node, y *Tensor, gy []float64, gx [][]float64) {
 		if n.dim[2] == 1 { // along the last dim
 			count := n.dim[1]
+			n4 := count &^ 3 // four elements a turn (fast.go), in order
 			for base := 0; base < len(y.data); base += count {
 				yr, gr, g := y.data[base:base+count], gy[base:base+count], gx[0][base:base+count]
 				dot := 0.0
-				for p, v := range gr {
-					dot += v * yr[p]
+				for p := 0; p < n4; p += 4 {
+					y, gy := yr[p:p+4:p+4], gr[p:p+4:p+4]
+					dot += gy[0] * y[0]
+					dot += gy[1] * y[1]
+					dot += gy[2] * y[2]
+					dot += gy[3] * y[3]
 				}
-				for p, v := range yr {
-					g[p] += v * (gr[p] - dot)
+				for p := n4; p < count; p++ {
+					dot += gr[p] * yr[p]
+				}
+				for p := 0; p < n4; p += 4 {
+					y, gy, g := yr[p:p+4:p+4], gr[p:p+4:p+4], g[p:p+4:p+4]
+					g[0] += y[0] * (gy[0] - dot)
+					g[1] += y[1] * (gy[1] - dot)
+					g[2] += y[2] * (gy[2] - dot)
+					g[3] += y[3] * (gy[3] - dot)
+				}
+				for p := n4; p < count; p++ {
+					g[p] += yr[p] * (gr[p] - dot)
 				}
 			}
 			return
@@ -117,22 +137,37 @@ var softmaxOp = op{"softmax", 1,
 // its strides. It returns the max m taken out (a NaN if x has one) and
 // s = Σ exp(x − m), for cross-entropy's log Σ exp(x) = m + log s.
 func softmaxRow(y, x []float64) (m, s float64) {
-	y = y[:len(x)]
-	m = math.Inf(-1)
-	for _, v := range x {
-		if v > m || v != v {
-			m = v
+	var ms, ss [1]float64
+	softmaxRows(y, x, len(x), ms[:], ss[:])
+	return ms[0], ss[0]
+}
+
+// softmaxRows is softmaxRow for each of the len(ms) rows of count
+// elements of x and y (count > 0), in one call: it fills ms and ss with
+// each row's m and s.
+func softmaxRows(y, x []float64, count int, ms, ss []float64) {
+	y, x = y[:len(ms)*count], x[:len(ms)*count]
+	for r := range ms {
+		m := math.Inf(-1)
+		for _, v := range x[r*count : (r+1)*count] {
+			if v > m || v != v {
+				m = v
+			}
+		}
+		ms[r] = m
+	}
+	expShifted(y, x, count, ms, ss)
+	n4 := count &^ 3 // four elements a turn (fast.go)
+	for r, s := range ss {
+		yr := y[r*count : (r+1)*count]
+		for p := 0; p < n4; p += 4 {
+			y := yr[p : p+4 : p+4]
+			y[0], y[1], y[2], y[3] = y[0]/s, y[1]/s, y[2]/s, y[3]/s
+		}
+		for p := n4; p < count; p++ {
+			yr[p] /= s
 		}
 	}
-	for p, v := range x {
-		e := exp(v - m)
-		y[p] = e
-		s += e
-	}
-	for p := range y {
-		y[p] /= s
-	}
-	return m, s
 }
 
 // alongAxis calls fn for each slice of a tensor read as (outer, n, inner)
@@ -149,11 +184,18 @@ func alongAxis(dim [3]int, fn func(base, step, count int)) {
 
 // maskedFillOp: y = value (n.k) where the mask is not 0, x elsewhere. The
 // mask is a constant: its elements are n.aux, broadcast to x's shape as
-// n.bc walks them (x's own stride is 1: y has x's shape). No gradient
-// goes back where the value was put.
+// n.bc walks them (x's own stride is 1: y has x's shape), or repeated
+// every n.dim[0] elements when that is not 0. No gradient goes back
+// where the value was put.
 var maskedFillOp = op{"masked_fill", 1,
 	func(n *node, y *Tensor) {
 		x, c := n.in[0].data, &n.bc
+		if p := n.dim[0]; p > 0 { // the mask repeated along the leading dims
+			for base := 0; base < len(y.data); base += p {
+				maskRow(y.data[base:base+p], x[base:base+p], n.aux[:p], n.k)
+			}
+			return
+		}
 		c.rows(func(i, _, jb int) {
 			for k := range c.n {
 				if n.aux[jb+k*c.db] != 0 {
@@ -166,6 +208,18 @@ var maskedFillOp = op{"masked_fill", 1,
 	},
 	func(n *node, _ *Tensor, gy []float64, gx [][]float64) {
 		c := &n.bc
+		if p := n.dim[0]; p > 0 {
+			m, g := n.aux[:p], gx[0]
+			for base := 0; base < len(gy); base += p {
+				g, gy := g[base:base+p], gy[base:base+p]
+				for k, mk := range m {
+					if mk == 0 {
+						g[k] += gy[k]
+					}
+				}
+			}
+			return
+		}
 		c.rows(func(i, _, jb int) {
 			for k := range c.n {
 				if n.aux[jb+k*c.db] == 0 {
@@ -199,51 +253,91 @@ var maskedFillOp = op{"masked_fill", 1,
 		return out
 	}}
 
+// maskRow fills y with v where m is not 0 and x elsewhere.
+func maskRow(y, x, m []float64, v float64) {
+	y, x = y[:len(m)], x[:len(m)]
+	for k, mk := range m {
+		u := x[k]
+		if mk != 0 {
+			u = v
+		}
+		y[k] = u
+	}
+}
+
 // layerNormOp: y = x̂·w + b over the last dim of x, x̂ = (x − μ)·r with μ
 // the row's mean, σ² its variance (divided by the row's length, not one
 // less, as PyTorch's layer_norm) and r = (σ² + eps)^−½, eps being n.k.
-// n.dim is (rows, columns); the forward pass keeps each x̂ in n.aux,
-// followed by each row's r. With g = gy·w, the gradient of a row of x is
+// n.dim is (rows, columns); the forward pass keeps each row's μ in n.aux,
+// followed by each row's r, from which the other rules work out x̂ again,
+// to the bit (layerNormHat). With g = gy·w, the gradient of a row of x is
 // r·(g − mean(g) − x̂·mean(g·x̂)), and its tangent
 // w·r·(tx − mean(tx) − x̂·mean(x̂·tx)) + tw·x̂ + tb.
 var layerNormOp = op{"layer_norm", 3,
 	func(n *node, y *Tensor) {
 		x, w, b := n.in[0].data, n.in[1].data, n.in[2].data
 		rows, cols := n.dim[0], n.dim[1]
-		xh, rs := n.aux[:rows*cols], n.aux[rows*cols:]
+		mus, rs := n.aux[:rows], n.aux[rows:]
+		n4 := cols &^ 3 // four elements a turn (fast.go), in order
 		for r := range rows {
 			row := x[r*cols : (r+1)*cols]
 			mu := 0.0
-			for _, v := range row {
+			for j := 0; j < n4; j += 4 {
+				v := row[j : j+4 : j+4]
+				mu += v[0]
+				mu += v[1]
+				mu += v[2]
+				mu += v[3]
+			}
+			for _, v := range row[n4:] {
 				mu += v
 			}
 			mu /= float64(cols)
 			variance := 0.0
-			for _, v := range row {
+			for j := 0; j < n4; j += 4 {
+				v := row[j : j+4 : j+4]
+				variance += (v[0] - mu) * (v[0] - mu)
+				variance += (v[1] - mu) * (v[1] - mu)
+				variance += (v[2] - mu) * (v[2] - mu)
+				variance += (v[3] - mu) * (v[3] - mu)
+			}
+			for _, v := range row[n4:] {
 				variance += (v - mu) * (v - mu)
 			}
 			variance /= float64(cols)
 			rr := 1 / math.Sqrt(variance+n.k)
-			rs[r] = rr
-			hr, yr := xh[r*cols:(r+1)*cols], y.data[r*cols:(r+1)*cols]
+			mus[r], rs[r] = mu, rr
+			yr := y.data[r*cols : (r+1)*cols]
 			w, b := w[:len(row)], b[:len(row)]
-			for j, v := range row {
-				h := (v - mu) * rr
-				hr[j] = h
-				yr[j] = h*w[j] + b[j]
+			for j := 0; j < n4; j += 4 {
+				v, y, w, b := row[j:j+4:j+4], yr[j:j+4:j+4], w[j:j+4:j+4], b[j:j+4:j+4]
+				y[0], y[1], y[2], y[3] = (v[0]-mu)*rr*w[0]+b[0], (v[1]-mu)*rr*w[1]+b[1], (v[2]-mu)*rr*w[2]+b[2], (v[3]-mu)*rr*w[3]+b[3]
+			}
+			for j := n4; j < len(row); j++ {
+				yr[j] = (row[j]-mu)*rr*w[j] + b[j]
 			}
 		}
 	},
 	func(n *node, _ *Tensor, gy []float64, gx [][]float64) {
 		w := n.in[1].data
 		rows, cols := n.dim[0], n.dim[1]
-		xh, rs := n.aux[:rows*cols], n.aux[rows*cols:]
+		rs := n.aux[rows:]
+		n4 := cols &^ 3 // four elements a turn (fast.go), in order
+		h := make([]float64, cols)
 		for r := range rows {
-			g, h := gy[r*cols:(r+1)*cols], xh[r*cols:(r+1)*cols]
+			g := gy[r*cols : (r+1)*cols]
+			n.layerNormHat(r, h)
 			if gx[1] != nil {
 				gw := gx[1][:len(g)]
-				for j, v := range g {
-					gw[j] += v * h[j]
+				for j := 0; j < n4; j += 4 {
+					gw, g, h := gw[j:j+4:j+4], g[j:j+4:j+4], h[j:j+4:j+4]
+					gw[0] += g[0] * h[0]
+					gw[1] += g[1] * h[1]
+					gw[2] += g[2] * h[2]
+					gw[3] += g[3] * h[3]
+				}
+				for j := n4; j < len(g); j++ {
+					gw[j] += g[j] * h[j]
 				}
 			}
 			if gx[2] != nil {
@@ -252,14 +346,33 @@ var layerNormOp = op{"layer_norm", 3,
 			if gx[0] != nil {
 				w, h, gr := w[:len(g)], h[:len(g)], gx[0][r*cols:(r+1)*cols]
 				m1, m2 := 0.0, 0.0
-				for j, v := range g {
-					m1 += v * w[j]
-					m2 += v * w[j] * h[j]
+				for j := 0; j < n4; j += 4 {
+					g, w, h := g[j:j+4:j+4], w[j:j+4:j+4], h[j:j+4:j+4]
+					m1 += g[0] * w[0]
+					m2 += g[0] * w[0] * h[0]
+					m1 += g[1] * w[1]
+					m2 += g[1] * w[1] * h[1]
+					m1 += g[2] * w[2]
+					m2 += g[2] * w[2] * h[2]
+					m1 += g[3] * w[3]
+					m2 += g[3] * w[3] * h[3]
+				}
+				for j := n4; j < len(g); j++ {
+					m1 += g[j] * w[j]
+					m2 += g[j] * w[j] * h[j]
 				}
 				m1, m2 = m1/float64(cols), m2/float64(cols)
 				rr := rs[r]
-				for j, v := range g {
-					gr[j] += rr * (v*w[j] - m1 - h[j]*m2)
+				gr = gr[:len(g)]
+				for j := 0; j < n4; j += 4 {
+					gr, g, w, h := gr[j:j+4:j+4], g[j:j+4:j+4], w[j:j+4:j+4], h[j:j+4:j+4]
+					gr[0] += rr * (g[0]*w[0] - m1 - h[0]*m2)
+					gr[1] += rr * (g[1]*w[1] - m1 - h[1]*m2)
+					gr[2] += rr * (g[2]*w[2] - m1 - h[2]*m2)
+					gr[3] += rr * (g[3]*w[3] - m1 - h[3]*m2)
+				}
+				for j := n4; j < len(g); j++ {
+					gr[j] += rr * (g[j]*w[j] - m1 - h[j]*m2)
 				}
 			}
 		}
@@ -267,9 +380,11 @@ var layerNormOp = op{"layer_norm", 3,
 	func(n *node, _ *Tensor, tx [][]float64, ty []float64) {
 		w := n.in[1].data
 		rows, cols := n.dim[0], n.dim[1]
-		xh, rs := n.aux[:rows*cols], n.aux[rows*cols:]
+		rs := n.aux[rows:]
+		h := make([]float64, cols)
 		for r := range rows {
-			t, h := tx[0][r*cols:(r+1)*cols], xh[r*cols:(r+1)*cols]
+			t := tx[0][r*cols : (r+1)*cols]
+			n.layerNormHat(r, h)
 			m1, m2 := 0.0, 0.0
 			for j := range t {
 				m1 += t[j]
@@ -305,6 +420,23 @@ var layerNormOp = op{"layer_norm", 3,
 		return out
 	}}
 
+// layerNormHat fills h with x̂ of row r of a layer norm's input, as its
+// forward rule computed it: (x − μ)·r, from the row's μ and r it kept.
+func (n *node) layerNormHat(r int, h []float64) {
+	rows, cols := n.dim[0], n.dim[1]
+	mu, rr := n.aux[r], n.aux[rows+r]
+	row := n.in[0].data[r*cols : (r+1)*cols]
+	h = h[:len(row)]
+	n4 := cols &^ 3
+	for j := 0; j < n4; j += 4 {
+		h, v := h[j:j+4:j+4], row[j:j+4:j+4]
+		h[0], h[1], h[2], h[3] = (v[0]-mu)*rr, (v[1]-mu)*rr, (v[2]-mu)*rr, (v[3]-mu)*rr
+	}
+	for j := n4; j < len(row); j++ {
+		h[j] = (row[j] - mu) * rr
+	}
+}
+
 // Softmax returns exp(t) / Σ exp(t) along axis (negative counts from the
 // end), as PyTorch's t.softmax(dim): every slice along the axis is
 // positive and sums to 1. It is stable: each slice's max is taken out
@@ -329,7 +461,17 @@ func (t *Tensor) MaskedFill(mask *Tensor, value float64) (*Tensor, error) {
 	if err != nil || !sameShape(shape, t.shape) {
 		return nil, errorf("masked_fill", ErrShape, "a mask of shape %s does not broadcast to the tensor's shape %s", ShapeString(mask.shape), ShapeString(t.shape))
 	}
-	return newOp(node{op: opMaskedFill, k: value, aux: append([]float64(nil), mask.data...), bc: newBcast(t.shape, mask.shape, t.shape)}, t.shape, t), nil
+	// A mask that is t's last dims (a (T, T) mask of (B, heads, T, T)
+	// scores) repeats every len(mask) elements: n.dim[0] is that period,
+	// which the rules walk without the broadcast's rows.
+	period, ms := 0, mask.shape
+	for len(ms) > 0 && ms[0] == 1 {
+		ms = ms[1:]
+	}
+	if len(ms) > 0 && sameShape(ms, t.shape[len(t.shape)-len(ms):]) {
+		period = len(mask.data)
+	}
+	return newOp(node{op: opMaskedFill, k: value, aux: append([]float64(nil), mask.data...), bc: newBcast(t.shape, mask.shape, t.shape), dim: [3]int{period}}, t.shape, t), nil
 }
 
 // LayerNorm returns layer normalization over the last dim of x, as
@@ -360,7 +502,7 @@ func LayerNorm(x, weight, bias *Tensor, eps float64) (*Tensor, error) {
 		return nil, errorf("layer_norm", ErrValue, "eps must be a number ≥ 0, got %s", words.Number(eps))
 	}
 	rows := len(x.data) / cols
-	return newOp(node{op: opLayerNorm, k: eps, dim: [3]int{rows, cols}, aux: make([]float64, rows*cols+rows)}, x.shape, x, weight, bias), nil
+	return newOp(node{op: opLayerNorm, k: eps, dim: [3]int{rows, cols}, aux: make([]float64, 2*rows)}, x.shape, x, weight, bias), nil
 }
 
 // Transpose returns t with axes a and b swapped (negative ones count from
@@ -407,9 +549,7 @@ var linearOp = op{"linear", 3,
 			addProduct(Product{Batch: 1, M: out, N: in, K: rows, A: gy, AR: 1, AC: out, B: n.in[0].data, BR: in, BC: 1, C: gx[1], CR: in}, n.budget)
 		}
 		if gx[2] != nil {
-			for r := range rows {
-				addTo(gx[2], gy[r*out:(r+1)*out])
-			}
+			addRowsTo(gx[2], gy[:rows*out])
 		}
 	},
 	func(n *node, _ *Tensor, tx [][]float64, ty []float64) {
@@ -438,10 +578,63 @@ func linearForward(n *node, y, x, w []float64) {
 	addProduct(Product{Batch: 1, M: rows, N: out, K: in, A: x, AR: in, AC: 1, B: w, BR: 1, BC: in, C: y, CR: out}, n.budget)
 }
 
-// addRows adds b to each row of y, whose rows are b's length.
+// addRows adds b to each row of y, whose rows are b's length: addTo's
+// loop, without a call for each row.
 func addRows(y, b []float64) {
+	n8, n4 := len(b)&^7, len(b)&^3
 	for r := 0; r < len(y); r += len(b) {
-		addTo(y[r:r+len(b)], b)
+		yr := y[r : r+len(b)]
+		for j := 0; j < n8; j += 8 {
+			y, b := yr[j:j+8:j+8], b[j:j+8:j+8]
+			y[0] += b[0]
+			y[1] += b[1]
+			y[2] += b[2]
+			y[3] += b[3]
+			y[4] += b[4]
+			y[5] += b[5]
+			y[6] += b[6]
+			y[7] += b[7]
+		}
+		for j := n8; j < n4; j += 4 {
+			y, b := yr[j:j+4:j+4], b[j:j+4:j+4]
+			y[0] += b[0]
+			y[1] += b[1]
+			y[2] += b[2]
+			y[3] += b[3]
+		}
+		for j := n4; j < len(b); j++ {
+			yr[j] += b[j]
+		}
+	}
+}
+
+// addRowsTo adds each row of x, whose rows are g's length, to g, the rows
+// in order: a bias's gradient.
+func addRowsTo(g, x []float64) {
+	n8, n4 := len(g)&^7, len(g)&^3
+	for r := 0; r < len(x); r += len(g) {
+		xr := x[r : r+len(g)]
+		for j := 0; j < n8; j += 8 {
+			g, x := g[j:j+8:j+8], xr[j:j+8:j+8]
+			g[0] += x[0]
+			g[1] += x[1]
+			g[2] += x[2]
+			g[3] += x[3]
+			g[4] += x[4]
+			g[5] += x[5]
+			g[6] += x[6]
+			g[7] += x[7]
+		}
+		for j := n8; j < n4; j += 4 {
+			g, x := g[j:j+4:j+4], xr[j:j+4:j+4]
+			g[0] += x[0]
+			g[1] += x[1]
+			g[2] += x[2]
+			g[3] += x[3]
+		}
+		for j := n4; j < len(g); j++ {
+			g[j] += xr[j]
+		}
 	}
 }
 

@@ -47,9 +47,9 @@ type node struct {
 	k     float64   // pow: the exponent; masked_fill: the value; layer_norm: eps
 	bc    bcast     // binary ops: where each output element comes from; matmul: each product's matrices; masked_fill: the mask's elements
 	src   []int32   // gathers (max, transpose, index, take): the input offset of each output element; a transpose's only once needed (source)
-	dim   [3]int    // sum, softmax: outer, n, inner; matmul: m, k, n; cat: outer; cross_entropy: rows, classes; layer_norm: rows, columns; linear: rows, in, out
+	dim   [3]int    // sum, softmax: outer, n, inner; matmul: m, k, n; cat: outer; cross_entropy: rows, classes; layer_norm: rows, columns; linear: rows, in, out; masked_fill: the period of a repeated mask, or 0
 	sizes []int     // cat: the size of each input's block, its length along the axis times the inner size; transpose: the input's stride along each dim of the output
-	aux   []float64 // cross_entropy: the softmax of the logits; masked_fill: the mask; layer_norm: x̂, then each row's r
+	aux   []float64 // cross_entropy: the softmax of the logits; masked_fill: the mask; layer_norm: each row's μ, then each row's r
 	tgt   []int32   // cross_entropy: the targets
 	// budget bounds the products of matmul and linear while the node is
 	// computed (forward, tangent or gradient), nil otherwise.
@@ -204,9 +204,17 @@ var ops = [numOps]op{
 		},
 		func(n *node, _ *Tensor, gy []float64, gx [][]float64) {
 			rows, c := n.dim[0], n.dim[1]
-			g := gy[0] / float64(rows)
-			for i, p := range n.aux {
-				gx[0][i] += g * p
+			g, gl, p := gy[0]/float64(rows), gx[0][:len(n.aux)], n.aux
+			n4 := len(p) &^ 3 // four elements a turn (fast.go)
+			for i := 0; i < n4; i += 4 {
+				gl, p := gl[i:i+4:i+4], p[i:i+4:i+4]
+				gl[0] += g * p[0]
+				gl[1] += g * p[1]
+				gl[2] += g * p[2]
+				gl[3] += g * p[3]
+			}
+			for i := n4; i < len(p); i++ {
+				gl[i] += g * p[i]
 			}
 			for r, t := range n.tgt {
 				gx[0][r*c+int(t)] -= g
@@ -370,15 +378,30 @@ func scalar(name string, a, b *engine.Value, k float64) *engine.Value {
 func gather(name string) op {
 	return op{name, 1,
 		func(n *node, y *Tensor) {
-			x := n.in[0].data
-			for i, s := range n.source(y) {
-				y.data[i] = x[s]
+			x, src := n.in[0].data, n.source(y)
+			yd := y.data[:len(src)]
+			n4 := len(src) &^ 3 // four elements a turn (fast.go)
+			for i := 0; i < n4; i += 4 {
+				y, s := yd[i:i+4:i+4], src[i:i+4:i+4]
+				y[0], y[1], y[2], y[3] = x[s[0]], x[s[1]], x[s[2]], x[s[3]]
+			}
+			for i := n4; i < len(src); i++ {
+				yd[i] = x[src[i]]
 			}
 		},
 		func(n *node, y *Tensor, gy []float64, gx [][]float64) {
-			g := gx[0]
-			for i, s := range n.source(y) {
-				g[s] += gy[i]
+			g, src := gx[0], n.source(y)
+			gy = gy[:len(src)]
+			n4 := len(src) &^ 3 // in order: an element taken twice gets its terms as they come
+			for i := 0; i < n4; i += 4 {
+				v, s := gy[i:i+4:i+4], src[i:i+4:i+4]
+				g[s[0]] += v[0]
+				g[s[1]] += v[1]
+				g[s[2]] += v[2]
+				g[s[3]] += v[3]
+			}
+			for i := n4; i < len(src); i++ {
+				g[src[i]] += gy[i]
 			}
 		},
 		func(n *node, y *Tensor, tx [][]float64, ty []float64) {
@@ -442,8 +465,20 @@ func catBlocks[E any](dst []E, srcs [][]E, outer int, sizes []int) {
 // addTo adds src to dst, elementwise.
 func addTo(dst, src []float64) {
 	dst = dst[:len(src)]
-	for i, v := range src {
-		dst[i] += v
+	i := 0
+	for ; i+8 <= len(src); i += 8 { // eight a turn: see fast.go
+		d, s := dst[i:i+8:i+8], src[i:i+8:i+8]
+		d[0] += s[0]
+		d[1] += s[1]
+		d[2] += s[2]
+		d[3] += s[3]
+		d[4] += s[4]
+		d[5] += s[5]
+		d[6] += s[6]
+		d[7] += s[7]
+	}
+	for ; i < len(src); i++ {
+		dst[i] += src[i]
 	}
 }
 
