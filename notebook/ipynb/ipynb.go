@@ -28,11 +28,14 @@ import (
 var Module string
 
 // Lesson is what a notebook is written from: a lesson's slug, its front
-// matter's title, summary, minutes and order, and its parts in the order
-// of its file (package lesson's Parts).
+// matter, and its parts in the order of its file (package lesson's
+// Parts).
 type Lesson struct {
 	Slug, Title, Summary string
 	Minutes, Order       int
+	MovedFrom            string
+	RenamedFrom          []string
+	PassingScore         float64 // from 0 to 1; 0 for none
 	Parts                []Part
 }
 
@@ -88,6 +91,15 @@ func Of(l Lesson, o Options) (*Notebook, error) {
 	}
 	if l.Order != 0 {
 		nb.Lesson = append(nb.Lesson, jsontext.Member{Name: "order", Value: l.Order})
+	}
+	if l.MovedFrom != "" {
+		nb.Lesson = append(nb.Lesson, jsontext.Member{Name: "moved-from", Value: l.MovedFrom})
+	}
+	if len(l.RenamedFrom) > 0 {
+		nb.Lesson = append(nb.Lesson, jsontext.Member{Name: "renamed-from", Value: l.RenamedFrom})
+	}
+	if l.PassingScore != 0 {
+		nb.Lesson = append(nb.Lesson, jsontext.Member{Name: "passing-score", Value: l.PassingScore})
 	}
 	for i, p := range l.Parts {
 		switch p.Kind {

@@ -10,7 +10,8 @@ import (
 
 // NotebookOf writes l as a Jupyter notebook (package ipynb).
 func NotebookOf(l *Lesson, o ipynb.Options) (*ipynb.Notebook, error) {
-	in := ipynb.Lesson{Slug: l.Slug, Title: l.Title, Summary: l.Summary, Minutes: l.Minutes, Order: l.Order}
+	in := ipynb.Lesson{Slug: l.Slug, Title: l.Title, Summary: l.Summary, Minutes: l.Minutes, Order: l.Order,
+		MovedFrom: l.MovedFrom, RenamedFrom: l.RenamedFrom, PassingScore: l.PassingScore}
 	for _, p := range l.Parts() {
 		if p.Cell == nil {
 			in.Parts = append(in.Parts, ipynb.Part{Prose: p.Prose})
