@@ -273,7 +273,7 @@ func jsonError(data []byte, err error) string {
 	default:
 		return err.Error()
 	}
-	before := data[:min(int(off), len(data))]
+	before := data[:min(max(int(off)-1, 0), len(data))] // the offset is just after the byte at fault
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := len(before) - bytes.LastIndexByte(before, '\n')
 	return fmt.Sprintf("invalid JSON at line %d, column %d: %v", line, col, err)
@@ -672,12 +672,12 @@ func habits(src string) []Problem {
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		if strings.HasPrefix(t, "%") || strings.HasPrefix(t, "!") && !strings.HasPrefix(t, "!=") {
-			out = append(out, Problem{Line: i + 1, Msg: fmt.Sprintf("%s: a Jupyter magic or shell line: a Gradbook cell is Starlark alone (plots draw by themselves): drop the line", t)})
+			out = append(out, Problem{Line: i + 1, Msg: fmt.Sprintf("`%s`: a Jupyter magic or shell line: a Gradbook cell is Starlark alone (plots draw by themselves): drop the line", t)})
 			lines[i] = l[:len(l)-len(strings.TrimLeftFunc(l, unicode.IsSpace))] + "pass"
 		}
 	}
 	for _, h := range kernel.Habits(strings.Join(lines, "\n")) {
-		out = append(out, Problem{Line: h.Line, Msg: strings.TrimSpace(h.Code) + ": " + h.Hint})
+		out = append(out, Problem{Line: h.Line, Msg: "`" + strings.TrimSpace(h.Code) + "`: " + h.Hint})
 	}
 	return out
 }
@@ -735,7 +735,7 @@ func File(nb, dir string, overwrite bool) (string, []*lesson.Error, error) {
 	order := 1
 	if lessons, _ := lesson.Load(dir); len(lessons) > 0 {
 		for _, l := range lessons {
-			if l.Problem == nil && l.Order >= order {
+			if l.Problem == nil && l.Order >= order && l.Slug != slugOf(nb) { // not the lesson it replaces
 				order = l.Order + 1
 			}
 		}
