@@ -2,6 +2,9 @@ package kernel
 
 import "strings"
 
+// maxHabits is the most habits Habits lists in one cell.
+const maxHabits = 100
+
 // Habit is a line of a cell that Starlark cannot run as Python has it
 // (an import, a class, a with, an f-string, …), with the Starlark way.
 type Habit struct {
@@ -15,12 +18,12 @@ type Habit struct {
 // one list of them, hints.go). It only parses: each habit found is set
 // aside (its line becomes a pass, or an if True: where it opens a block)
 // and the cell parsed again, until it parses or stops at an error that
-// is no habit.
+// is no habit, or maxHabits are found (each costs a parse of the cell).
 func Habits(src string) []Habit {
 	lines := strings.Split(src, "\n")
 	var out []Habit
 	seen := map[int]bool{}
-	for range lines {
+	for len(out) < maxHabits {
 		_, err := Parse("cell", strings.Join(lines, "\n"))
 		if err == nil {
 			break

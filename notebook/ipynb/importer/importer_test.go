@@ -164,3 +164,21 @@ func TestBadNotebooks(t *testing.T) {
 		t.Errorf("a notebook that is not there: no error")
 	}
 }
+
+// FuzzConvert: whatever the file, the import returns a lesson or an
+// error, never a panic, and a lesson it returns is one file of text.
+func FuzzConvert(f *testing.F) {
+	teacher, err := os.ReadFile(filepath.Join("testdata", "teacher.ipynb"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(teacher)
+	f.Add([]byte(`{"cells": [{"cell_type": "code", "metadata": {"gradbook": {"kind": "exercise", "id": "x", "source": "--- test"}}, "source": "x"}], "nbformat": 4}`))
+	f.Add([]byte(`{"cells": [{"cell_type": "markdown", "metadata": {"tags": ["quiz"]}, "source": "- [x] a\n- [x] b"}], "nbformat": 4}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := Convert(data, Options{Name: "f.ipynb"})
+		if err == nil && (l == nil || l.Slug == "") {
+			t.Fatalf("no lesson and no error")
+		}
+	})
+}
