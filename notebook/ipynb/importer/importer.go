@@ -86,6 +86,10 @@ type cell struct {
 	Metadata struct {
 		Tags     []string  `json:"tags"`
 		Gradbook *cellMeta `json:"gradbook"`
+		NBGrader *struct {
+			Solution bool `json:"solution"`
+			Grade    bool `json:"grade"`
+		} `json:"nbgrader"`
 	} `json:"metadata"`
 }
 
@@ -170,6 +174,14 @@ func Convert(data []byte, o Options) (*Lesson, error) {
 			continue // an export's own cells, from before metadata.gradbook
 		}
 		tag := tagOf(cl.Metadata.Tags)
+		if g := cl.Metadata.NBGrader; tag == "" && g != nil && cl.Type == "code" {
+			switch {
+			case g.Solution:
+				tag = "exercise" // nbgrader's autograded answer
+			case g.Grade:
+				tag = "tests" // nbgrader's autograder tests
+			}
+		}
 		switch {
 		case cl.Type == "raw":
 			c.note(n, "a raw cell is left out: a lesson has prose and cells")
@@ -185,6 +197,9 @@ func Convert(data []byte, o Options) (*Lesson, error) {
 			}
 		case tag == "exercise":
 			ex = &part{kind: "exercise", id: c.id(n), src: strings.Trim(src, "\n"), cell: n}
+			if starter, solution, ok := solutionRegion(ex.src); ok {
+				ex.src, ex.solution = starter, solution
+			}
 			c.parts = append(c.parts, ex)
 		case tag == "solution" || tag == "tests":
 			if ex == nil {
@@ -196,7 +211,7 @@ func Convert(data []byte, o Options) (*Lesson, error) {
 				}
 				ex.solution = strings.Trim(src, "\n")
 			} else {
-				ex.tests = append(ex.tests, testOf(src, n))
+				ex.tests = append(ex.tests, testOf(dropLines(src, "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"), n))
 			}
 		default:
 			if tag == "quiz" {
@@ -277,6 +292,46 @@ func jsonError(data []byte, err error) string {
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := len(before) - bytes.LastIndexByte(before, '\n')
 	return fmt.Sprintf("invalid JSON at line %d, column %d: %v", line, col, err)
+}
+
+// solutionRegion splits an exercise cell with nbgrader's solution region
+// (### BEGIN SOLUTION … ### END SOLUTION) into its starter, where the
+// region becomes a fail() at its indentation, as nbgrader's release puts
+// raise NotImplementedError() there, and its solution, the whole cell
+// without the two lines.
+func solutionRegion(src string) (starter, solution string, ok bool) {
+	var st []string
+	in := false
+	for _, line := range strings.Split(src, "\n") {
+		switch t := strings.TrimSpace(line); {
+		case t == "### BEGIN SOLUTION" && !in:
+			in, ok = true, true
+			st = append(st, line[:len(line)-len(strings.TrimLeft(line, " \t"))]+`fail("Write your code here.")`)
+		case t == "### END SOLUTION" && in:
+			in = false
+		case !in:
+			st = append(st, line)
+		}
+	}
+	if !ok {
+		return "", "", false
+	}
+	return strings.Join(st, "\n"), dropLines(src, "### BEGIN SOLUTION", "### END SOLUTION"), true
+}
+
+// dropLines returns src without the lines that are one of marks.
+func dropLines(src string, marks ...string) string {
+	var out []string
+	for _, line := range strings.Split(src, "\n") {
+		drop := false
+		for _, m := range marks {
+			drop = drop || strings.TrimSpace(line) == m
+		}
+		if !drop {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // testOf is a tests cell as a test: named by its first line where that is

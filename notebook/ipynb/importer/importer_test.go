@@ -182,3 +182,32 @@ func FuzzConvert(f *testing.F) {
 		}
 	})
 }
+
+// An nbgrader notebook, marked in metadata.nbgrader rather than by tags:
+// its autograded answer, with its solution region, is an exercise whose
+// starter fails its tests (the region becomes a fail()) and whose
+// solution passes them; its autograder tests, hidden ones included, are
+// the exercise's test.
+func TestNBGrader(t *testing.T) {
+	data := `{"cells": [
+ {"cell_type": "markdown", "metadata": {}, "source": "# Doubling\n\nWrite double."},
+ {"cell_type": "code", "metadata": {"nbgrader": {"grade": false, "solution": true, "grade_id": "a"}}, "outputs": [], "source": ["def double(x):\n", "    ### BEGIN SOLUTION\n", "    return 2 * x\n", "    ### END SOLUTION"]},
+ {"cell_type": "code", "metadata": {"nbgrader": {"grade": true, "solution": false, "points": 1}}, "outputs": [], "source": ["check(double(3), 6)\n", "### BEGIN HIDDEN TESTS\n", "check(double(-1), -2)\n", "### END HIDDEN TESTS"]}
+], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`
+	back, err := Convert([]byte(data), Options{Name: "doubling.ipynb", Order: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "```exercise id=doubling\ndef double(x):\n    fail(\"Write your code here.\")\n--- test the tests of cell 3\ncheck(double(3), 6)\ncheck(double(-1), -2)\n--- solution\ndef double(x):\n    return 2 * x\n```\n"
+	if !strings.HasSuffix(string(back.Markdown), want) || len(back.Problems) > 0 {
+		t.Fatalf("the lesson is\n%s\nwant it to end\n%s\nproblems %v", back.Markdown, want, back.Problems)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "doubling.md")
+	if err := os.WriteFile(file, back.Markdown, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if errs := Check(file, nil); len(errs) > 0 {
+		t.Errorf("the lesson does not pass -check: %v", errs)
+	}
+}
