@@ -10,6 +10,9 @@
 //	                                 # run every cell, exercise, quiz and task
 //	                                 # of the lessons; file:line: problems
 //	go run serve.go -new DIR/NAME    # write a starter lesson DIR/NAME.md
+//	go run serve.go -import course.ipynb -lessons DIR
+//	                                 # a Jupyter notebook as the lesson
+//	                                 # DIR/course.md, then checked
 //	go run serve.go -scorm course.zip
 //	                                 # the lessons as a SCORM 2004 package
 //	go run serve.go -scorm12 course.zip
@@ -54,6 +57,7 @@ import (
 	"gradbook/internal/preview"
 	"gradbook/internal/words"
 	"gradbook/notebook/ipynb"
+	"gradbook/notebook/ipynb/importer"
 	"gradbook/notebook/lesson"
 	"gradbook/notebook/lms"
 )
@@ -82,6 +86,8 @@ func main() {
 	scormTitle := flag.String("scorm-title", "Gradbook", "the course's `title`, as the LMS lists it")
 	notebooks := flag.String("ipynb", "", "write each lesson as a Jupyter notebook (`dir`/<lesson>.ipynb) that runs in Python with PyTorch, and exit")
 	solved := flag.Bool("solved", false, "with -ipynb, fill each exercise with its solution, so that its hidden tests pass")
+	importNB := flag.String("import", "", "turn the Jupyter notebook `file.ipynb` into a lesson in the -lessons folder (Markdown cells as prose, code cells as cells, cells tagged exercise, solution, tests or quiz as those blocks), check it as -check does, print its problems and exit")
+	overwrite := flag.Bool("overwrite", false, "with -import, replace a lesson file of the same name")
 	passing := flag.String("passing-score", "", "in a SCORM package, the passing score (a `percentage`, 80%) of the lessons whose front matter sets none")
 	ancestors := lesson.AnyAncestor
 	flag.Func("frame-ancestors", "the `sources` that may show the site's pages in frames, as CSP's frame-ancestors takes them: * (any course page: the default), or your course sites (\"https://course.example.org https://*.example.edu\"); in what it serves and in an export's _headers", func(v string) error {
@@ -104,6 +110,13 @@ func main() {
 			log.Fatalf("serve: %v", err)
 		}
 		fmt.Printf("Wrote %s. Preview it with:\n  go run serve.go -lessons %s\nand check it with:\n  go run serve.go -check -lessons %s\n", file, filepath.Dir(file), filepath.Dir(file))
+		return
+	}
+	if *importNB != "" {
+		if len(folders) != 1 {
+			log.Fatalf("serve: -import wants the one folder to write the lesson to: -import %s -lessons mycourse", *importNB)
+		}
+		importNotebook(*importNB, folders[0], *overwrite)
 		return
 	}
 	// -check -lessons DIR checks DIR alone, unless -builtin is asked for.
@@ -571,4 +584,21 @@ func writeNotebooks(dir string, dirs []string, solved bool) error {
 	}
 	fmt.Printf("Wrote %s to %s, and the data sets they read to %s.\n", words.Count(len(lessons), "notebook"), dir, filepath.Join(dir, "data"))
 	return nil
+}
+
+// importNotebook writes the notebook file nb as a lesson in dir, prints
+// the lesson's problems as -check does, and exits non-zero if it has any.
+func importNotebook(nb, dir string, overwrite bool) {
+	file, problems, err := importer.File(nb, dir, overwrite)
+	if err != nil {
+		log.Fatalf("serve: %v", err)
+	}
+	for _, p := range problems {
+		fmt.Println(p)
+	}
+	if len(problems) > 0 {
+		fmt.Printf("Wrote %s: %s to mend, then check it with:\n  go run serve.go -check -lessons %s\n", file, words.Count(len(problems), "problem"), dir)
+		os.Exit(1)
+	}
+	fmt.Printf("Wrote %s: it passes -check. Preview it with:\n  go run serve.go -lessons %s\n", file, dir)
 }

@@ -27,18 +27,25 @@ import (
 //go:embed gradbook.py
 var Module string
 
-// Lesson is what a notebook is written from: a lesson's slug, its title,
-// and its parts in the order of its file (package lesson's Parts).
+// Lesson is what a notebook is written from: a lesson's slug, its front
+// matter, and its parts in the order of its file (package lesson's
+// Parts).
 type Lesson struct {
-	Slug, Title string
-	Parts       []Part
+	Slug, Title, Summary string
+	Minutes, Order       int
+	MovedFrom            string
+	RenamedFrom          []string
+	PassingScore         float64 // from 0 to 1; 0 for none
+	Parts                []Part
 }
 
 // Part is a stretch of a lesson: prose, as Markdown, or a cell (Kind is
-// then python, exercise, quiz or explore, Source its block's text).
+// then python, exercise, quiz or explore, Source its block's text, Attrs
+// its info string's other key=value pairs and flags, such as predict).
 type Part struct {
 	Prose            string
 	ID, Kind, Source string
+	Attrs            map[string]string
 }
 
 // Options say how to write a lesson.
@@ -53,6 +60,10 @@ type Options struct {
 type Notebook struct {
 	Cells []Cell
 	Title string
+	// Lesson is the notebook's metadata.gradbook, for a lesson's: its
+	// slug and front matter, so that the import (package
+	// ipynb/importer) gives the lesson back.
+	Lesson jsontext.Object
 }
 
 // Cell is one cell of a notebook: Markdown, or code to run.
@@ -61,40 +72,91 @@ type Cell struct {
 	Markdown bool
 	Source   string
 	Hidden   bool // the source starts folded (the built-ins' cell)
+	// Gradbook is the cell's metadata.gradbook: what part of the lesson
+	// it is ("kind": about, builtins, prose, python, quiz, explore,
+	// exercise or tests; "id"; "attrs"; and "source", the block's own
+	// text where the cell's does not hold all of it), for the import.
+	Gradbook jsontext.Object
 }
 
 // Of writes lesson l as a notebook.
 func Of(l Lesson, o Options) (*Notebook, error) {
 	nb := start(l.Title, fmt.Sprintf("*Exported from Gradbook's lesson “%s”.*", l.Title))
+	nb.Lesson = jsontext.Object{{Name: "slug", Value: l.Slug}, {Name: "title", Value: l.Title}}
+	if l.Summary != "" {
+		nb.Lesson = append(nb.Lesson, jsontext.Member{Name: "summary", Value: l.Summary})
+	}
+	if l.Minutes != 0 {
+		nb.Lesson = append(nb.Lesson, jsontext.Member{Name: "minutes", Value: l.Minutes})
+	}
+	if l.Order != 0 {
+		nb.Lesson = append(nb.Lesson, jsontext.Member{Name: "order", Value: l.Order})
+	}
+	if l.MovedFrom != "" {
+		nb.Lesson = append(nb.Lesson, jsontext.Member{Name: "moved-from", Value: l.MovedFrom})
+	}
+	if len(l.RenamedFrom) > 0 {
+		nb.Lesson = append(nb.Lesson, jsontext.Member{Name: "renamed-from", Value: l.RenamedFrom})
+	}
+	if l.PassingScore != 0 {
+		nb.Lesson = append(nb.Lesson, jsontext.Member{Name: "passing-score", Value: l.PassingScore})
+	}
 	for i, p := range l.Parts {
 		switch p.Kind {
 		case "":
-			nb.add(Cell{ID: fmt.Sprintf("prose-%d", i), Markdown: true, Source: p.Prose})
+			nb.add(Cell{ID: fmt.Sprintf("prose-%d", i), Markdown: true, Source: p.Prose, Gradbook: part("prose", p, false)})
 		case "python":
-			nb.add(Cell{ID: p.ID, Source: fill.Python(p.Source)})
+			code := fill.Python(p.Source)
+			nb.add(Cell{ID: p.ID, Source: code, Gradbook: part("python", p, code != p.Source)})
 		case "exercise":
 			x, err := block.ParseExercise(p.ID, p.Source)
 			if err != nil {
 				return nil, fmt.Errorf("%s: exercise %s: %w", l.Slug, p.ID, err)
 			}
-			nb.exercise(x, o)
+			nb.exercise(x, p, o)
 		case "quiz":
 			q, err := block.ParseQuiz(p.ID, p.Source)
 			if err != nil {
 				return nil, fmt.Errorf("%s: quiz %s: %w", l.Slug, p.ID, err)
 			}
-			nb.add(Cell{ID: p.ID, Markdown: true, Source: quizMarkdown(q)})
+			nb.add(Cell{ID: p.ID, Markdown: true, Source: quizMarkdown(q), Gradbook: part("quiz", p, true)})
 		case "explore":
 			x, err := block.ParseExplore(p.ID, p.Source)
 			if err != nil {
 				return nil, fmt.Errorf("%s: explore %s: %w", l.Slug, p.ID, err)
 			}
-			nb.add(Cell{ID: p.ID, Markdown: true, Source: exploreMarkdown(x)})
+			nb.add(Cell{ID: p.ID, Markdown: true, Source: exploreMarkdown(x), Gradbook: part("explore", p, true)})
 		default:
 			return nil, fmt.Errorf("%s: cell %s: a %s block has no notebook form", l.Slug, p.ID, p.Kind)
 		}
 	}
 	return nb, nil
+}
+
+// part is a cell's metadata.gradbook for p, a part of kind kind; source
+// says whether it keeps the block's text, which the cell's own text does
+// not hold.
+func part(kind string, p Part, source bool) jsontext.Object {
+	m := jsontext.Object{{Name: "kind", Value: kind}}
+	if p.ID != "" {
+		m = append(m, jsontext.Member{Name: "id", Value: p.ID})
+	}
+	if len(p.Attrs) > 0 {
+		names := make([]string, 0, len(p.Attrs))
+		for k := range p.Attrs {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		var attrs jsontext.Object
+		for _, k := range names {
+			attrs = append(attrs, jsontext.Member{Name: k, Value: p.Attrs[k]})
+		}
+		m = append(m, jsontext.Member{Name: "attrs", Value: attrs})
+	}
+	if source {
+		m = append(m, jsontext.Member{Name: "source", Value: p.Source})
+	}
+	return m
 }
 
 // Scratch is the notebook of the scratch page: the built-ins, then the
@@ -106,10 +168,10 @@ func Scratch() *Notebook {
 // start begins a notebook: what it is, then Gradbook's built-ins.
 func start(title, from string) *Notebook {
 	nb := &Notebook{Title: title}
-	nb.add(Cell{ID: "gradbook-about", Markdown: true, Source: from + " The next cell defines Gradbook's built-ins " +
+	nb.add(Cell{ID: "gradbook-about", Markdown: true, Gradbook: jsontext.Object{{Name: "kind", Value: "about"}}, Source: from + " The next cell defines Gradbook's built-ins " +
 		"(`Value`, `check`, `grad_check`, `show`, …) in Python, so that the cells run here as they do in the page; " +
 		"drawings become tables. Run the cells from the top."})
-	nb.add(Cell{ID: "gradbook-builtins", Source: "# Gradbook's built-ins in Python (gradbook.py)\n" + Module, Hidden: true})
+	nb.add(Cell{ID: "gradbook-builtins", Source: "# Gradbook's built-ins in Python (gradbook.py)\n" + Module, Hidden: true, Gradbook: jsontext.Object{{Name: "kind", Value: "builtins"}}})
 	return nb
 }
 
@@ -118,13 +180,13 @@ func (nb *Notebook) add(c Cell) { nb.Cells = append(nb.Cells, c) }
 // exercise adds an exercise: its code (the learner's, or the starter and,
 // when solved, the solution) and then its hidden tests, each in a function
 // of its own so that what a test defines stays inside it.
-func (nb *Notebook) exercise(x *block.Exercise, o Options) {
+func (nb *Notebook) exercise(x *block.Exercise, p Part, o Options) {
 	code := x.Starter
 	if o.Solved && x.Solution != "" {
 		code = x.Starter + "\n\n" + x.Solution
 	}
-	nb.add(Cell{ID: x.ID + "-before", Source: "# What the exercise defines stays in it, as in the page: the end of its tests puts the notebook's names back.\n_gradbook_exercise()", Hidden: true})
-	nb.add(Cell{ID: x.ID, Source: fill.Python(code)})
+	nb.add(Cell{ID: x.ID + "-before", Source: "# What the exercise defines stays in it, as in the page: the end of its tests puts the notebook's names back.\n_gradbook_exercise()", Hidden: true, Gradbook: jsontext.Object{{Name: "kind", Value: "tests"}, {Name: "id", Value: x.ID}}})
+	nb.add(Cell{ID: x.ID, Source: fill.Python(code), Gradbook: part("exercise", p, true)})
 	var t strings.Builder
 	t.WriteString("# The exercise's hidden tests: each prints ✓ and its name, or stops at the first that fails.\n")
 	switch x.Check {
@@ -148,7 +210,7 @@ func (nb *Notebook) exercise(x *block.Exercise, o Options) {
 		fmt.Fprintf(&t, "_gradbook_test(%q, _test_%d)\n", test.Name, i+1)
 	}
 	t.WriteString("\n_gradbook_exercise_done()")
-	nb.add(Cell{ID: x.ID + "-tests", Source: t.String()})
+	nb.add(Cell{ID: x.ID + "-tests", Source: t.String(), Gradbook: jsontext.Object{{Name: "kind", Value: "tests"}, {Name: "id", Value: x.ID}}})
 }
 
 // quizMarkdown writes a quiz as the page asks it; the right answer is not
@@ -270,18 +332,25 @@ func Write(w io.Writer, nb *Notebook) error {
 	cells := make([]any, len(nb.Cells))
 	for i, c := range nb.Cells {
 		var md jsontext.Object
+		if c.Gradbook != nil {
+			md = append(md, jsontext.Member{Name: "gradbook", Value: c.Gradbook})
+		}
 		if c.Hidden {
-			md = jsontext.Object{{Name: "jupyter", Value: jsontext.Object{{Name: "source_hidden", Value: true}}}}
+			md = append(md, jsontext.Member{Name: "jupyter", Value: jsontext.Object{{Name: "source_hidden", Value: true}}})
 		}
 		cells[i] = fill.NewCell(c.Markdown, c.ID, c.Source, md)
 	}
+	meta := jsontext.Object{
+		{Name: "kernelspec", Value: jsontext.Object{{Name: "display_name", Value: "Python 3"}, {Name: "language", Value: "python"}, {Name: "name", Value: "python3"}}},
+		{Name: "language_info", Value: jsontext.Object{{Name: "name", Value: "python"}}},
+		{Name: "title", Value: nb.Title},
+	}
+	if nb.Lesson != nil {
+		meta = append(meta, jsontext.Member{Name: "gradbook", Value: nb.Lesson})
+	}
 	out := jsontext.Object{
 		{Name: "cells", Value: cells},
-		{Name: "metadata", Value: jsontext.Object{
-			{Name: "kernelspec", Value: jsontext.Object{{Name: "display_name", Value: "Python 3"}, {Name: "language", Value: "python"}, {Name: "name", Value: "python3"}}},
-			{Name: "language_info", Value: jsontext.Object{{Name: "name", Value: "python"}}},
-			{Name: "title", Value: nb.Title},
-		}},
+		{Name: "metadata", Value: meta},
 		{Name: "nbformat", Value: 4},
 		{Name: "nbformat_minor", Value: 5},
 	}

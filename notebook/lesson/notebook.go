@@ -10,13 +10,24 @@ import (
 
 // NotebookOf writes l as a Jupyter notebook (package ipynb).
 func NotebookOf(l *Lesson, o ipynb.Options) (*ipynb.Notebook, error) {
-	in := ipynb.Lesson{Slug: l.Slug, Title: l.Title}
+	in := ipynb.Lesson{Slug: l.Slug, Title: l.Title, Summary: l.Summary, Minutes: l.Minutes, Order: l.Order,
+		MovedFrom: l.MovedFrom, RenamedFrom: l.RenamedFrom, PassingScore: l.PassingScore}
 	for _, p := range l.Parts() {
 		if p.Cell == nil {
 			in.Parts = append(in.Parts, ipynb.Part{Prose: p.Prose})
 			continue
 		}
-		in.Parts = append(in.Parts, ipynb.Part{ID: p.Cell.ID, Kind: p.Cell.Kind, Source: p.Cell.Source})
+		var attrs map[string]string
+		for k, v := range p.Cell.Attrs {
+			if k == "id" {
+				continue
+			}
+			if attrs == nil {
+				attrs = map[string]string{}
+			}
+			attrs[k] = v
+		}
+		in.Parts = append(in.Parts, ipynb.Part{ID: p.Cell.ID, Kind: p.Cell.Kind, Source: p.Cell.Source, Attrs: attrs})
 	}
 	return ipynb.Of(in, o)
 }
