@@ -171,28 +171,7 @@ func walk(shape, stride []int) []int32 {
 // walkRows calls fn for each row (the last dimension) of a row-major walk
 // over shape, a non-empty list, that moves stride[d] for a step along
 // dimension d: with the row's first element, i, and its offset, off.
-func walkRows(shape, stride []int, fn func(i, off int)) {
-	size := numel(shape)
-	if size == 0 {
-		return
-	}
-	nd := len(shape)
-	last := shape[nd-1]
-	idx := make([]int, nd)
-	off := 0
-	for i := 0; i < size; i += last {
-		fn(i, off)
-		for d := nd - 2; d >= 0; d-- { // step the counter idx and carry
-			idx[d]++
-			off += stride[d]
-			if idx[d] < shape[d] {
-				break
-			}
-			off -= stride[d] * idx[d]
-			idx[d] = 0
-		}
-	}
-}
+func walkRows(shape, stride []int, fn func(i, off int)) { walkBlocks(shape, stride, 1, fn) }
 
 // walkPlanes calls fn for each plane (the last two dimensions; the one
 // row of a 1-d walk) of a row-major walk over shape, a non-empty list,
@@ -200,21 +179,30 @@ func walkRows(shape, stride []int, fn func(i, off int)) {
 // first element, i, and its offset, off. plane returns its rows, their
 // length and the strides along both.
 func walkPlanes(shape, stride []int, fn func(i, off int)) {
+	if len(shape) < 2 {
+		if numel(shape) > 0 {
+			fn(0, 0)
+		}
+		return
+	}
+	walkBlocks(shape, stride, 2, fn)
+}
+
+// walkBlocks calls fn for each block of the last k dimensions of a
+// row-major walk over shape (k at most its length), as walkRows does for
+// rows: with the block's first element, i, and its offset, off.
+func walkBlocks(shape, stride []int, k int, fn func(i, off int)) {
 	size := numel(shape)
 	if size == 0 {
 		return
 	}
-	nd := len(shape)
-	if nd < 2 {
-		fn(0, 0)
-		return
-	}
-	plane := shape[nd-2] * shape[nd-1]
-	idx := make([]int, nd-2)
+	outer := len(shape) - k
+	block := numel(shape[outer:])
+	idx := make([]int, outer)
 	off := 0
-	for i := 0; i < size; i += plane {
+	for i := 0; i < size; i += block {
 		fn(i, off)
-		for d := nd - 3; d >= 0; d-- { // step the counter idx and carry
+		for d := outer - 1; d >= 0; d-- { // step the counter idx and carry
 			idx[d]++
 			off += stride[d]
 			if idx[d] < shape[d] {

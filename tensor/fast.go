@@ -352,18 +352,7 @@ func gradRow(op opcode, which int, gy, g, a, b []float64, ds, do int) {
 		if which == 0 {
 			o = b
 		}
-		o = o[:len(gy)]
-		n := len(gy) &^ 3
-		for k := 0; k < n; k += 4 {
-			g, gy, o := g[k:k+4:k+4], gy[k:k+4:k+4], o[k:k+4:k+4]
-			g[0] += gy[0] * o[0]
-			g[1] += gy[1] * o[1]
-			g[2] += gy[2] * o[2]
-			g[3] += gy[3] * o[3]
-		}
-		for k := n; k < len(gy); k++ {
-			g[k] += gy[k] * o[k]
-		}
+		addProducts(g, gy, o)
 	case op == opMul: // the other input stretched
 		o := a[0]
 		if which == 0 {

@@ -328,17 +328,7 @@ var layerNormOp = op{"layer_norm", 3,
 			g := gy[r*cols : (r+1)*cols]
 			n.layerNormHat(r, h)
 			if gx[1] != nil {
-				gw := gx[1][:len(g)]
-				for j := 0; j < n4; j += 4 {
-					gw, g, h := gw[j:j+4:j+4], g[j:j+4:j+4], h[j:j+4:j+4]
-					gw[0] += g[0] * h[0]
-					gw[1] += g[1] * h[1]
-					gw[2] += g[2] * h[2]
-					gw[3] += g[3] * h[3]
-				}
-				for j := n4; j < len(g); j++ {
-					gw[j] += g[j] * h[j]
-				}
+				addProducts(gx[1], g, h)
 			}
 			if gx[2] != nil {
 				addTo(gx[2], g)
@@ -578,63 +568,18 @@ func linearForward(n *node, y, x, w []float64) {
 	addProduct(Product{Batch: 1, M: rows, N: out, K: in, A: x, AR: in, AC: 1, B: w, BR: 1, BC: in, C: y, CR: out}, n.budget)
 }
 
-// addRows adds b to each row of y, whose rows are b's length: addTo's
-// loop, without a call for each row.
+// addRows adds b to each row of y, whose rows are b's length.
 func addRows(y, b []float64) {
-	n8, n4 := len(b)&^7, len(b)&^3
 	for r := 0; r < len(y); r += len(b) {
-		yr := y[r : r+len(b)]
-		for j := 0; j < n8; j += 8 {
-			y, b := yr[j:j+8:j+8], b[j:j+8:j+8]
-			y[0] += b[0]
-			y[1] += b[1]
-			y[2] += b[2]
-			y[3] += b[3]
-			y[4] += b[4]
-			y[5] += b[5]
-			y[6] += b[6]
-			y[7] += b[7]
-		}
-		for j := n8; j < n4; j += 4 {
-			y, b := yr[j:j+4:j+4], b[j:j+4:j+4]
-			y[0] += b[0]
-			y[1] += b[1]
-			y[2] += b[2]
-			y[3] += b[3]
-		}
-		for j := n4; j < len(b); j++ {
-			yr[j] += b[j]
-		}
+		addTo(y[r:r+len(b)], b)
 	}
 }
 
 // addRowsTo adds each row of x, whose rows are g's length, to g, the rows
 // in order: a bias's gradient.
 func addRowsTo(g, x []float64) {
-	n8, n4 := len(g)&^7, len(g)&^3
 	for r := 0; r < len(x); r += len(g) {
-		xr := x[r : r+len(g)]
-		for j := 0; j < n8; j += 8 {
-			g, x := g[j:j+8:j+8], xr[j:j+8:j+8]
-			g[0] += x[0]
-			g[1] += x[1]
-			g[2] += x[2]
-			g[3] += x[3]
-			g[4] += x[4]
-			g[5] += x[5]
-			g[6] += x[6]
-			g[7] += x[7]
-		}
-		for j := n8; j < n4; j += 4 {
-			g, x := g[j:j+4:j+4], xr[j:j+4:j+4]
-			g[0] += x[0]
-			g[1] += x[1]
-			g[2] += x[2]
-			g[3] += x[3]
-		}
-		for j := n4; j < len(g); j++ {
-			g[j] += xr[j]
-		}
+		addTo(g, x[r:r+len(g)])
 	}
 }
 
