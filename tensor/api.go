@@ -48,6 +48,11 @@ func run(n *node, y *Tensor) *Tensor {
 
 // newOp runs n on in, into a new zero tensor of shape: the tensor, n and
 // the list of its inputs are one allocation, its elements another.
+//
+// The tensor keeps the whole allocation alive, its node included: when no
+// input requires a gradient the node is cleared, or else each result would
+// hold its inputs, and a loop such as m = 0.9*m + 0.1*g, with nothing
+// requiring a gradient, would keep every step's tensors.
 func newOp(n node, shape []int, in ...*Tensor) *Tensor {
 	c := &struct {
 		y   Tensor
@@ -56,7 +61,11 @@ func newOp(n node, shape []int, in ...*Tensor) *Tensor {
 	}{n: n}
 	c.n.in = append(c.ins[:0:len(c.ins)], in...)
 	c.y = Tensor{shape: shape, data: make([]float64, numel(shape))}
-	return run(&c.n, &c.y)
+	y := run(&c.n, &c.y)
+	if y.node == nil {
+		c.n, c.ins = node{}, [3]*Tensor{}
+	}
+	return y
 }
 
 // withBudget is newOp for an op whose node has a budget while it runs,
