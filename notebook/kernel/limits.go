@@ -39,7 +39,8 @@ const (
 
 // How long code may run before it is stopped. Cells run off the page's
 // thread, in a Web Worker that a learner can stop at any time, so a cell
-// may run for a minute; a check runs on the learner's click and answers
+// may run for a minute, each cell of a run (Run all, the cells above
+// the one asked for) its own minute; a check runs on the learner's click and answers
 // in seconds; an explore task is evaluated on the page at every slider
 // move and must finish within a frame.
 const (
@@ -54,7 +55,9 @@ const (
 // with the message why once it has run for budget or opened more than
 // MaxDepth calls.
 func NewThread(name string, budget time.Duration, why string) *starlark.Thread {
-	return limitedThread(name, Limits{Time: budget}.withDefaults(), nil, func(th *starlark.Thread, reason Reason) {
+	start := time.Now()
+	since := func() time.Time { return start }
+	return limitedThread(name, Limits{Time: budget}.withDefaults(), since, nil, func(th *starlark.Thread, reason Reason) {
 		if reason == ErrTooLong {
 			th.Cancel(why)
 			return
@@ -64,11 +67,10 @@ func NewThread(name string, budget time.Duration, why string) *starlark.Thread {
 }
 
 // limitedThread returns a thread that runs within l: once it has run
-// for l.Time, holds more than l.Depth calls open or more than l.Heap
-// bytes, it calls stop with the reason, which must cancel it. print
-// receives what the code prints (nil discards it).
-func limitedThread(name string, l Limits, print func(msg string), stop func(th *starlark.Thread, why Reason)) *starlark.Thread {
-	start := time.Now()
+// for l.Time since the time since returns, holds more than l.Depth calls
+// open or more than l.Heap bytes, it calls stop with the reason, which
+// must cancel it. print receives what the code prints (nil discards it).
+func limitedThread(name string, l Limits, since func() time.Time, print func(msg string), stop func(th *starlark.Thread, why Reason)) *starlark.Thread {
 	th := &starlark.Thread{
 		Name: name,
 		Print: func(_ *starlark.Thread, msg string) {
@@ -105,7 +107,7 @@ func limitedThread(name string, l Limits, print func(msg string), stop func(th *
 			}
 			quietUntil = checks + 64 // no forced collection for a million steps
 		}
-		if time.Since(start) > l.Time {
+		if time.Since(since()) > l.Time {
 			stop(th, ErrTooLong)
 		}
 	}

@@ -102,7 +102,7 @@ func TestAffordRefusesWhatCannotFinish(t *testing.T) {
 		t.Errorf("0.1 s of work in a minute: %v", err)
 	}
 	err := r.Afford(1e12, 1e10, "multiply-adds")
-	if err == nil || !errors.Is(err, ErrTooLong) || !strings.HasPrefix(err.Error(), "too long to compute: this needs about 1,000,000,000,000 multiply-adds, which take at least 100 s, and the run has ") || !strings.HasSuffix(err.Error(), " left of its 60 s") {
+	if err == nil || !errors.Is(err, ErrTooLong) || !strings.HasPrefix(err.Error(), "too long to compute: this needs about 1,000,000,000,000 multiply-adds, which take at least 100 s, and the cell has ") || !strings.HasSuffix(err.Error(), " left of its 60 s") {
 		t.Errorf("100 s of work in a minute: %v", err)
 	}
 	var none *Run

@@ -30,7 +30,7 @@ type Run struct {
 	current int // the cell running now, -1 between cells
 	res     []CellResult
 	limits  Limits
-	start   time.Time // when its code began: Limits.Time counts from here
+	start   time.Time // when the current cell's code began: Limits.Time counts from here
 	thread  *starlark.Thread
 	lin     *lineage
 	bound   map[string]int // the cell that binds each global first
@@ -103,7 +103,7 @@ func (r *Run) Afford(work, rate float64, what string) error {
 		return r.Stop(ErrTooLong)
 	}
 	if need := time.Duration(work / rate * float64(time.Second)); need > left {
-		return &stopError{ErrTooLong, fmt.Sprintf("too long to compute: this needs about %s %s, which take at least %s, and the run has %s left of its %s", words.Int(int(work)), what, seconds(need.Round(100*time.Millisecond)), seconds(left.Round(100*time.Millisecond)), seconds(r.limits.Time))}
+		return &stopError{ErrTooLong, fmt.Sprintf("too long to compute: this needs about %s %s, which take at least %s, and the cell has %s left of its %s", words.Int(int(work)), what, seconds(need.Round(100*time.Millisecond)), seconds(left.Round(100*time.Millisecond)), seconds(r.limits.Time))}
 	}
 	return nil
 }
@@ -198,7 +198,7 @@ func (s *Session) run(r *Run, req Request, files []*syntax.File) {
 	}
 	r.out.line = req.Hooks.Line
 	r.start = time.Now()
-	thread := limitedThread("notebook", r.limits, r.print, r.halt)
+	thread := limitedThread("notebook", r.limits, func() time.Time { return r.start }, r.print, r.halt)
 	if flush := req.Hooks.Flush; flush != nil {
 		limits := thread.OnMaxSteps
 		thread.OnMaxSteps = func(th *starlark.Thread) {
@@ -215,9 +215,10 @@ func (s *Session) run(r *Run, req Request, files []*syntax.File) {
 	}
 	for i := start; i < len(cells); i++ {
 		r.current = i
-		r.graphs.made = 0 // Limits.Values is per cell
+		r.graphs.made = 0 // Limits.Values is per cell, and so is Limits.Time
 		res[i] = CellResult{Ran: true}
 		began := time.Now()
+		r.start = began
 		if req.Hooks.Start != nil {
 			req.Hooks.Start(i)
 		}

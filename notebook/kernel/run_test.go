@@ -56,6 +56,37 @@ func TestRunawayLoop(t *testing.T) {
 	}
 }
 
+// Each cell of a run has the whole budget: Run all of a lesson whose
+// cells take most of a minute each must not stop in its third cell, and
+// a runaway loop in any cell is still stopped after the budget. The
+// cells' time here is a sleep in the Flush hook (called every 1,000
+// steps), so that it counts the same on any machine.
+func TestEachCellHasTheBudget(t *testing.T) {
+	const nap, budget = 40 * time.Millisecond, 600 * time.Millisecond
+	flushes := 0
+	long := "n = 0\nfor i in range(400):\n    n += 1\n"
+	req := Request{
+		Cells:  []string{long, long, long, long, long, "x = 0\nwhile True:\n    x += 1\n"},
+		All:    true,
+		Limits: Limits{Time: budget},
+		Hooks:  Hooks{Flush: func() { flushes++; time.Sleep(nap) }},
+	}
+	res := NewSession(nil, nil).Run(req).Cells
+	for i, r := range res[:5] {
+		if r.Err != nil {
+			t.Errorf("cell %d: %v, want it to run in its own %s", i+1, r.Err, budget)
+		}
+	}
+	if e := res[5].Err; !errors.Is(e, ErrTooLong) || !strings.Contains(e.Error(), "cell 6, line") {
+		t.Errorf("the runaway loop in cell 6: %v, want it stopped for running too long", e)
+	}
+	// The test means something only if the long cells together took
+	// longer than one budget.
+	if took := time.Duration(flushes) * nap; took < 2*budget {
+		t.Errorf("the cells slept %s in all, want more than %s for the test to tell", took, 2*budget)
+	}
+}
+
 func TestPythonHabits(t *testing.T) {
 	for src, want := range map[string]string{
 		"x = 2 ** 3":                       "no ** operator",

@@ -74,10 +74,10 @@ type Hooks struct {
 // Limits bound one run, so that no cell can take the page down with it;
 // a zero field means the default constant of the same name (limits.go).
 type Limits struct {
-	Time   time.Duration // CellBudget
+	Time   time.Duration // CellBudget for each cell
 	Depth  int           // MaxDepth open calls
 	Heap   uint64        // MaxHeap bytes live
-	Values int           // MaxValues made by one cell
+	Values int           // MaxValues made by each cell
 	Output int           // MaxOutput bytes sent to the page
 }
 
