@@ -5,7 +5,7 @@
 // and nothing else. The files are the same public files the site serves.
 "use strict";
 (() => {
-  const files = new Set(["gradbook.wasm", "cells.json", "editor.js", "runner.js", "wasm_exec.js", "data/names.txt"]);
+  const files = new Set(["gradbook.wasm", "cells.json", "editor.js", "runner.js", "wasm_exec.js", "data/names.txt", "data/tinyshakespeare.txt"]);
   if (window.parent === window) return;
   window.addEventListener("message", async (event) => {
     if (event.source !== window.parent) return;

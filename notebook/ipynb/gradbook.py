@@ -35,7 +35,7 @@ except ImportError:  # the Values need no PyTorch
 
 __all__ = [
     "Value", "check", "grad_check", "evaluate", "backward", "detach", "max",
-    "show", "trace", "fail", "uniform", "cmp", "torch", "F", "names", "jvp",
+    "show", "trace", "fail", "uniform", "cmp", "torch", "F", "names", "shakespeare", "jvp",
     "jacobian", "plot", "scatter", "heatmap", "hist", "boundary", "random",
     "moons",
 ]
@@ -1470,6 +1470,14 @@ def names():
     data/names.txt beside the notebook, as the export writes it."""
     with open(os.path.join("data", "names.txt"), encoding="utf-8") as f:
         return [line.strip() for line in f if line.strip()]
+
+
+def shakespeare():
+    """Tiny Shakespeare, 1,115,394 characters of the plays, as one string:
+    the file data/tinyshakespeare.txt beside the notebook, as the export
+    writes it."""
+    with open(os.path.join("data", "tinyshakespeare.txt"), encoding="utf-8", newline="") as f:
+        return f.read()
 
 
 # --- forward mode ---------------------------------------------------------------

@@ -70,3 +70,32 @@ func TestNames(t *testing.T) {
 		t.Error("SetDataFile takes a file that is no data file")
 	}
 }
+
+// shakespeare() reads the whole of tinyshakespeare.txt, as one string:
+// 1,115,394 characters, 65 distinct, starting with the first speaker.
+func TestShakespeare(t *testing.T) {
+	if _, ok := library.DataFile("tinyshakespeare.txt"); !ok {
+		text, err := os.ReadFile("data/tinyshakespeare.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := library.SetDataFile("tinyshakespeare.txt", string(text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	printsExactly(t, "text = shakespeare()\nprint(len(text), len(set(text.elems())), repr(text[:22]))", `1115394 65 "First Citizen:\nBefore "`+"\n")
+	for srcs, want := range map[string]string{
+		"text = shakespeare()":                     "tinyshakespeare.txt",
+		"# shakespeare\nprint('shakespeare')":      "",
+		"ns = names()|||text = shakespeare()[:10]": "names.txt,tinyshakespeare.txt",
+		"t = shakespeare(); ns = names()":          "tinyshakespeare.txt,names.txt",
+	} {
+		got := strings.Join(library.NeedsData(strings.Split(srcs, "|||")...), ",")
+		if got != want {
+			t.Errorf("library.NeedsData(%q) = %q, want %q", srcs, got, want)
+		}
+	}
+	if err := library.SetDataFile("secrets.txt", "x"); err == nil {
+		t.Error("SetDataFile takes a file that is no data file")
+	}
+}

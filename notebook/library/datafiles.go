@@ -13,14 +13,14 @@ import (
 )
 
 // Data files are the data sets cells read through built-ins: names()
-// reads names.txt. They are not part of gradbook.wasm: the site serves
+// reads names.txt, shakespeare() tinyshakespeare.txt. They are not part of gradbook.wasm: the site serves
 // them beside the pages (data/), the page hands the runner the ones a
 // job's code names (NeedsData), which the runner gives SetDataFile, and
 // native runs (-check, the tests) read the copies embedded in the Go
 // binary (DataFile).
 
 // dataOf maps each built-in that reads a data file to the file.
-var dataOf = map[string]string{"names": "names.txt"}
+var dataOf = map[string]string{"names": "names.txt", "shakespeare": "tinyshakespeare.txt"}
 
 // MaxDataFile caps the size of a data file handed to a run.
 const MaxDataFile = 4_000_000
@@ -29,11 +29,11 @@ const MaxDataFile = 4_000_000
 // built-ins reading them needs, once each, in sources' order. It reads
 // identifiers, not text: a comment or a string that says "names" needs
 // nothing. Sources that do not parse need nothing either: they cannot run.
-// A source that says "names" is parsed to find out.
+// A source that says one of the built-ins' names is parsed to find out.
 func NeedsData(sources ...string) []string {
 	var files []string
 	for _, src := range sources {
-		if !strings.Contains(src, "names") { // the only one, for now: cheap
+		if !mentionsData(src) { // cheap: most cells read no data
 			continue
 		}
 		f, err := kernel.Parse("cell", src)
@@ -50,6 +50,17 @@ func NeedsData(sources ...string) []string {
 		})
 	}
 	return files
+}
+
+// mentionsData reports whether src has the name of a built-in that reads
+// a data file anywhere in its text.
+func mentionsData(src string) bool {
+	for name := range dataOf {
+		if strings.Contains(src, name) {
+			return true
+		}
+	}
+	return false
 }
 
 var given struct {
@@ -110,4 +121,18 @@ func namesBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 		}
 	}
 	return starlark.NewList(out), nil
+}
+
+// shakespeareBuiltin is shakespeare(): the whole of tinyshakespeare.txt,
+// 1,115,394 characters of Shakespeare's plays, as one string: the data
+// set of the lesson "Let's build GPT".
+func shakespeareBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
+		return nil, err
+	}
+	text, err := dataFile("tinyshakespeare.txt")
+	if err != nil {
+		return nil, fmt.Errorf("shakespeare: %v", err)
+	}
+	return starlark.String(text), nil
 }

@@ -7,6 +7,9 @@ import _ "embed"
 //go:embed data/names.txt
 var namesTxt string
 
+//go:embed data/tinyshakespeare.txt
+var shakespeareTxt string
+
 //go:embed data/README.md
 var dataReadme string
 
@@ -14,16 +17,20 @@ var dataReadme string
 // it beside them, as data/README.txt.
 func DataReadme() string { return dataReadme }
 
-// DataFile returns the embedded copy of the data file name (names.txt),
+// DataFile returns the embedded copy of the data file name (names.txt,
+// tinyshakespeare.txt),
 // which native runs read and the site build writes beside the pages; ok
 // is false for a name that is no data file. Under WebAssembly there are
 // none: the page hands the runner the files (runner.Job.Data).
 func DataFile(name string) (text string, ok bool) {
-	if name == "names.txt" {
+	switch name {
+	case "names.txt":
 		return namesTxt, true
+	case "tinyshakespeare.txt":
+		return shakespeareTxt, true
 	}
 	return "", false
 }
 
 // DataFiles lists the data files' names, for the site build.
-func DataFiles() []string { return []string{"names.txt"} }
+func DataFiles() []string { return []string{"names.txt", "tinyshakespeare.txt"} }

@@ -34,6 +34,7 @@ var builtins = []kernel.Builtin{
 	{Name: "sum", Fn: sumBuiltin},
 	// datafiles.go: the data files a run is handed.
 	{Name: "names", Fn: namesBuiltin},
+	{Name: "shakespeare", Fn: shakespeareBuiltin},
 	// random.go: the seeded random module.
 	{Name: "random", Members: randomModuleMembers},
 	// forward.go: forward mode.
