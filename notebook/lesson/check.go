@@ -22,7 +22,14 @@ const gridLimit = 40000
 // computed when the lesson is parsed. Each problem names its file and
 // line.
 func Check(l *Lesson) []*Error {
-	var errs []*Error
+	errs, _ := check(l)
+	return errs
+}
+
+// check is Check, which also returns the results of the lesson's code
+// cells, run in order as one program (nil if it has none), for a caller
+// that looks further into them without running the lesson again.
+func check(l *Lesson) (errs []*Error, results []kernel.CellResult) {
 	add := func(line int, format string, args ...any) {
 		errs = append(errs, &Error{File: l.File, Line: line, Msg: fmt.Sprintf(format, args...)})
 	}
@@ -35,7 +42,8 @@ func Check(l *Lesson) []*Error {
 		}
 	}
 	if len(srcs) > 0 {
-		for i, r := range notebook.NewSession().Run(kernel.Request{Cells: srcs, Fresh: true}).Cells {
+		results = notebook.NewSession().Run(kernel.Request{Cells: srcs, Fresh: true}).Cells
+		for i, r := range results {
 			c := code[i]
 			if e := r.Err; e != nil && !e.Above {
 				line := c.Line
@@ -81,7 +89,7 @@ func Check(l *Lesson) []*Error {
 			}
 		}
 	}
-	return errs
+	return errs, results
 }
 
 // unreachable returns the tasks that no point of the sliders' grid meets,

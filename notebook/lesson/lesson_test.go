@@ -9,10 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"gradbook/notebook"
 	"gradbook/notebook/block"
 	"gradbook/notebook/cellindex"
-	"gradbook/notebook/kernel"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -126,7 +124,8 @@ func TestBadLessons(t *testing.T) {
 // TestLessonsRun checks every lesson as go run serve.go -check does: every
 // cell in order, every exercise's starter (it must fail) and solution (it
 // must pass), every quiz's answers and every explore task's reachability.
-// Lessons are tested code.
+// Lessons are tested code. The cells run once, for Check and for the
+// counts here (Let's build GPT trains for over a minute).
 func TestLessonsRun(t *testing.T) {
 	lessons, err := LoadDir("../../site/lessons")
 	if err != nil {
@@ -137,15 +136,13 @@ func TestLessonsRun(t *testing.T) {
 	}
 	for _, l := range lessons {
 		t.Run(l.Slug, func(t *testing.T) {
-			for _, e := range Check(l) {
+			errs, results := check(l)
+			for _, e := range errs {
 				t.Error(e)
 			}
 			checks, exercises, quizzes := 0, 0, 0
-			var srcs []string
 			for _, c := range l.Cells {
 				switch c.Kind {
-				case "python":
-					srcs = append(srcs, c.Source)
 				case "quiz":
 					quizzes++
 					// Feedback builds up: after two wrong answers a hint.
@@ -156,7 +153,7 @@ func TestLessonsRun(t *testing.T) {
 					exercises++
 				}
 			}
-			for _, r := range notebook.NewSession().Run(kernel.Request{Cells: srcs, All: true}).Cells {
+			for _, r := range results {
 				checks += len(r.Checks)
 				for _, c := range r.Checks {
 					// "✓ the step lowered the loss = False" says the
