@@ -90,7 +90,7 @@ step "lessons as Jupyter notebooks, run in Debian's Python with PyTorch (jupyter
 notebooks="$(mktemp -d)"
 go run serve.go -ipynb "$notebooks" -solved
 ran=()
-for l in a-derivative-is-a-nudge chain-rule fan-out reverse-accumulation gradient-flow every-path checking-gradients neurons-and-mlp capstone-micrograd from-values-to-tensors forward-or-reverse training-on-moons gpt-from-values backprop-ninja activations-and-gradients attention-backward; do
+for l in a-derivative-is-a-nudge chain-rule fan-out reverse-accumulation gradient-flow every-path checking-gradients neurons-and-mlp capstone-micrograd from-values-to-tensors forward-or-reverse training-on-moons gpt-from-values backprop-ninja activations-and-gradients lets-build-gpt attention-backward; do
   ran+=("$notebooks/$l.ipynb")
 done
 PATH="/usr/bin:$PATH" PYDEVD_DISABLE_FILE_VALIDATION=1 jupyter nbconvert --to notebook --execute --output-dir "$notebooks/ran" "${ran[@]}"

@@ -2,7 +2,7 @@
 // every other lesson after Run all at 390 and 1280 px) does not reach:
 // the index, the scratch page, and the lessons whose Run all trains for
 // seconds (helpers.js: long), checked as they open, their training left
-// to gpt.spec and tensors.spec. Any violation, of any impact, fails; the
+// to gpt.spec, tensors.spec and buildgpt.spec. Any violation, of any impact, fails; the
 // pointer rests on a Run button (a hover style must keep its text
 // readable).
 //

@@ -213,14 +213,14 @@ function withBackward(starter, body) {
 const lessons = ["a-derivative-is-a-nudge", "chain-rule", "fan-out", "reverse-accumulation", "gradient-flow",
   "every-path", "checking-gradients", "neurons-and-mlp", "training-on-moons", "capstone-micrograd",
   "gpt-from-values", "training-a-gpt", "from-values-to-tensors", "backprop-ninja", "forward-or-reverse",
-  "activations-and-gradients", "attention-backward"];
-// The lessons whose Run all trains for seconds: gpt.spec and tensors.spec
-// run them whole, with their figures, so the per-lesson loops leave them
+  "activations-and-gradients", "lets-build-gpt", "attention-backward"];
+// The lessons whose Run all trains for seconds: gpt.spec, tensors.spec
+// and buildgpt.spec run them whole, with their figures, so the per-lesson loops leave them
 // out.
-const long = ["gpt-from-values", "training-a-gpt", "backprop-ninja", "activations-and-gradients"];
+const long = ["gpt-from-values", "training-a-gpt", "backprop-ninja", "activations-and-gradients", "lets-build-gpt"];
 // The lessons whose cells draw no graph: their figures are plots and
 // heatmaps, or tensors too big to draw as the scalars they stand for.
-const undrawn = ["training-a-gpt", "backprop-ninja", "activations-and-gradients", "attention-backward"];
+const undrawn = ["training-a-gpt", "backprop-ninja", "activations-and-gradients", "lets-build-gpt", "attention-backward"];
 
 // products.program is a cell of matrix products, their gradients through
 // tanh and a batched product, which prints every number in full

@@ -20,7 +20,7 @@ test("the index lists every lesson in teaching order, with what it teaches and i
 // themselves out again for the wider column), no drawing overlaps, clips
 // or leaves its column, and axe finds no accessibility violation. The
 // lessons that train for seconds (helpers.js: long) are run whole by
-// gpt.spec and tensors.spec, and drawn and checked by drawings.spec and
+// gpt.spec, tensors.spec and buildgpt.spec, and drawn and checked by drawings.spec and
 // a11y.spec.
 for (const slug of lessons.filter((s) => !long.includes(s))) {
   test(`${slug}: Run all on a phone, every check passes; at 390 and 1280 px the drawings fit and nothing is inaccessible`, async ({ page, errors }) => {
