@@ -4,7 +4,7 @@
 // text; Stop during a rung's training; the LayerNorm exercise naming the
 // usual mistakes.
 const path = require("path");
-const { test, expect, open, skipPredictions, runAll, editorOf, solutionOf } = require("./helpers");
+const { test, expect, open, skipPredictions, runAll, checkSays, stopMidRun, solutionOf } = require("./helpers");
 
 const lesson = path.join(__dirname, "..", "site", "lessons", "lets-build-gpt.md");
 const rungs = ["rung-bigram", "rung-head", "rung-heads", "rung-ffwd", "rung-blocks", "rung-layernorm"];
@@ -43,14 +43,7 @@ test("Let's build GPT: Stop ends a rung's training at once, and the next run wor
   test.setTimeout(120_000);
   await open(page, "lessons/lets-build-gpt.html");
   await skipPredictions(page);
-  const c = page.locator("#cell-rung-heads");
-  await c.getByRole("button", { name: "Run", exact: true }).click();
-  await expect(c.getByRole("button", { name: "Stop" })).toBeVisible();
-  await expect(c.getByRole("timer")).toContainText(/Running… ([4-9]|\d\d)\.\d s/, { timeout: 60_000 });
-  const t0 = Date.now();
-  await c.getByRole("button", { name: "Stop" }).click();
-  await expect(c.locator("output.out")).toContainText(/stopped after .*, as you asked/, { timeout: 5_000 });
-  console.log(`build-gpt: Stop during training took ${Date.now() - t0} ms to show`);
+  console.log(`build-gpt: Stop during training took ${await stopMidRun(page.locator("#cell-rung-heads"), 4)} ms to show`);
   const avg = page.locator("#cell-avg-softmax");
   await avg.getByRole("button", { name: "Run", exact: true }).click();
   await expect(avg).toHaveAttribute("data-state", "passed", { timeout: 30_000 });
@@ -67,11 +60,7 @@ test("Let's build GPT: the LayerNorm exercise names BatchNorm's axis, n − 1 an
     [" * g + b", "", "the gain and the bias are left out"],
   ]) {
     expect(right).toContain(from);
-    await editorOf(ex).fill(right.replaceAll(from, to));
-    await ex.getByRole("button", { name: "Check" }).click();
-    await expect(ex.locator(".report")).toContainText(says);
+    await checkSays(ex, right.replaceAll(from, to), says);
   }
-  await editorOf(ex).fill(right);
-  await ex.getByRole("button", { name: "Check" }).click();
-  await expect(ex.locator(".report")).toContainText("All tests pass");
+  await checkSays(ex, right, "All tests pass");
 });

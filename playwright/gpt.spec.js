@@ -3,7 +3,7 @@
 // asserted on time), Stop ends the training at once, and sampled names
 // come out. Figures: the training cell's time, steps per second, Run all
 // of each lesson, the page's longest frame gap while it trains.
-const { test, expect, open, skipPredictions, runAll, runLesson } = require("./helpers");
+const { test, expect, open, skipPredictions, runAll, runLesson, stopMidRun } = require("./helpers");
 
 test("the GPT lessons: Run all passes every check; 1,000 traced steps train in the page; figures", async ({ page, errors }) => {
   test.setTimeout(240_000);
@@ -43,13 +43,7 @@ test("Stop ends the GPT's training at once, and the next run works", async ({ pa
   await open(page, "lessons/training-a-gpt.html");
   await skipPredictions(page);
   const train = page.locator("#cell-train");
-  await train.getByRole("button", { name: "Run", exact: true }).click();
-  await expect(train.getByRole("button", { name: "Stop" })).toBeVisible();
-  await page.waitForTimeout(1500);
-  const t0 = Date.now();
-  await train.getByRole("button", { name: "Stop" }).click();
-  await expect(train.locator("output.out")).toContainText(/stopped after .*, as you asked/, { timeout: 5_000 });
-  console.log(`gpt: Stop during training took ${Date.now() - t0} ms to show`);
+  console.log(`gpt: Stop during training took ${await stopMidRun(train, 1.5)} ms to show`);
   const c = page.locator("#cell-cross-entropy");
   await c.getByRole("button", { name: "Run", exact: true }).click();
   await expect(c.locator("output.out")).toContainText("p minus the one-hot answer");

@@ -193,6 +193,28 @@ function solution(slug, check) {
   return body.slice(0, body.indexOf("\n```")) + "\n";
 }
 
+// checkSays puts code into the exercise ex (a locator), presses its
+// Check and waits until its report says says.
+async function checkSays(ex, code, says) {
+  await editorOf(ex).fill(code);
+  await ex.getByRole("button", { name: "Check" }).click();
+  await expect(ex.locator(".report")).toContainText(says);
+}
+
+// stopMidRun runs the cell c (a locator), presses its Stop once it has
+// run for at least seconds, as its timer says, and waits for the message
+// that says it was stopped as asked. It returns the ms from the click to
+// the message.
+async function stopMidRun(c, seconds) {
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(c.getByRole("button", { name: "Stop" })).toBeVisible();
+  await expect.poll(async () => Number((await c.getByRole("timer").textContent()).match(/[\d.]+/)?.[0] ?? 0), { timeout: 60_000 }).toBeGreaterThanOrEqual(seconds);
+  const t0 = Date.now();
+  await c.getByRole("button", { name: "Stop" }).click();
+  await expect(c.locator("output.out")).toContainText(/stopped after .*, as you asked/, { timeout: 5_000 });
+  return Date.now() - t0;
+}
+
 // solutionOf is the solution of the exercise id in a lesson file (a path),
 // as the file writes it.
 function solutionOf(file, id) {
@@ -242,4 +264,4 @@ products.program = [
 ].join("\n");
 products.prints = "-17.292820746957087 84.92150754491091 -0.4575423829779649\n1.176999222541503";
 
-module.exports = { solutionOf, undrawn, skipPredictions, runAll, runLesson, outputsSay, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, solution, goodBackward, withBackward, lessons, long, port, coursePage, products };
+module.exports = { checkSays, stopMidRun, solutionOf, undrawn, skipPredictions, runAll, runLesson, outputsSay, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, solution, goodBackward, withBackward, lessons, long, port, coursePage, products };

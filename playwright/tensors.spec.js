@@ -7,7 +7,7 @@
 // exercises naming their usual mistakes (figures printed, not asserted on
 // time).
 const path = require("path");
-const { test, expect, open, runLesson, outputsSay, editorOf, runMs, solutionOf } = require("./helpers");
+const { test, expect, open, runLesson, outputsSay, editorOf, runMs, solutionOf, checkSays } = require("./helpers");
 
 const lessonFile = (slug) => path.join(__dirname, "..", "site", "lessons", slug + ".md");
 
@@ -76,15 +76,10 @@ test("activations and gradients: the first loss, saturated tanh layers and the g
 
   // The exercise: randn's spread, √fan_out, then the solution.
   const ex = page.locator("#exercise-init-weights");
-  const check = async (code, says) => {
-    await editorOf(ex).fill(code);
-    await ex.getByRole("button", { name: "Check" }).click();
-    await expect(ex.locator(".report")).toContainText(says);
-  };
   const right = solutionOf(lessonFile("activations-and-gradients"), "init-weights") + "\n";
-  await check(await editorOf(ex).inputValue(), "the weights keep randn's spread of 1");
-  await check(right.replace("/ math.sqrt(sizes[i])", "/ math.sqrt(sizes[i + 1])"), "you divided by √fan_out");
-  await check(right, "All tests pass");
+  await checkSays(ex, await editorOf(ex).inputValue(), "the weights keep randn's spread of 1");
+  await checkSays(ex, right.replace("/ math.sqrt(sizes[i])", "/ math.sqrt(sizes[i + 1])"), "you divided by √fan_out");
+  await checkSays(ex, right, "All tests pass");
 });
 
 test("attention's backward by hand: every cmp agrees, masked scores get 0; both exercises pass and name the usual mistakes", async ({ page, errors }) => {
@@ -100,14 +95,8 @@ test("attention's backward by hand: every cmp agrees, masked scores get 0; both 
   ]) {
     const ex = page.locator(`#exercise-${id}`);
     const right = solutionOf(lessonFile("attention-backward"), id) + "\n";
-    for (const [from, to, says] of wrongs) {
-      await editorOf(ex).fill(right.replace(from, to));
-      await ex.getByRole("button", { name: "Check" }).click();
-      await expect(ex.locator(".report")).toContainText(says);
-    }
-    await editorOf(ex).fill(right);
-    await ex.getByRole("button", { name: "Check" }).click();
-    await expect(ex.locator(".report")).toContainText("All tests pass");
+    for (const [from, to, says] of wrongs) await checkSays(ex, right.replace(from, to), says);
+    await checkSays(ex, right, "All tests pass");
   }
 });
 

@@ -39,20 +39,27 @@ func printsExactly(t *testing.T, src, want string) {
 	}
 }
 
+// bringData makes data file name available to the built-ins. Under
+// WebAssembly the data sets are not in the binary: the test brings them,
+// as the page brings them to the runner.
+func bringData(t *testing.T, name string) {
+	t.Helper()
+	if _, ok := library.DataFile(name); ok {
+		return
+	}
+	text, err := os.ReadFile("data/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := library.SetDataFile(name, string(text)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // names() reads the 32,033 names of names.txt; NeedsData finds the cells
 // that need it by their identifiers, not their text.
 func TestNames(t *testing.T) {
-	if _, ok := library.DataFile("names.txt"); !ok {
-		// Under WebAssembly the data set is not in the binary: the test
-		// brings it, as the page brings it to the runner.
-		text, err := os.ReadFile("data/names.txt")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := library.SetDataFile("names.txt", string(text)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	bringData(t, "names.txt")
 	printsExactly(t, "ns = names()\nprint(len(ns), ns[0], ns[-1])", "32033 emma zzyzx\n")
 	for srcs, want := range map[string]string{
 		"ns = names()":                   "names.txt",
@@ -74,15 +81,7 @@ func TestNames(t *testing.T) {
 // shakespeare() reads the whole of tinyshakespeare.txt, as one string:
 // 1,115,394 characters, 65 distinct, starting with the first speaker.
 func TestShakespeare(t *testing.T) {
-	if _, ok := library.DataFile("tinyshakespeare.txt"); !ok {
-		text, err := os.ReadFile("data/tinyshakespeare.txt")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := library.SetDataFile("tinyshakespeare.txt", string(text)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	bringData(t, "tinyshakespeare.txt")
 	printsExactly(t, "text = shakespeare()\nprint(len(text), len(set(text.elems())), repr(text[:22]))", `1115394 65 "First Citizen:\nBefore "`+"\n")
 	for srcs, want := range map[string]string{
 		"text = shakespeare()":                     "tinyshakespeare.txt",

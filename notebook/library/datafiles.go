@@ -106,12 +106,9 @@ func dataFile(name string) (string, error) {
 // case, as a list of strings in the file's order: the data set the GPT
 // lessons train on.
 func namesBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
-		return nil, err
-	}
-	text, err := dataFile("names.txt")
+	text, err := dataCall(b, args, kwargs, "names.txt")
 	if err != nil {
-		return nil, fmt.Errorf("names: %v", err)
+		return nil, err
 	}
 	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n")), "\n")
 	out := make([]starlark.Value, 0, len(lines))
@@ -127,12 +124,22 @@ func namesBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 // 1,115,394 characters of Shakespeare's plays, as one string: the data
 // set of the lesson "Let's build GPT".
 func shakespeareBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
+	text, err := dataCall(b, args, kwargs, "tinyshakespeare.txt")
+	if err != nil {
 		return nil, err
 	}
-	text, err := dataFile("tinyshakespeare.txt")
-	if err != nil {
-		return nil, fmt.Errorf("shakespeare: %v", err)
-	}
 	return starlark.String(text), nil
+}
+
+// dataCall is the text of data file name for b, a built-in that takes no
+// arguments and returns a data set: an error names b.
+func dataCall(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple, name string) (string, error) {
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 0); err != nil {
+		return "", err
+	}
+	text, err := dataFile(name)
+	if err != nil {
+		return "", fmt.Errorf("%s: %v", b.Name(), err)
+	}
+	return text, nil
 }
