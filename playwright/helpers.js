@@ -194,11 +194,12 @@ function solution(slug, check) {
 }
 
 // checkSays puts code into the exercise ex (a locator), presses its
-// Check and waits until its report says says.
-async function checkSays(ex, code, says) {
+// Check and waits until its report says says (options: expect's, such as
+// a timeout).
+async function checkSays(ex, code, says, options) {
   await editorOf(ex).fill(code);
   await ex.getByRole("button", { name: "Check" }).click();
-  await expect(ex.locator(".report")).toContainText(says);
+  await expect(ex.locator(".report")).toContainText(says, options);
 }
 
 // stopMidRun runs the cell c (a locator), presses its Stop once it has
