@@ -2,6 +2,7 @@ package library_test
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,26 +57,10 @@ func bringData(t *testing.T, name string) {
 	}
 }
 
-// names() reads the 32,033 names of names.txt; NeedsData finds the cells
-// that need it by their identifiers, not their text.
+// names() reads the 32,033 names of names.txt.
 func TestNames(t *testing.T) {
 	bringData(t, "names.txt")
 	printsExactly(t, "ns = names()\nprint(len(ns), ns[0], ns[-1])", "32033 emma zzyzx\n")
-	for srcs, want := range map[string]string{
-		"ns = names()":                   "names.txt",
-		"f = names\nns = f()":            "names.txt",
-		"# names\nprint('names')":        "",
-		"x = (names":                     "", // does not parse: cannot run
-		"print(1)|||docs = names()[:10]": "names.txt",
-	} {
-		got := strings.Join(library.NeedsData(strings.Split(srcs, "|||")...), ",")
-		if got != want {
-			t.Errorf("library.NeedsData(%q) = %q, want %q", srcs, got, want)
-		}
-	}
-	if err := library.SetDataFile("secrets.txt", "x"); err == nil {
-		t.Error("SetDataFile takes a file that is no data file")
-	}
 }
 
 // shakespeare() reads the whole of tinyshakespeare.txt, as one string:
@@ -83,7 +68,18 @@ func TestNames(t *testing.T) {
 func TestShakespeare(t *testing.T) {
 	bringData(t, "tinyshakespeare.txt")
 	printsExactly(t, "text = shakespeare()\nprint(len(text), len(set(text.elems())), repr(text[:22]))", `1115394 65 "First Citizen:\nBefore "`+"\n")
+}
+
+// NeedsData finds the data files that cells need by the built-ins'
+// identifiers, not their text, once each, in the sources' order;
+// SetDataFile takes only the data files.
+func TestNeedsData(t *testing.T) {
 	for srcs, want := range map[string]string{
+		"ns = names()":                             "names.txt",
+		"f = names\nns = f()":                      "names.txt",
+		"# names\nprint('names')":                  "",
+		"x = (names":                               "", // does not parse: cannot run
+		"print(1)|||docs = names()[:10]":           "names.txt",
 		"text = shakespeare()":                     "tinyshakespeare.txt",
 		"# shakespeare\nprint('shakespeare')":      "",
 		"ns = names()|||text = shakespeare()[:10]": "names.txt,tinyshakespeare.txt",
@@ -93,6 +89,9 @@ func TestShakespeare(t *testing.T) {
 		if got != want {
 			t.Errorf("library.NeedsData(%q) = %q, want %q", srcs, got, want)
 		}
+	}
+	if got := library.DataFiles(); !slices.Equal(got, []string{"names.txt", "tinyshakespeare.txt"}) {
+		t.Errorf("DataFiles() = %q", got)
 	}
 	if err := library.SetDataFile("secrets.txt", "x"); err == nil {
 		t.Error("SetDataFile takes a file that is no data file")

@@ -2,6 +2,7 @@ package library
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -13,14 +14,21 @@ import (
 )
 
 // Data files are the data sets cells read through built-ins: names()
-// reads names.txt, shakespeare() tinyshakespeare.txt. They are not part of gradbook.wasm: the site serves
-// them beside the pages (data/), the page hands the runner the ones a
-// job's code names (NeedsData), which the runner gives SetDataFile, and
-// native runs (-check, the tests) read the copies embedded in the Go
-// binary (DataFile).
+// reads names.txt, shakespeare() tinyshakespeare.txt. They are not part
+// of gradbook.wasm: the site serves them beside the pages (data/), the
+// page hands the runner the ones a job's code names (NeedsData), which
+// the runner gives SetDataFile, and native runs (-check, the tests) read
+// the copies embedded in the Go binary (DataFile).
 
 // dataOf maps each built-in that reads a data file to the file.
 var dataOf = map[string]string{"names": "names.txt", "shakespeare": "tinyshakespeare.txt"}
+
+// DataFiles lists the data files' names, in order, for the site build.
+func DataFiles() []string {
+	files := slices.Collect(maps.Values(dataOf))
+	slices.Sort(files)
+	return files
+}
 
 // MaxDataFile caps the size of a data file handed to a run.
 const MaxDataFile = 4_000_000

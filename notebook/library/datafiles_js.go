@@ -7,8 +7,5 @@ package library
 // small.
 func DataFile(name string) (text string, ok bool) { return "", false }
 
-// DataFiles lists the data files' names.
-func DataFiles() []string { return []string{"names.txt", "tinyshakespeare.txt"} }
-
 // DataReadme is empty under WebAssembly: only the site build writes it.
 func DataReadme() string { return "" }

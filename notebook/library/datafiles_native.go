@@ -17,20 +17,15 @@ var dataReadme string
 // it beside them, as data/README.txt.
 func DataReadme() string { return dataReadme }
 
-// DataFile returns the embedded copy of the data file name (names.txt,
-// tinyshakespeare.txt),
-// which native runs read and the site build writes beside the pages; ok
-// is false for a name that is no data file. Under WebAssembly there are
-// none: the page hands the runner the files (runner.Job.Data).
-func DataFile(name string) (text string, ok bool) {
-	switch name {
-	case "names.txt":
-		return namesTxt, true
-	case "tinyshakespeare.txt":
-		return shakespeareTxt, true
-	}
-	return "", false
-}
+// embedded holds the embedded copy of each data file, by name.
+var embedded = map[string]string{"names.txt": namesTxt, "tinyshakespeare.txt": shakespeareTxt}
 
-// DataFiles lists the data files' names, for the site build.
-func DataFiles() []string { return []string{"names.txt", "tinyshakespeare.txt"} }
+// DataFile returns the embedded copy of the data file name (one of
+// DataFiles), which native runs read and the site build writes beside
+// the pages; ok is false for a name that is no data file. Under
+// WebAssembly there are none: the page hands the runner the files
+// (runner.Job.Data).
+func DataFile(name string) (text string, ok bool) {
+	text, ok = embedded[name]
+	return text, ok
+}
