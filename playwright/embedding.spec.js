@@ -3,7 +3,7 @@
 // Access-Control-Allow-Origin and one that sends no CORS headers at all.
 const fs = require("fs");
 const path = require("path");
-const { test, expect, typeInto, port, coursePage } = require("./helpers");
+const { test, expect, expected, typeInto, port, coursePage } = require("./helpers");
 
 const hosts = {
   "a host that sends CORS headers": `http://127.0.0.1:${port(8182)}/courses/gradbook/`,
@@ -14,13 +14,6 @@ const coursePort = port(8189);
 // The course pages are written where the course server (playwright.config.js)
 // serves them from.
 const courseDir = path.join(__dirname, ".courses");
-
-// expected drops the console errors a browser logs for a request it
-// refuses on purpose: the probe that finds the host sends no CORS headers.
-function expected(errors, ...patterns) {
-  const keep = errors.filter((e) => !patterns.some((p) => p.test(e)));
-  errors.splice(0, errors.length, ...keep);
-}
 
 for (const [name, site] of Object.entries(hosts)) {
   test(`the README's snippet on ${name}: an inline cell and a lesson cell run, the wasm loads once, an edit survives a reload`, async ({ page, errors }) => {

@@ -25,13 +25,22 @@ ${snippet}
 </main></body></html>`;
 }
 
+// expected drops from errors (the test's fixture, below) the ones a
+// browser logs for what a spec makes it refuse on purpose (the probe that
+// finds a host sends no CORS headers, a CSP that blocks a script), that
+// match one of patterns.
+function expected(errors, ...patterns) {
+  const keep = errors.filter((e) => !patterns.some((p) => p.test(e)));
+  errors.splice(0, errors.length, ...keep);
+}
+
 // test records, on every page of the test's browser contexts (its own,
 // and any it makes with browser.newContext), console errors, uncaught
 // errors, unhandled rejections and Content-Security-Policy violations (the
 // last two through listeners that go into every frame before its scripts:
 // crossbrowser/watch.js, the cross-engine suite's watch); each test ends
 // by asserting there were none. A spec that causes one on purpose takes it
-// out of errors (embedding.spec.js: expected).
+// out of errors (expected, above).
 const { watch } = require("../crossbrowser/watch");
 const test = base.extend({
   errors: [async ({ browser, context }, use) => {
@@ -265,4 +274,4 @@ products.program = [
 ].join("\n");
 products.prints = "-17.292820746957087 84.92150754491091 -0.4575423829779649\n1.176999222541503";
 
-module.exports = { checkSays, stopMidRun, solutionOf, undrawn, skipPredictions, runAll, runLesson, outputsSay, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, solution, goodBackward, withBackward, lessons, long, port, coursePage, products };
+module.exports = { expected, checkSays, stopMidRun, solutionOf, undrawn, skipPredictions, runAll, runLesson, outputsSay, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, solution, goodBackward, withBackward, lessons, long, port, coursePage, products };

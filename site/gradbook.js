@@ -180,8 +180,9 @@
   // page's build, whatever the host or the service worker has now.
   let compiled = null;
   let runnerScript = null;
-  // fetchWasm fetches the wasm, or takes the response fetch-wasm.js
-  // started from the page's head, where it did.
+  // fetchWasm fetches the wasm, or takes the response that the page's
+  // head started (its inline script, fetch-wasm.js in the build's
+  // templates), where it did: a host's own CSP may have refused it.
   const fetchWasm = (u) => (globalThis.gradbookWasm && globalThis.gradbookWasm.take(u)) || fetch(u);
   function start() {
     if (typeof WebAssembly !== "object" || typeof WebAssembly.instantiate !== "function") {

@@ -88,6 +88,6 @@ var Globals = []Global{
 	{"gradbookRunner", "runner.js", "in the runner's worker: ready(handle), which its Go program calls; memory, the program's WebAssembly memory, into which it compiles its kernels; kernels, which the program sets to what computes matrix products"},
 	{"gradbookEditor", "gradbook.js", "on a page: a promise of the code editor's module (editor.js), or of null"},
 	{"gradbookNotices", "gradbook.js", "on a page: what this browser lacks that the page does without, each said as a notice"},
-	{"gradbookWasm", "fetch-wasm.js", "on a page: take(url), the response of gradbook.wasm that the page's head started to fetch, once"},
+	{"gradbookWasm", "fetch-wasm.js", "on a page: take(url), the response of gradbook.wasm that the page's head started to fetch, once (the script is inline in the head: notebook/lesson/templates/fetch-wasm.js)"},
 	{"gradbookEmbed", "embed.js", "on a course page: fetch, direct and why, which load Gradbook's files from its site"},
 }

@@ -18,7 +18,7 @@ func scripts(t *testing.T) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files = append(files, "../../notebook/lesson/templates/sw.js", "../../internal/preview/live.js")
+	files = append(files, "../../notebook/lesson/templates/sw.js", "../../notebook/lesson/templates/fetch-wasm.js", "../../internal/preview/live.js")
 	for _, f := range files {
 		switch filepath.Base(f) {
 		case "editor.js", "wasm_exec.js":

@@ -1,6 +1,8 @@
 package lesson
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -294,3 +296,48 @@ func TestScriptsUseDeclaredNames(t *testing.T) {
 
 // scriptOwn are names the scripts make and read themselves.
 var scriptOwn = map[string]bool{"aria-busy": true}
+
+// A page's inline scripts are the ones the CSP allows by hash, and the
+// CSP allows no other: every page with cells starts gradbook.wasm's
+// download from its head, before its stylesheet and any other script.
+func TestInlineScriptsAreTheCSPs(t *testing.T) {
+	allowed := map[string]bool{}
+	for _, m := range regexp.MustCompile(`'sha256-([^']+)'`).FindAllStringSubmatch(CSP, -1) {
+		allowed[m[1]] = false
+	}
+	script := regexp.MustCompile(`(?s)<script([^>]*)>(.*?)</script>`)
+	for name, html := range renders(t) {
+		if !strings.HasPrefix(html, "<!doctype html>") {
+			continue // a block's markup, not a page
+		}
+		var inline int
+		for _, m := range script.FindAllStringSubmatchIndex(html, -1) {
+			attrs, body := html[m[2]:m[3]], html[m[4]:m[5]]
+			if strings.Contains(attrs, " src=") || strings.Contains(attrs, `type="application/json"`) {
+				continue // a file, or data (which runs nowhere)
+			}
+			inline++
+			sum := sha256.Sum256([]byte(body))
+			hash := base64.StdEncoding.EncodeToString(sum[:])
+			if _, ok := allowed[hash]; !ok {
+				t.Errorf("the %s page's inline script (sha256-%s) is not in the CSP: put 'sha256-%s' in lesson.CSP and site/engine.html", name, hash, hash)
+				continue
+			}
+			allowed[hash] = true
+			if !strings.Contains(attrs, `data-wasm="`) || !strings.HasSuffix(attrs, `gradbook.wasm"`) {
+				t.Errorf("the %s page's inline script has no data-wasm: %s", name, attrs)
+			}
+			if style := strings.Index(html, `rel="stylesheet"`); style < m[0] || strings.Index(html, "<script") < m[0] {
+				t.Errorf("the %s page's inline script comes after its stylesheet or another script", name)
+			}
+		}
+		if inline != 1 {
+			t.Errorf("the %s page has %d inline scripts, not the one that fetches gradbook.wasm", name, inline)
+		}
+	}
+	for hash, used := range allowed {
+		if !used {
+			t.Errorf("the CSP allows 'sha256-%s', which no page's script has", hash)
+		}
+	}
+}

@@ -49,7 +49,7 @@ type Package struct {
 // the package.
 var SCORMFiles = append([]string{
 	"favicon.svg", "style.css", "noscript.css",
-	"fetch-wasm.js", "wasm_exec.js", "autodiff.js", "gradbook.js", "gradbook.wasm", "runner.js",
+	"wasm_exec.js", "autodiff.js", "gradbook.js", "gradbook.wasm", "runner.js",
 	"editor.js", "editor-licenses.txt",
 	"data/README.txt",
 }, dataFiles()...)

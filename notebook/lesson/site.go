@@ -21,12 +21,24 @@ import (
 //go:embed templates/*.html templates/sw.js templates/starter.md
 var templateFiles embed.FS
 
-var pages = template.Must(template.New("").Funcs(template.FuncMap{"join": strings.Join, "csp": func() string { return CSP }}).ParseFS(templateFiles, "templates/*.html"))
+// fetchWasm is the script that a page with cells carries inline in its
+// head, to start gradbook.wasm's download before any other file has come.
+//
+//go:embed templates/fetch-wasm.js
+var fetchWasm string
+
+var pages = template.Must(template.New("").Funcs(template.FuncMap{
+	"join":      strings.Join,
+	"csp":       func() string { return CSP },
+	"fetchWasm": func() template.JS { return template.JS(fetchWasm) },
+}).ParseFS(templateFiles, "templates/*.html"))
 
 // CSP is the site's Content-Security-Policy: scripts only from the site
-// itself, and WebAssembly. serve.go sends it as a header; every page also
-// carries it as a meta element, so a static host applies it too.
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'none'"
+// itself, and the one inline script, fetchWasm, by its SHA-256 (a test
+// checks it is that script's), and WebAssembly. serve.go sends it as a
+// header; every page also carries it as a meta element, so a static host
+// applies it too.
+const CSP = "default-src 'self'; script-src 'self' 'sha256-/nlv2/B2BlYG6gInsGIZBI1wdLdyhwwlDR3zHGhZIek=' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'none'"
 
 // Build renders the site's pages into dir from lessons: index.html,
 // scratch.html, embed.html, cells.json, lessons/<slug>.html for each
