@@ -114,17 +114,10 @@ func (a *adapter) call(name string, limit int, args ...string) any {
 }
 
 // truth reads an API's answer: "true" or true.
-func truth(r any) bool {
-	switch r := r.(type) {
-	case bool:
-		return r
-	case string:
-		return r == "true"
-	}
-	return false
-}
+func truth(r any) bool { return text(r) == "true" }
 
-// text reads an API's answer as a string; an LMS may answer a number.
+// text reads an API's answer as a string; an LMS may answer a number or
+// a boolean.
 func text(r any) string {
 	switch r := r.(type) {
 	case string:
