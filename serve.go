@@ -422,8 +422,11 @@ func (b *builder) prepare() error {
 	if err != nil {
 		return err
 	}
-	src := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js")
-	return copyFile(filepath.Join(dir, "wasm_exec.js"), src)
+	wasmExec, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "wasm_exec.js"), wasmExec, 0o644)
 }
 
 // pages renders every page and the service worker, as the live preview's
@@ -448,23 +451,6 @@ func (b *builder) pages(gen int) ([]*lesson.Error, error) {
 	}
 	_, err := lesson.WriteServiceWorker(b.dir)
 	return problems, err
-}
-
-func copyFile(dst, src string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 // maxPath is the longest address served.
