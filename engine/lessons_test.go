@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -30,11 +31,6 @@ func twoPath(detach, direct bool) Graph {
 		Node{Name: "loss", Op: "mul", Inputs: []string{"half", "e2"}},
 	)
 }
-
-// halfSquaredError is the lessons' single neuron's loss: p=w·x+b,
-// L=½(p−y)².
-var halfSquaredError = Graph{{"wx", "mul", []string{"w", "x"}, 0}, {"p", "add", []string{"wx", "b"}, 0},
-	{"r", "sub", []string{"p", "y"}, 0}, {"L", "pow", []string{"r"}, 2}, {"loss", "mul", []string{"half", "L"}, 0}}
 
 func twoPathLeaves(w, b, v float64) map[string]float64 {
 	return map[string]float64{"x": 2, "target": 1, "w": w, "b": b, "v": v, "half": 0.5, "zero": 0}
@@ -103,22 +99,6 @@ func TestLessonNumbers(t *testing.T) {
 			grads:  map[string]float64{"x": 9},
 		},
 		{
-			name:   "p=w·x+b, L=½(p−y)² at x=2 y=5",
-			g:      halfSquaredError,
-			leaves: map[string]float64{"x": 2, "y": 5, "w": 1, "b": 0, "half": 0.5},
-			out:    "loss",
-			vals:   map[string]float64{"loss": 4.5},
-			grads:  map[string]float64{"w": -6, "b": -3},
-		},
-		{
-			name:   "p=w·x+b, L=½(p−y)² at x=3 y=4",
-			g:      halfSquaredError,
-			leaves: map[string]float64{"x": 3, "y": 4, "w": 1, "b": 0, "half": 0.5},
-			out:    "loss",
-			vals:   map[string]float64{"loss": 0.5},
-			grads:  map[string]float64{"w": -3, "b": -1},
-		},
-		{
 			name:   "a=w·x, L=a·a+a",
 			g:      Graph{{"a", "mul", []string{"w", "x"}, 0}, {"aa", "mul", []string{"a", "a"}, 0}, {"L", "add", []string{"aa", "a"}, 0}},
 			leaves: map[string]float64{"w": 2, "x": 3},
@@ -147,6 +127,25 @@ func TestLessonNumbers(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			checkNumbers(t, tc.g, tc.leaves, tc.out, tc.vals, tc.grads)
+		})
+	}
+}
+
+// halfSquaredError is the lessons' single neuron's loss: p=w·x+b,
+// L=½(p−y)².
+var halfSquaredError = Graph{{"wx", "mul", []string{"w", "x"}, 0}, {"p", "add", []string{"wx", "b"}, 0},
+	{"r", "sub", []string{"p", "y"}, 0}, {"L", "pow", []string{"r"}, 2}, {"loss", "mul", []string{"half", "L"}, 0}}
+
+// The lessons' single neuron, at w=1 b=0, on each of their examples
+// (x, y): its loss and the gradients of w and b.
+func TestSingleNeuronNumbers(t *testing.T) {
+	for _, tc := range []struct{ x, y, loss, dw, db float64 }{
+		{2, 5, 4.5, -6, -3},
+		{3, 4, 0.5, -3, -1},
+	} {
+		t.Run(fmt.Sprintf("p=w·x+b, L=½(p−y)² at x=%v y=%v", tc.x, tc.y), func(t *testing.T) {
+			leaves := map[string]float64{"x": tc.x, "y": tc.y, "w": 1, "b": 0, "half": 0.5}
+			checkNumbers(t, halfSquaredError, leaves, "loss", map[string]float64{"loss": tc.loss}, map[string]float64{"w": tc.dw, "b": tc.db})
 		})
 	}
 }
