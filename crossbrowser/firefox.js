@@ -8,7 +8,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { spawn } = require("child_process");
-const { freePort, until, Lost } = require("./util");
+const { freePort, until, Lost, tail } = require("./util");
 const { watch } = require("./watch");
 
 class Firefox {
@@ -27,12 +27,8 @@ class Firefox {
     const proc = spawn("firefox-esr", ["--headless", "--no-remote", "--profile", profile, `--remote-debugging-port=${port}`, "about:blank"], {
       stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: "1" },
     });
-    let stderr = "";
-    proc.stderr.on("data", (d) => {
-      stderr = (stderr + d).slice(-8000);
-      if (log) fs.appendFileSync(log, d);
-    });
-    const url = await until(() => (stderr.match(/WebDriver BiDi listening on (ws:\/\/\S+)/) || [])[1], 30_000, "Firefox's remote agent");
+    const stderr = tail([proc.stderr], 8000, log);
+    const url = await until(() => (stderr().match(/WebDriver BiDi listening on (ws:\/\/\S+)/) || [])[1], 30_000, "Firefox's remote agent");
     const ff = new Firefox(proc, profile);
     await ff.connect(`${url}/session`);
     const s = await ff.send("session.new", { capabilities: { alwaysMatch: { acceptInsecureCerts: false, unhandledPromptBehavior: "dismiss" } } });
@@ -46,7 +42,7 @@ class Firefox {
     const tree = await ff.send("browsingContext.getTree", { maxDepth: 0 });
     ff.context = tree.contexts[0].context;
     await ff.send("browsingContext.setViewport", { context: ff.context, viewport: { width: 1280, height: 900 } });
-    ff.stderr = () => stderr;
+    ff.stderr = stderr;
     return ff;
   }
 

@@ -1,4 +1,5 @@
 // Small things the runner and the engines share.
+const fs = require("fs");
 const net = require("net");
 const { execFileSync } = require("child_process");
 
@@ -41,6 +42,21 @@ async function until(fn, timeout, what) {
   }
 }
 
+// tail listens to what a browser or its driver says on streams: it keeps
+// the last keep characters, for the engine's stderr() (run.js shows it
+// when a page is lost), and appends all of it to the file log, if given.
+// It returns a function that returns what it kept.
+function tail(streams, keep, log) {
+  let said = "";
+  for (const s of streams) {
+    s.on("data", (d) => {
+      said = (said + d).slice(-keep);
+      if (log) fs.appendFileSync(log, d);
+    });
+  }
+  return () => said;
+}
+
 // kernelLog returns the kernel's messages (dmesg), or [] where they cannot
 // be read (dmesg_restrict for a user who is not root). When a browser's
 // process dies of a signal, the kernel names the thread and the library it
@@ -67,4 +83,4 @@ function kernelSince(mark) {
   return log.slice(log.lastIndexOf(mark) + 1).filter((l) => /segfault|traps:|general protection|Out of memory|Killed process|oom-kill/i.test(l));
 }
 
-module.exports = { sleep, freePort, until, Lost, kernelMark, kernelSince };
+module.exports = { sleep, freePort, until, Lost, tail, kernelMark, kernelSince };

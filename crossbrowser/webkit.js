@@ -5,7 +5,7 @@
 // console watch goes into each document once it has loaded (see watch.js).
 const fs = require("fs");
 const { spawn } = require("child_process");
-const { freePort, until, Lost } = require("./util");
+const { freePort, until, Lost, tail } = require("./util");
 
 // miniBrowser finds the MiniBrowser that the webkit2gtk packages ship.
 function miniBrowser() {
@@ -40,13 +40,7 @@ class WebKit {
     // What the driver and the browser say (MiniBrowser's and its web
     // process's messages come through the driver: "WebProcess CRASHED"
     // when the page's process dies), kept whole in log.
-    let stderr = "";
-    for (const out of [driver.stdout, driver.stderr]) {
-      out.on("data", (d) => {
-        stderr = (stderr + d).slice(-4000);
-        if (log) fs.appendFileSync(log, d);
-      });
-    }
+    const stderr = tail([driver.stdout, driver.stderr], 4000, log);
     const wk = new WebKit(`http://127.0.0.1:${port}`, driver);
     await until(() => fetch(`${wk.base}/status`).then((r) => r.ok, () => false), 10_000, "WebKitWebDriver to listen");
     const s = await wk.send("POST", "/session", {
@@ -56,7 +50,7 @@ class WebKit {
     wk.version = `WebKitGTK ${s.capabilities.browserVersion} (MiniBrowser through WebKitWebDriver)`;
     await wk.send("POST", `/session/${wk.session}/timeouts`, { script: 120_000, pageLoad: 60_000 });
     await wk.send("POST", `/session/${wk.session}/window/rect`, { width: 1280, height: 900 }).catch(() => {});
-    wk.stderr = () => stderr;
+    wk.stderr = stderr;
     return wk;
   }
 
