@@ -3,7 +3,7 @@
 // Access-Control-Allow-Origin and one that sends no CORS headers at all.
 const fs = require("fs");
 const path = require("path");
-const { test, expect, expected, typeInto, port, coursePage } = require("./helpers");
+const { test, expect, expected, open, typeInto, runSays, embedded, port, coursePage } = require("./helpers");
 
 const hosts = {
   "a host that sends CORS headers": `http://127.0.0.1:${port(8182)}/courses/gradbook/`,
@@ -22,13 +22,11 @@ for (const [name, site] of Object.entries(hosts)) {
     const wasm = [];
     page.on("request", (r) => { if (r.url().endsWith("gradbook.wasm")) wasm.push(r.url()); });
     const start = Date.now();
-    await page.goto(`http://127.0.0.1:${coursePort}/${file}`);
-    await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+    await open(page, `http://127.0.0.1:${coursePort}/${file}`);
     console.log(`figures: embedded cells ready ${Date.now() - start} ms after opening the course page, on ${name}`);
-    const inline = page.locator(".gradbook-embed section.code-cell").nth(0);
-    const ref = page.locator(".gradbook-embed section.code-cell").nth(1);
-    await inline.getByRole("button", { name: "Run", exact: true }).click();
-    await expect(inline.getByRole("status")).toHaveText("dy/dx = 6.0");
+    const inline = embedded(page, 0);
+    const ref = embedded(page, 1);
+    await runSays(inline, "dy/dx = 6.0");
     await expect(inline.locator("svg.graph")).toHaveCount(1);
     await ref.getByRole("button", { name: "Run", exact: true }).click();
     await expect(ref.getByRole("status")).toContainText("loss 8.0  dL/dw 24.0");
@@ -39,12 +37,11 @@ for (const [name, site] of Object.entries(hosts)) {
     await expect(page.locator('iframe[src$="proxy.html"]')).toHaveCount(name.includes("none") ? 1 : 0);
 
     await typeInto(inline, 'x = Value(5.0, "x")\ny = x * x\ny.backward()\nprint("dy/dx =", x.grad)');
-    await inline.getByRole("button", { name: "Run", exact: true }).click();
-    await expect(inline.getByRole("status")).toHaveText("dy/dx = 10.0");
+    await runSays(inline, "dy/dx = 10.0");
     await expect(page.locator(".gradbook-saved")).toHaveText("Saved.");
     await page.reload();
     await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
-    await expect(page.locator(".gradbook-embed section.code-cell").nth(0).locator("textarea.editor")).toHaveValue(/Value\(5.0, "x"\)/);
+    await expect(embedded(page, 0).locator("textarea.editor")).toHaveValue(/Value\(5.0, "x"\)/);
     if (name.includes("none")) expected(errors, /CORS policy/, /net::ERR_FAILED/);
   });
 }
@@ -76,11 +73,8 @@ test("a course page whose CSP forbids Gradbook's worker still runs its cells, on
   // No blob: in script-src or worker-src: the runner's worker cannot start.
   const csp = `default-src 'self'; script-src 'self' ${origin} 'wasm-unsafe-eval'; connect-src 'self' ${origin}; style-src 'self' ${origin}`;
   fs.writeFileSync(path.join(courseDir, "noworker.html"), coursePage(site, `<meta http-equiv="Content-Security-Policy" content="${csp}">`));
-  await page.goto(`http://127.0.0.1:${coursePort}/noworker.html`);
-  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
-  const inline = page.locator(".gradbook-embed section.code-cell").nth(0);
-  await inline.getByRole("button", { name: "Run", exact: true }).click();
-  await expect(inline.getByRole("status")).toHaveText("dy/dx = 6.0", { timeout: 30_000 });
+  await open(page, `http://127.0.0.1:${coursePort}/noworker.html`);
+  await runSays(embedded(page, 0), "dy/dx = 6.0", { timeout: 30_000 });
   // The notice sits at the top of the first embedded cell.
   await expect(page.locator(".gradbook-embed").first().getByRole("alert")).toHaveText("Gradbook's runner could not start here (this page's Content-Security-Policy forbids the runner's worker: add blob: to its worker-src): cells run on the page itself, and a long run holds the page up until it ends.");
   expected(errors, /Creating a worker from 'blob:/, /Loading the image 'data:,'/, /^Content-Security-Policy violation: \S+ refused (blob|data)/);
@@ -99,8 +93,7 @@ test("a frame tells its height only to a page whose embed.js asked for it", asyn
   fs.writeFileSync(path.join(courseDir, "asks.html"), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A course page</title><link rel="icon" href="data:,"></head><body>${listen}${frame}<script src="${site}embed.js"></script></body></html>`);
 
   // The learner saved a 40-line cell there.
-  await page.goto(`${site}lessons/fan-out.html`);
-  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
+  await open(page, `${site}lessons/fan-out.html`);
   await typeInto(page.locator("#cell-square"), Array.from({ length: 40 }, (_, i) => `x${i} = ${i}`).join("\n"));
   await expect(page.locator("#save-status")).toHaveText("Saved.");
 

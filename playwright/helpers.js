@@ -140,6 +140,12 @@ function cell(page, n) {
   return page.locator("section.code-cell").nth(n - 1);
 }
 
+// embedded returns the locator of the n-th cell (from 0) that a course
+// page embeds, inline or by reference.
+function embedded(page, n) {
+  return page.locator(".gradbook-embed section.code-cell").nth(n);
+}
+
 // editorOf returns the code editor of a cell or an exercise (CodeMirror)
 // as the locator of the textarea that keeps its code, so that
 // toHaveValue and inputValue read the code; its fill replaces the code as
@@ -211,6 +217,13 @@ async function checkSays(ex, code, says, options) {
   await expect(ex.locator(".report")).toContainText(says, options);
 }
 
+// runSays presses the Run of the cell c (a locator) and waits until its
+// status says says, all of it (options: expect's, such as a timeout).
+async function runSays(c, says, options) {
+  await c.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(c.getByRole("status")).toHaveText(says, options);
+}
+
 // stopMidRun runs the cell c (a locator), presses its Stop once it has
 // run for at least seconds, as its timer says, and waits for the message
 // that says it was stopped as asked. It returns the ms from the click to
@@ -274,4 +287,4 @@ products.program = [
 ].join("\n");
 products.prints = "-17.292820746957087 84.92150754491091 -0.4575423829779649\n1.176999222541503";
 
-module.exports = { expected, checkSays, stopMidRun, solutionOf, undrawn, skipPredictions, runAll, runLesson, outputsSay, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, solution, goodBackward, withBackward, lessons, long, port, coursePage, products };
+module.exports = { expected, checkSays, runSays, embedded, stopMidRun, solutionOf, undrawn, skipPredictions, runAll, runLesson, outputsSay, test, expect, open, reloadOffline, cell, typeInto, editorOf, runMs, answer, solution, goodBackward, withBackward, lessons, long, port, coursePage, products };

@@ -4,7 +4,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { spawn } = require("child_process");
-const { test, expect, open, reloadOffline, cell, typeInto, editorOf, skipPredictions, lessons, port } = require("./helpers");
+const { test, expect, open, reloadOffline, cell, typeInto, runSays, embedded, editorOf, skipPredictions, lessons, port } = require("./helpers");
 
 const exported = `http://127.0.0.1:${port(8182)}/courses/gradbook/`;
 
@@ -152,16 +152,12 @@ test("a half-finished deploy is refused: the last complete build is served until
 test("a course page embeds cells both ways, loads the wasm once, and keeps progress", async ({ page, errors }) => {
   const wasmLoads = [];
   page.on("request", (r) => { if (r.url().endsWith("gradbook.wasm") && r.frame() === page.mainFrame()) wasmLoads.push(r.url()); });
-  await page.goto(course);
-  await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
-  const inline = page.locator(".gradbook-embed section.code-cell").nth(0);
-  const second = page.locator(".gradbook-embed section.code-cell").nth(1);
-  const ref = page.locator(".gradbook-embed section.code-cell").nth(2);
-  await inline.getByRole("button", { name: "Run", exact: true }).click();
-  await expect(inline.getByRole("status")).toHaveText("dy/dx = 6.0");
+  await open(page, course);
+  const inline = embedded(page, 0);
+  const ref = embedded(page, 2);
+  await runSays(inline, "dy/dx = 6.0");
   await expect(inline.locator("svg.graph")).toHaveCount(1);
-  await second.getByRole("button", { name: "Run", exact: true }).click();
-  await expect(second.getByRole("status")).toHaveText("x is still 3.0");
+  await runSays(embedded(page, 1), "x is still 3.0");
   await ref.getByRole("button", { name: "Run", exact: true }).click();
   await expect(ref.getByRole("status")).toContainText("loss 8.0  dL/dw 24.0");
 
@@ -175,8 +171,7 @@ test("a course page embeds cells both ways, loads the wasm once, and keeps progr
 
   // Progress survives a reload, in the course page and in the frame.
   await typeInto(inline, 'x = Value(5.0, "x")\ny = x * x\ny.backward()\nprint("dy/dx =", x.grad)');
-  await inline.getByRole("button", { name: "Run", exact: true }).click();
-  await expect(inline.getByRole("status")).toHaveText("dy/dx = 10.0");
+  await runSays(inline, "dy/dx = 10.0");
   await expect(page.locator("#save-status")).toHaveCount(0);
   await typeInto(frame.locator("section.code-cell"), "print('framed')");
   await frame.getByRole("button", { name: "Run", exact: true }).click();
@@ -184,7 +179,7 @@ test("a course page embeds cells both ways, loads the wasm once, and keeps progr
   await expect(page.locator(".gradbook-saved")).toHaveText("Saved.");
   await page.reload();
   await expect(page.locator("body")).toHaveAttribute("data-notebook", "ready", { timeout: 30_000 });
-  await expect(page.locator(".gradbook-embed section.code-cell").nth(0).locator("textarea.editor")).toHaveValue(/Value\(5.0, "x"\)/);
+  await expect(embedded(page, 0).locator("textarea.editor")).toHaveValue(/Value\(5.0, "x"\)/);
   await expect(page.frameLocator("iframe").locator("section.code-cell").locator("textarea.editor")).toHaveValue("print('framed')");
 });
 
