@@ -260,8 +260,8 @@ const lessons = ["a-derivative-is-a-nudge", "chain-rule", "fan-out", "reverse-ac
   "gpt-from-values", "training-a-gpt", "from-values-to-tensors", "backprop-ninja", "forward-or-reverse",
   "activations-and-gradients", "lets-build-gpt", "attention-backward"];
 // The lessons whose Run all trains for seconds: gpt.spec, tensors.spec
-// and buildgpt.spec run them whole, with their figures, so the per-lesson loops leave them
-// out.
+// and buildgpt.spec run them whole, with their figures, so the
+// per-lesson loops leave them out.
 const long = ["gpt-from-values", "training-a-gpt", "backprop-ninja", "activations-and-gradients", "lets-build-gpt"];
 // The lessons whose cells draw no graph: their figures are plots and
 // heatmaps, or tensors too big to draw as the scalars they stand for.

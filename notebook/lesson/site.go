@@ -22,7 +22,14 @@ import (
 var templateFiles embed.FS
 
 // fetchWasm is the script that a page with cells carries inline in its
-// head, to start gradbook.wasm's download before any other file has come.
+// head, before its stylesheet, to start fetching gradbook.wasm (at the
+// script element's data-wasm) before any other file has come: it is most
+// of what a first visit downloads, and gradbook.js, at the end of the
+// body, takes the response when it starts (gradbookWasm.take). The CSP
+// allows it by its hash. It is a plain fetch, read whole by the page that
+// made it, not a <link rel=preload>, which in Firefox made a page that a
+// service worker controls log that the worker "encountered an unexpected
+// error". Its explanation is here rather than in it: every page carries it.
 //
 //go:embed templates/fetch-wasm.js
 var fetchWasm string
@@ -38,7 +45,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 // checks it is that script's), and WebAssembly. serve.go sends it as a
 // header; every page also carries it as a meta element, so a static host
 // applies it too.
-const CSP = "default-src 'self'; script-src 'self' 'sha256-/nlv2/B2BlYG6gInsGIZBI1wdLdyhwwlDR3zHGhZIek=' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'none'"
+const CSP = "default-src 'self'; script-src 'self' 'sha256-txba/RLcC8LNZj8mYPDAX+mUTQta7poG5fQgWcfvB7E=' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'none'"
 
 // Build renders the site's pages into dir from lessons: index.html,
 // scratch.html, embed.html, cells.json, lessons/<slug>.html for each
